@@ -1,0 +1,103 @@
+# perfsift: one plain GNU Makefile, no configure step.
+#
+#   make            build ./perfsift
+#   make check      install missing packages, build, run every test
+#   make asan       the tests again under ASan + UBSan
+#   make demo       the main job on real data it makes itself (fio)
+#   make bench      speed figures against the SPEC targets
+#   make update-golden   regenerate golden files (review with git diff)
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla -Wundef
+WERROR   ?= 1
+CFLAGS   += $(if $(filter 1,$(WERROR)),-Werror)
+PKGS     := sqlite3 jansson libcurl zlib
+CPPFLAGS += -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+ifdef SANITIZE
+CFLAGS   += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=$(SANITIZE)
+endif
+# Objects go to their own folder per build flavour, so that `make asan`
+# does not clobber the normal build.
+B        ?= build
+V        ?= 0
+ifeq ($(V),0)
+QUIET_CC  = @echo '   CC      $@';
+QUIET_LD  = @echo '   LINK    $@';
+QUIET_GEN = @echo '   GEN     $@';
+endif
+
+LIB_SRC := $(wildcard lib/*.c) $(wildcard importers/*.c)
+CLI_SRC := $(wildcard cli/*.c)
+SCHEMA  := $(sort $(wildcard schema/*.sql))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/schema.o
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
+UNIT_SRC := $(wildcard tests/unit/t-*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+PROG    := $(if $(filter build,$(B)),perfsift,$(B)/perfsift)
+
+all: deps-build $(PROG)
+
+deps-build:
+	@scripts/deps.sh build
+
+$(PROG): $(CLI_OBJ) $(B)/libperfsift.a
+	$(QUIET_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/libperfsift.a: $(LIB_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The schema migrations, embedded as C strings, in file-name order.
+$(B)/schema.c: $(SCHEMA) scripts/embed-schema.sh
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)scripts/embed-schema.sh $(SCHEMA) >$@
+
+$(B)/schema.o: $(B)/schema.c
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/tests/t-%: tests/unit/t-%.c $(B)/libperfsift.a
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: deps-check
+	@$(MAKE) --no-print-directory $(PROG) $(UNIT_BIN)
+	@PERFSIFT_BUILD=$(CURDIR)/$(B) PERFSIFT=$(CURDIR)/$(PROG) tests/run-all.sh
+
+deps-check:
+	@scripts/deps.sh check
+
+asan:
+	@$(MAKE) --no-print-directory B=build-asan CC=$(if $(ASAN_CC),$(ASAN_CC),clang) \
+		SANITIZE=address,undefined CFLAGS='-O1 -g' check
+
+update-golden: $(PROG)
+	@PERFSIFT_BUILD=$(CURDIR)/$(B) PERFSIFT=$(CURDIR)/$(PROG) UPDATE_GOLDEN=1 tests/run-all.sh
+
+demo: deps-demo $(PROG)
+	@scripts/demo.sh
+
+deps-demo:
+	@scripts/deps.sh demo
+
+bench: deps-check $(PROG)
+	@$(MAKE) --no-print-directory $(B)/bench-stats
+	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats scripts/bench.sh
+
+$(B)/bench-stats: tests/bench-stats.c $(B)/libperfsift.a
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+clean:
+	rm -rf build build-asan perfsift
+
+.PHONY: all check asan demo bench clean update-golden deps-build deps-check deps-demo
+.DELETE_ON_ERROR:
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

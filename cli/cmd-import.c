@@ -1,0 +1,197 @@
+/*
+ * perfsift import: files, directories (recursively), "-" for stdin; each
+ * file in its own transaction; one summary line per file and a total.
+ */
+#include "../lib/compat.h"
+#include "../lib/strparse.h"
+#include "../importers/import.h"
+#include "../importers/importer.h"
+#include "cmd.h"
+#include <getopt.h>
+#include <unistd.h>
+
+const char *const import_usage[] = {
+	"usage: perfsift import [OPTIONS] PATH...",
+	"",
+	"Import benchmark output: files, directories (recursively), '-' for",
+	"standard input; .gz is read transparently.  The format is detected",
+	"from the first bytes of each file.  Each file is imported whole or",
+	"not at all; a file whose content was imported before is skipped.",
+	"",
+	"    --format F      do not detect: read every file as format F",
+	"    --kernel K      kernel version of the runs (overrides the file)",
+	"    --commit SHA    commit of the runs",
+	"    --label L       the variant's name (default: kernel, else commit)",
+	"    --machine M     machine the runs ran on",
+	"    --testcase T    testcase name",
+	"    --param k=v     a run parameter (repeatable)",
+	"    --dry-run       parse and report, write nothing",
+	"-q, --quiet         no per-file lines and no progress line",
+	"",
+	"Formats (--format):",
+	"    csv     generic long-format CSV: metric,value[,label,kernel,...]",
+	"    fio     fio --output-format=json (fio 2.x and 3.x)",
+	NULL,
+};
+
+static int quiet, progress;
+
+static void clear_progress(void)
+{
+	if (progress)
+		fputs("\r\033[K", stderr);
+}
+
+static void report(const struct import_result *r, int dry_run)
+{
+	if (quiet || r->status == IMPORT_FAILED)
+		return;
+	clear_progress();
+	if (r->status == IMPORT_ALREADY) {
+		printf("%s: already imported\n", r->path);
+		return;
+	}
+	printf("%s: %s, %ld run%s, %ld sample%s", r->path, r->format, r->runs,
+	       r->runs == 1 ? "" : "s", r->samples,
+	       r->samples == 1 ? "" : "s");
+	if (r->aggregates)
+		printf(", %ld aggregate%s", r->aggregates,
+		       r->aggregates == 1 ? "" : "s");
+	if (r->series)
+		printf(", %ld series point%s", r->series,
+		       r->series == 1 ? "" : "s");
+	printf("%s\n", dry_run ? " (dry run)" : "");
+}
+
+static int check_commit(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < 4 || n > 64)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!strchr("0123456789abcdef", s[i]))
+			return -1;
+	return 0;
+}
+
+int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
+{
+	enum { O_FORMAT = 256, O_KERNEL, O_COMMIT, O_LABEL, O_MACHINE,
+	       O_TESTCASE, O_PARAM, O_DRY_RUN };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "kernel", required_argument, NULL, O_KERNEL },
+		{ "commit", required_argument, NULL, O_COMMIT },
+		{ "label", required_argument, NULL, O_LABEL },
+		{ "machine", required_argument, NULL, O_MACHINE },
+		{ "testcase", required_argument, NULL, O_TESTCASE },
+		{ "param", required_argument, NULL, O_PARAM },
+		{ "dry-run", no_argument, NULL, O_DRY_RUN },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct import_opts o = { 0 };
+	struct kv *params = NULL;
+	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i;
+	long runs = 0, samples = 0, aggregates = 0, nr_ok = 0, nr_already = 0;
+	long nr_failed;
+	char **files;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, (char *const *)argv, "q", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case O_FORMAT:
+			if (!importer_find(optarg)) {
+				size_t n, k;
+				const struct importer *imp = importer_list(&n);
+
+				error("unknown format '%s'; formats:", optarg);
+				for (k = 0; k < n; k++)
+					fprintf(stderr, "    %s\n", imp[k].name);
+				return EXIT_USAGE;
+			}
+			o.format = optarg;
+			break;
+		case O_KERNEL: o.ovr.kernel = optarg; break;
+		case O_COMMIT:
+			if (check_commit(optarg))
+				return usage_error(import_usage, "--commit "
+						   "wants a hex sha, got '%s'",
+						   optarg);
+			o.ovr.commit = optarg;
+			break;
+		case O_LABEL: o.ovr.label = optarg; break;
+		case O_MACHINE: o.ovr.machine = optarg; break;
+		case O_TESTCASE: o.ovr.testcase = optarg; break;
+		case O_PARAM: {
+			const char *eq = strchr(optarg, '=');
+
+			if (!eq || eq == optarg)
+				return usage_error(import_usage, "--param wants "
+						   "k=v, got '%s'", optarg);
+			ALLOC_GROW(params, nr_params + 1, alloc_params);
+			params[nr_params].key = xstrndup(optarg,
+						(size_t)(eq - optarg));
+			params[nr_params].value = eq + 1;
+			nr_params++;
+			break;
+		}
+		case O_DRY_RUN: o.dry_run = 1; break;
+		case 'q': quiet = 1; break;
+		default:
+			return usage_error(import_usage, "bad option");
+		}
+	}
+	o.ovr.params = params;
+	o.ovr.nr_params = nr_params;
+	if (optind >= argc)
+		return usage_error(import_usage, "no PATH to import");
+
+	files = import_expand(argv + optind, (size_t)(argc - optind),
+			      &nr_files, &nr_bad);
+	progress = !quiet && nr_files > 1 && isatty(2);
+	nr_failed = (long)nr_bad;
+	for (i = 0; i < nr_files; i++) {
+		struct import_result r;
+
+		if (progress) {
+			fprintf(stderr, "\r\033[Kimporting %zu/%zu %s", i + 1,
+				nr_files, files[i]);
+			fflush(stderr);
+		}
+		if (import_file(&ctx->db, &o, files[i], &r) ||
+		    r.status == IMPORT_FAILED) {
+			nr_failed++;
+		} else if (r.status == IMPORT_ALREADY) {
+			nr_already++;
+		} else {
+			nr_ok++;
+			runs += r.runs;
+			samples += r.samples;
+			aggregates += r.aggregates;
+		}
+		report(&r, o.dry_run);
+		free(files[i]);
+	}
+	clear_progress();
+	free(files);
+	printf("%s %ld file%s: %ld run%s, %ld sample%s",
+	       o.dry_run ? "would import" : "imported", nr_ok,
+	       nr_ok == 1 ? "" : "s", runs, runs == 1 ? "" : "s", samples,
+	       samples == 1 ? "" : "s");
+	if (aggregates)
+		printf(", %ld aggregate%s", aggregates,
+		       aggregates == 1 ? "" : "s");
+	if (nr_already)
+		printf("; %ld already imported", nr_already);
+	if (nr_failed)
+		printf("; %ld failed", nr_failed);
+	putchar('\n');
+	for (i = 0; i < nr_params; i++)
+		free((char *)params[i].key);
+	free(params);
+	return nr_failed ? EXIT_BADINPUT : EXIT_OK;
+}

@@ -1,0 +1,314 @@
+/*
+ * perfsift show: every value of one run (run:ID) or of one variant (a
+ * label, kernel or commit), grouped by testcase/params/machine, with
+ * n, mean and sample standard deviation per metric.
+ */
+#include "../lib/compat.h"
+#include "../lib/query.h"
+#include "../lib/sbuf.h"
+#include "../lib/stats.h"
+#include "../lib/strparse.h"
+#include "cmd.h"
+#include "table.h"
+#include <getopt.h>
+#include <jansson.h>
+
+const char *const show_usage[] = {
+	"usage: perfsift show SELECTOR [--metric GLOB] [--testcase GLOB]",
+	"                     [--machine M] [--json]",
+	"",
+	"Show every value of one variant or run.  SELECTOR is a label, a",
+	"kernel version, a commit sha prefix, or run:ID for a single run.",
+	"The text form prints one table per testcase/params/machine, a",
+	"column per run, then n, the mean and the sample standard deviation",
+	"(n-1 divisor).  Aggregates (summaries imported as printed) follow.",
+	"",
+	"    --metric GLOB   only metrics matching GLOB",
+	"    --testcase GLOB only runs whose testcase matches",
+	"    --machine M     only runs on machine M",
+	"    --json          one JSON document on stdout (SPEC §5.1)",
+	NULL,
+};
+
+#define MAX_RUN_COLUMNS 8
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void fmt_num(struct table *t, double v)
+{
+	if (!isfinite(v))
+		table_addf(t, "-");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		table_addf(t, "%.0f", v);
+	else
+		table_addf(t, "%.6g", v);
+}
+
+static int show_json(struct db *db, const struct run_row *runs, size_t nr,
+		     const struct sample_row *s, size_t ns,
+		     const struct aggregate_row *a, size_t na)
+{
+	json_t *doc = json_object(), *ja = json_array(), *jr = json_array();
+	size_t i, k = 0;
+
+	for (i = 0; i < nr; i++) {
+		json_t *o = run_to_json(db, &runs[i]), *vals = json_object();
+
+		for (; k < ns && s[k].run_id == runs[i].id; k++)
+			json_object_set_new(vals, s[k].metric,
+					    json_real(s[k].value));
+		json_object_set_new(o, "values", vals);
+		json_array_append_new(jr, o);
+	}
+	for (i = 0; i < na; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "label", a[i].label ?
+				    json_string(a[i].label) : json_null());
+		json_object_set_new(o, "kernel", *a[i].kernel ?
+				    json_string(a[i].kernel) : json_null());
+		json_object_set_new(o, "commit", a[i].commit ?
+				    json_string(a[i].commit) : json_null());
+		json_object_set_new(o, "testcase", *a[i].testcase ?
+				    json_string(a[i].testcase) : json_null());
+		json_object_set_new(o, "params", json_string(a[i].params));
+		json_object_set_new(o, "machine", *a[i].machine ?
+				    json_string(a[i].machine) : json_null());
+		json_object_set_new(o, "metric", json_string(a[i].metric));
+		json_object_set_new(o, "unit", a[i].unit ?
+				    json_string(a[i].unit) : json_null());
+		json_object_set_new(o, "stat", json_string(a[i].stat));
+		json_object_set_new(o, "value", json_real(a[i].value));
+		json_object_set_new(o, "stddev", num_or_null(a[i].stddev));
+		json_object_set_new(o, "stddev_kind", a[i].stddev_kind ?
+				    json_string(a[i].stddev_kind) :
+				    json_null());
+		json_object_set_new(o, "n", a[i].n >= 0 ? json_integer(a[i].n)
+							: json_null());
+		json_object_set_new(o, "marker", a[i].marker ?
+				    json_string(a[i].marker) : json_null());
+		json_array_append_new(ja, o);
+	}
+	json_object_set_new(doc, "runs", jr);
+	json_object_set_new(doc, "aggregates", ja);
+	return print_json_steal(doc);
+}
+
+static int same_group(const struct run_row *a, const struct run_row *b)
+{
+	return !strcmp(a->testcase, b->testcase) &&
+	       !strcmp(a->params, b->params) && !strcmp(a->machine, b->machine);
+}
+
+static int cmp_metric(const void *x, const void *y)
+{
+	const struct sample_row *a = *(const struct sample_row *const *)x;
+	const struct sample_row *b = *(const struct sample_row *const *)y;
+	int c = strcmp(a->metric, b->metric);
+
+	if (c)
+		return c;
+	return a->run_id < b->run_id ? -1 : a->run_id > b->run_id;
+}
+
+/* One table for the runs in[0..n) that share testcase/params/machine. */
+static void show_group(const struct run_row *const *g, size_t n,
+		       const struct sample_row *s, size_t ns)
+{
+	const struct sample_row **sel = NULL;
+	size_t nsel = 0, alloc = 0, i, j, cols = n <= MAX_RUN_COLUMNS ? n : 0;
+	double *vals = xmalloc(n * sizeof(*vals));
+	struct table t;
+
+	printf("testcase %s", *g[0]->testcase ? g[0]->testcase : "-");
+	if (*g[0]->params)
+		printf("  params %s", g[0]->params);
+	if (*g[0]->machine)
+		printf("  machine %s", g[0]->machine);
+	printf("\n");
+	for (i = 0; i < ns; i++)
+		for (j = 0; j < n; j++)
+			if (s[i].run_id == g[j]->id) {
+				ALLOC_GROW(sel, nsel + 1, alloc);
+				sel[nsel++] = &s[i];
+			}
+	qsort(sel, nsel, sizeof(*sel), cmp_metric);
+
+	table_init(&t, 5 + cols, ~1UL & ~(1UL << 1));
+	table_addf(&t, "METRIC");
+	table_addf(&t, "UNIT");
+	for (j = 0; j < cols; j++)
+		table_addf(&t, "run %" PRId64, g[j]->id);
+	table_addf(&t, "N");
+	table_addf(&t, "MEAN");
+	table_addf(&t, "SD(n-1)");
+	for (i = 0; i < nsel;) {
+		size_t k = i, nv = 0;
+
+		table_addf(&t, "%s", sel[i]->metric);
+		table_addf(&t, "%s", sel[i]->unit ? sel[i]->unit : "-");
+		for (j = 0; j < cols; j++) {
+			if (k < nsel && !strcmp(sel[k]->metric, sel[i]->metric)
+			    && sel[k]->run_id == g[j]->id) {
+				fmt_num(&t, sel[k]->value);
+				k++;
+			} else {
+				table_addf(&t, "-");
+			}
+		}
+		for (k = i; k < nsel && !strcmp(sel[k]->metric, sel[i]->metric);
+		     k++)
+			vals[nv++] = sel[k]->value;
+		table_addf(&t, "%zu", nv);
+		fmt_num(&t, stats_mean(vals, nv));
+		fmt_num(&t, nv > 1 ? stats_sd_sample(vals, nv) : NAN);
+		i = k;
+	}
+	table_print(&t, stdout);
+	table_release(&t);
+	free(sel);
+	free(vals);
+}
+
+static void show_text(const struct run_row *runs, size_t nr,
+		      const struct sample_row *s, size_t ns,
+		      const struct aggregate_row *a, size_t na)
+{
+	const struct run_row **g = xmalloc((nr + 1) * sizeof(*g));
+	char *done = xcalloc(nr + 1, 1);
+	size_t i, j, n;
+
+	for (i = 0; i < nr; i++) {
+		const struct run_row *r = &runs[i];
+
+		printf("run %" PRId64 ": label %s, kernel %s, commit %.12s, "
+		       "iteration %ld, %ld sample%s\n", r->id,
+		       r->label ? r->label : "-", *r->kernel ? r->kernel : "-",
+		       r->commit ? r->commit : "-", r->iteration,
+		       r->nr_samples, r->nr_samples == 1 ? "" : "s");
+	}
+	for (i = 0; i < nr; i++) {
+		if (done[i])
+			continue;
+		for (n = 0, j = i; j < nr; j++)
+			if (!done[j] && same_group(&runs[i], &runs[j])) {
+				g[n++] = &runs[j];
+				done[j] = 1;
+			}
+		putchar('\n');
+		show_group(g, n, s, ns);
+	}
+	if (na) {
+		struct table t;
+
+		printf("\naggregates (as the source printed them)\n");
+		table_init(&t, 8, 1UL << 4 | 1UL << 5 | 1UL << 6);
+		table_addf(&t, "LABEL");
+		table_addf(&t, "TESTCASE");
+		table_addf(&t, "METRIC");
+		table_addf(&t, "STAT");
+		table_addf(&t, "VALUE");
+		table_addf(&t, "STDDEV");
+		table_addf(&t, "N");
+		table_addf(&t, "MARKER");
+		for (i = 0; i < na; i++) {
+			table_addf(&t, "%s", a[i].label ? a[i].label : "-");
+			table_addf(&t, "%s", *a[i].testcase ? a[i].testcase
+							    : "-");
+			table_addf(&t, "%s", a[i].metric);
+			table_addf(&t, "%s", a[i].stat);
+			fmt_num(&t, a[i].value);
+			if (isfinite(a[i].stddev))
+				table_addf(&t, "%.6g (%s)", a[i].stddev,
+					   a[i].stddev_kind ? a[i].stddev_kind
+							    : "?");
+			else
+				table_addf(&t, "-");
+			if (a[i].n >= 0)
+				table_addf(&t, "%ld", a[i].n);
+			else
+				table_addf(&t, "?");
+			table_addf(&t, "%s", a[i].marker ? a[i].marker : "");
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+	}
+	free(g);
+	free(done);
+}
+
+int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
+{
+	enum { O_METRIC = 1, O_TESTCASE, O_MACHINE, O_JSON };
+	static const struct option opts[] = {
+		{ "metric", required_argument, NULL, O_METRIC },
+		{ "testcase", required_argument, NULL, O_TESTCASE },
+		{ "machine", required_argument, NULL, O_MACHINE },
+		{ "json", no_argument, NULL, O_JSON },
+		{ 0 },
+	};
+	const char *metric_glob = NULL, *text;
+	struct run_filter f = { 0 };
+	struct selector sel;
+	struct run_row *runs = NULL;
+	struct sample_row *s = NULL;
+	struct aggregate_row *a = NULL;
+	size_t nr = 0, ns = 0, na = 0;
+	int json = 0, c, status = EXIT_ENV, r;
+	long run_id = -1;
+
+	optind = 0;
+	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case O_METRIC: metric_glob = optarg; break;
+		case O_TESTCASE: f.testcase = optarg; break;
+		case O_MACHINE: f.machine = optarg; break;
+		case O_JSON: json = 1; break;
+		default: return usage_error(show_usage, "bad option");
+		}
+	}
+	if (optind + 1 != argc)
+		return usage_error(show_usage, "expected one SELECTOR");
+	text = argv[optind];
+	memset(&sel, 0, sizeof(sel));
+	if (starts_with(text, "run:")) {
+		if (str_to_long(text + 4, &run_id) || run_id <= 0)
+			return usage_error(show_usage, "run:ID wants a run id, "
+					   "got '%s'", text);
+		f.run_id = run_id;
+	} else {
+		r = selector_resolve(&ctx->db, text, DIM_AUTO, NULL, &sel);
+		if (r) {
+			selector_release(&sel);
+			return r == -1 ? EXIT_USAGE : EXIT_ENV;
+		}
+		f.sel = &sel;
+	}
+	if (query_runs(&ctx->db, &f, &runs, &nr) ||
+	    query_samples(&ctx->db, &f, metric_glob, &s, &ns))
+		goto out;
+	if (query_aggregates(&ctx->db, &f, metric_glob, &a, &na))
+		goto out;
+	if (run_id > 0 && !nr) {
+		error("no run with id %ld; see 'perfsift runs'", run_id);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (json)
+		status = show_json(&ctx->db, runs, nr, s, ns, a, na);
+	else {
+		show_text(runs, nr, s, ns, a, na);
+		status = EXIT_OK;
+	}
+out:
+	run_rows_free(runs, nr);
+	sample_rows_free(s, ns);
+	aggregate_rows_free(a, na);
+	if (f.sel)
+		selector_release(&sel);
+	return status;
+}

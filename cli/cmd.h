@@ -1,0 +1,35 @@
+#ifndef CMD_H
+#define CMD_H
+/*
+ * The command table's contract: every command is one cmd-X.c file with
+ * one entry point, called with its own argv (argv[0] = command name).
+ * It returns an exit status (err.h enum exit_status).
+ */
+#include "../lib/db.h"
+
+struct perfsift_ctx {
+	const char *db_path;	/* --db, $PERFSIFT_DB, or ./perfsift.db */
+	struct db db;		/* opened by the hub for NEED_DB commands */
+};
+
+int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_metrics(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx);
+
+/* Print a usage block (NULL-terminated lines) to f. */
+void usage_print(FILE *f, const char *const *usage);
+/* Print usage to stderr and return EXIT_USAGE. */
+int usage_error(const char *const *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Write a JSON value (stolen) to stdout, indented, with a newline. */
+struct json_t;
+int print_json_steal(struct json_t *v);
+/* A run as the JSON object of SPEC §5.1 (new reference). */
+struct run_row;
+struct json_t *run_to_json(struct db *db, const struct run_row *r);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * perfsift: the hub.  Parses the global options (--db, --version,
+ * --help), finds the command in the table, opens the database for the
+ * commands that need it, and fails on a stdout write error (perf's
+ * run_builtin).
+ */
+#include "../lib/compat.h"
+#include "../lib/strparse.h"
+#include "../lib/version.h"
+#include "cmd.h"
+#include <jansson.h>
+
+enum cmd_flags {
+	NEED_DB = 1 << 0,
+};
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int, const char **, struct perfsift_ctx *);
+	int flags;
+	const char *help;	/* one line for `perfsift help` */
+	const char *const *usage;
+};
+
+extern const char *const debug_usage[], *const import_usage[],
+	*const metrics_usage[], *const runs_usage[], *const show_usage[];
+
+static const struct cmd_struct commands[] = {
+	{ "debug", cmd_debug, NEED_DB,
+	  "dump the database as text (for tests)", debug_usage },
+	{ "import", cmd_import, NEED_DB,
+	  "import benchmark output into the database", import_usage },
+	{ "metrics", cmd_metrics, NEED_DB,
+	  "list metrics, with unit, direction and run counts", metrics_usage },
+	{ "runs", cmd_runs, NEED_DB,
+	  "list runs, with variant, testcase, machine, samples", runs_usage },
+	{ "show", cmd_show, NEED_DB,
+	  "all values of one run or variant", show_usage },
+};
+
+static const char *const main_usage[] = {
+	"usage: perfsift [--db PATH] COMMAND [OPTIONS] [ARGS]",
+	"       perfsift help [COMMAND]",
+	"       perfsift --version",
+	"",
+	"The database is --db PATH, else $PERFSIFT_DB, else ./perfsift.db;",
+	"it is created on first use.",
+	NULL,
+};
+
+void usage_print(FILE *f, const char *const *usage)
+{
+	for (; *usage; usage++)
+		fprintf(f, "%s\n", *usage);
+}
+
+int usage_error(const char *const *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("perfsift: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage_print(stderr, usage);
+	return EXIT_USAGE;
+}
+
+int print_json_steal(struct json_t *v)
+{
+	int r = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					      JSON_REAL_PRECISION(17));
+	json_decref(v);
+	putchar('\n');
+	return r ? EXIT_ENV : EXIT_OK;
+}
+
+static const struct cmd_struct *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void list_commands(FILE *f)
+{
+	size_t i;
+
+	usage_print(f, main_usage);
+	fprintf(f, "\ncommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'perfsift help COMMAND' describes one command.\n");
+}
+
+static int cmd_help(int argc, const char **argv)
+{
+	const struct cmd_struct *c;
+
+	if (argc < 2) {
+		list_commands(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		usage_print(stdout, main_usage);
+		return EXIT_OK;
+	}
+	c = find_cmd(argv[1]);
+	if (!c) {
+		error("'%s' is not a perfsift command; see 'perfsift help'",
+		      argv[1]);
+		return EXIT_USAGE;
+	}
+	usage_print(stdout, c->usage);
+	return EXIT_OK;
+}
+
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "perfsift: error: write to stdout failed: %s\n",
+			strerror(errno));
+		return status ? status : EXIT_ENV;
+	}
+	return status;
+}
+
+int main(int argc, const char **argv)
+{
+	struct perfsift_ctx ctx = { 0 };
+	const struct cmd_struct *c;
+	const char *help_argv[3];
+	int i, status;
+
+	ctx.db_path = getenv("PERFSIFT_DB");
+	if (!ctx.db_path || !*ctx.db_path)
+		ctx.db_path = "perfsift.db";
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--db")) {
+			if (i + 1 >= argc)
+				return usage_error(main_usage,
+						   "--db needs a path");
+			ctx.db_path = argv[++i];
+		} else if (starts_with(argv[i], "--db=")) {
+			ctx.db_path = argv[i] + 5;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("perfsift %s\n", PERFSIFT_VERSION);
+			return finish_stdout(EXIT_OK);
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			list_commands(stdout);
+			return finish_stdout(EXIT_OK);
+		} else {
+			return usage_error(main_usage, "unknown option '%s'",
+					   argv[i]);
+		}
+	}
+	if (i >= argc) {
+		list_commands(stderr);
+		return EXIT_USAGE;
+	}
+	argc -= i;
+	argv += i;
+	if (!strcmp(argv[0], "help"))
+		return finish_stdout(cmd_help(argc, argv));
+	/* git: "perfsift X --help" is "perfsift help X" */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			help_argv[0] = "help";
+			help_argv[1] = argv[0];
+			help_argv[2] = NULL;
+			return finish_stdout(cmd_help(2, help_argv));
+		}
+	}
+	c = find_cmd(argv[0]);
+	if (!c) {
+		error("'%s' is not a perfsift command; see 'perfsift help'",
+		      argv[0]);
+		return EXIT_USAGE;
+	}
+	if (c->flags & NEED_DB) {
+		if (db_open(&ctx.db, ctx.db_path))
+			return EXIT_ENV;
+	}
+	status = c->fn(argc, argv, &ctx);
+	if (c->flags & NEED_DB)
+		db_close(&ctx.db);
+	return finish_stdout(status);
+}

@@ -1,0 +1,421 @@
+/*
+ * The generic CSV importer (SPEC §6): a long-format table, one value per
+ * row, so that anything else can come in.
+ *
+ * Header names "metric" and "value" are required; "label", "kernel",
+ * "commit", "machine", "testcase", "params" (k=v pairs separated by ';'
+ * or ','), "iteration", "unit", "time" (unix seconds or ISO 8601, UTC)
+ * are optional.  A row with a "stat" column (Amean, mean, ...) is a
+ * summary kept as an aggregate, with optional "stddev", "stddev_kind"
+ * (sample, population, relative; default sample), "n" and "marker".
+ * Any other column becomes a run parameter (e.g. "threads").
+ *
+ * Rows with the same variant columns and iteration form one run.  Without
+ * an iteration column, a metric seen again for the same variant starts
+ * the next run: "A,x,1 / A,x,2" is two runs of A.  Fields may be quoted
+ * as in RFC 4180 ("a,b", "say ""hi"""); a quoted field cannot span lines.
+ */
+#include "../lib/compat.h"
+#include "../lib/sbuf.h"
+#include "../lib/strmap.h"
+#include "../lib/strparse.h"
+#include "importer.h"
+#include <time.h>
+
+enum col {
+	C_METRIC, C_VALUE, C_LABEL, C_KERNEL, C_COMMIT, C_MACHINE, C_TESTCASE,
+	C_PARAMS, C_ITERATION, C_UNIT, C_TIME, C_STAT, C_STDDEV,
+	C_STDDEV_KIND, C_N, C_MARKER, C_NR,
+	C_PARAM = -2,	/* any other column: a run parameter */
+};
+
+static const char *const col_names[C_NR] = {
+	"metric", "value", "label", "kernel", "commit", "machine", "testcase",
+	"params", "iteration", "unit", "time", "stat", "stddev",
+	"stddev_kind", "n", "marker",
+};
+
+#define MAX_FIELDS 256
+
+struct csv_state {
+	int col[MAX_FIELDS];		/* column index -> enum col */
+	char *colname[MAX_FIELDS];	/* owned */
+	int where[C_NR];		/* enum col -> column index, -1 */
+	size_t nr_cols;
+	char *field[MAX_FIELDS];	/* into line buffer */
+	struct strmap runs;		/* run key -> runs.id */
+	struct strmap seen;		/* run key + metric -> count */
+	struct sbuf key, tmp;
+	struct kv *kv;			/* params of the current row */
+	size_t nr_kv, alloc_kv;
+	struct sbuf paramsbuf;		/* copy of the params field, split */
+};
+
+int csv_detect(const char *path, const char *head, size_t len)
+{
+	const char *nl = memchr(head, '\n', len);
+	size_t n = nl ? (size_t)(nl - head) : len;
+	char first[1024];
+	int has_metric = 0, has_value = 0;
+	char *p, *tok;
+
+	if (n >= sizeof(first))
+		n = sizeof(first) - 1;
+	memcpy(first, head, n);
+	first[n] = '\0';
+	for (p = first; (tok = strsep(&p, ",")); ) {
+		while (*tok == ' ' || *tok == '"')
+			tok++;
+		if (!strncmp(tok, "metric", 6) &&
+		    (!tok[6] || tok[6] == '"' || tok[6] == '\r' || tok[6] == ' '))
+			has_metric = 1;
+		if (!strncmp(tok, "value", 5) &&
+		    (!tok[5] || tok[5] == '"' || tok[5] == '\r' || tok[5] == ' '))
+			has_value = 1;
+	}
+	if (has_metric && has_value)
+		return 90;
+	/* a .csv that lacks the columns: ours, so the error says why */
+	if (ends_with(path, ".csv") || ends_with(path, ".csv.gz"))
+		return 20;
+	return 0;
+}
+
+/*
+ * Split line in place into fields.  Returns the count, or -1 after an
+ * error for an unterminated quote or too many fields.
+ */
+static int split(struct csv_state *s, char *line, const char *path, long lnum)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *out, *start;
+
+		if (n == MAX_FIELDS)
+			return error("%s:%ld: more than %d fields", path, lnum,
+				     MAX_FIELDS);
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '"') {
+			start = out = ++p;
+			for (;;) {
+				if (!*p)
+					return error("%s:%ld: unterminated "
+						     "quoted field", path, lnum);
+				if (*p == '"') {
+					if (p[1] != '"')
+						break;
+					p++;
+				}
+				*out++ = *p++;
+			}
+			p++;	/* closing quote */
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p && *p != ',')
+				return error("%s:%ld: expected ',' after quoted "
+					     "field", path, lnum);
+			*out = '\0';
+		} else {
+			start = p;
+			while (*p && *p != ',')
+				p++;
+			out = p;
+			while (out > start && (out[-1] == ' ' || out[-1] == '\t'))
+				out--;
+		}
+		s->field[n++] = start;
+		if (!*p) {
+			*out = '\0';
+			break;
+		}
+		*out = '\0';
+		p++;
+	}
+	return (int)n;
+}
+
+static int parse_header(struct csv_state *s, int nf, const char *path,
+			long line)
+{
+	int i, j;
+
+	for (j = 0; j < C_NR; j++)
+		s->where[j] = -1;
+	for (i = 0; i < nf; i++) {
+		s->col[i] = C_PARAM;
+		s->colname[i] = xstrdup(s->field[i]);
+		if (!*s->field[i])
+			return error("%s:%ld: column %d has an empty name", path,
+				     line, i + 1);
+		for (j = 0; j < C_NR; j++) {
+			if (strcmp(s->field[i], col_names[j]))
+				continue;
+			if (s->where[j] >= 0)
+				return error("%s:%ld: column '%s' given twice",
+					     path, line, col_names[j]);
+			s->col[i] = j;
+			s->where[j] = i;
+		}
+	}
+	s->nr_cols = (size_t)nf;
+	if (s->where[C_METRIC] < 0 || s->where[C_VALUE] < 0)
+		return error("%s:%ld: expected a CSV header with 'metric' and "
+			     "'value' columns; '%s' is missing", path, line,
+			     s->where[C_METRIC] < 0 ? "metric" : "value");
+	return 0;
+}
+
+static const char *get(struct csv_state *s, enum col c)
+{
+	int i = s->where[c];
+
+	return i >= 0 && *s->field[i] ? s->field[i] : NULL;
+}
+
+static void add_kv(struct csv_state *s, const char *k, const char *v)
+{
+	ALLOC_GROW(s->kv, s->nr_kv + 1, s->alloc_kv);
+	s->kv[s->nr_kv].key = k;
+	s->kv[s->nr_kv].value = v;
+	s->nr_kv++;
+}
+
+/* Collect params of the row: the params column and extra columns. */
+static int row_params(struct csv_state *s, const char *path, long lnum)
+{
+	const char *pf = get(s, C_PARAMS);
+	size_t i;
+
+	s->nr_kv = 0;
+	if (pf) {
+		char *p, *tok;
+
+		sbuf_reset(&s->paramsbuf);
+		sbuf_addstr(&s->paramsbuf, pf);
+		for (p = s->paramsbuf.buf; (tok = strsep(&p, ";,")); ) {
+			char *eq;
+
+			while (*tok == ' ')
+				tok++;
+			if (!*tok)
+				continue;
+			eq = strchr(tok, '=');
+			if (!eq || eq == tok)
+				return error("%s:%ld: expected 'key=value' in "
+					     "params, got '%s'", path, lnum,
+					     tok);
+			*eq = '\0';
+			add_kv(s, tok, eq + 1);
+		}
+	}
+	for (i = 0; i < s->nr_cols; i++)
+		if (s->col[i] == C_PARAM && *s->field[i])
+			add_kv(s, s->colname[i], s->field[i]);
+	return 0;
+}
+
+static int parse_time(const char *v, int64_t *out)
+{
+	struct tm tm;
+	const char *end;
+	double d;
+
+	if (!str_to_double(v, &d)) {
+		*out = (int64_t)d;
+		return 0;
+	}
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(v, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end)
+		end = strptime(v, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!end)
+		end = strptime(v, "%Y-%m-%d", &tm);
+	if (!end || (*end && strcmp(end, "Z")))
+		return -1;
+	*out = (int64_t)timegm(&tm);
+	return 0;
+}
+
+static int get_number(struct csv_state *s, enum col c, double *out,
+		      const char *path, long lnum)
+{
+	int i = s->where[c];
+
+	if (str_to_double(s->field[i], out))
+		return error("%s:%ld: expected a number in column '%s', got "
+			     "'%.40s'", path, lnum, col_names[c], s->field[i]);
+	return 0;
+}
+
+static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
+	       long lnum)
+{
+	const char *metric = get(s, C_METRIC), *stat = get(s, C_STAT);
+	const char *tv;
+	double value;
+	int64_t run_id, count, start = 0;
+	size_t keylen;
+	long iteration = -1;
+
+	if (!metric)
+		return error("%s:%ld: empty metric name", path, lnum);
+	if (get_number(s, C_VALUE, &value, path, lnum))
+		return -1;
+	if (row_params(s, path, lnum))
+		return -1;
+	if (get(s, C_ITERATION)) {
+		if (str_to_long(get(s, C_ITERATION), &iteration) ||
+		    iteration < 0)
+			return error("%s:%ld: expected an iteration number >= 0, "
+				     "got '%.40s'", path, lnum,
+				     get(s, C_ITERATION));
+	}
+	tv = get(s, C_TIME);
+	if (tv && parse_time(tv, &start))
+		return error("%s:%ld: expected a time (unix seconds or "
+			     "YYYY-MM-DDTHH:MM:SS), got '%.40s'", path, lnum,
+			     tv);
+
+	if (stat) {
+		struct agg_desc a = {
+			.suite = "csv", .testcase = get(s, C_TESTCASE),
+			.machine = get(s, C_MACHINE),
+			.kernel = get(s, C_KERNEL), .commit = get(s, C_COMMIT),
+			.label = get(s, C_LABEL), .params = s->kv,
+			.nr_params = s->nr_kv, .metric = metric,
+			.unit = get(s, C_UNIT), .stat = stat, .value = value,
+			.stddev = NAN, .stddev_kind = "sample", .n = -1,
+			.marker = get(s, C_MARKER),
+		};
+		double d;
+
+		if (get(s, C_STDDEV)) {
+			if (get_number(s, C_STDDEV, &a.stddev, path, lnum))
+				return -1;
+		}
+		if (get(s, C_STDDEV_KIND)) {
+			a.stddev_kind = get(s, C_STDDEV_KIND);
+			if (strcmp(a.stddev_kind, "sample") &&
+			    strcmp(a.stddev_kind, "population") &&
+			    strcmp(a.stddev_kind, "relative"))
+				return error("%s:%ld: expected stddev_kind "
+					     "sample, population or relative, "
+					     "got '%.40s'", path, lnum,
+					     a.stddev_kind);
+		}
+		if (get(s, C_N)) {
+			if (get_number(s, C_N, &d, path, lnum))
+				return -1;
+			if (d < 0 || d != floor(d))
+				return error("%s:%ld: expected a count in column "
+					     "'n', got '%s'", path, lnum,
+					     get(s, C_N));
+			a.n = (long)d;
+		}
+		return db_emit_aggregate(ctx, &a, lnum);
+	}
+
+	/* the run key: variant columns, params, and iteration if given */
+	sbuf_reset(&s->key);
+	sbuf_addf(&s->key, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f",
+		  get(s, C_LABEL) ? get(s, C_LABEL) : "",
+		  get(s, C_KERNEL) ? get(s, C_KERNEL) : "",
+		  get(s, C_COMMIT) ? get(s, C_COMMIT) : "",
+		  get(s, C_MACHINE) ? get(s, C_MACHINE) : "",
+		  get(s, C_TESTCASE) ? get(s, C_TESTCASE) : "");
+	for (size_t i = 0; i < s->nr_kv; i++)
+		sbuf_addf(&s->key, "%s=%s\x1e", s->kv[i].key, s->kv[i].value);
+	if (iteration >= 0) {
+		sbuf_addf(&s->key, "\x1f#%ld", iteration);
+	} else {
+		keylen = s->key.len;
+		sbuf_addf(&s->key, "\x1d%s", metric);
+		if (!strmap_get(&s->seen, s->key.buf, s->key.len, &count))
+			count = 0;
+		strmap_put(&s->seen, s->key.buf, s->key.len, count + 1);
+		sbuf_setlen(&s->key, keylen);
+		sbuf_addf(&s->key, "\x1f%" PRId64, count);
+	}
+	if (!strmap_get(&s->runs, s->key.buf, s->key.len, &run_id)) {
+		struct run_desc rd = {
+			.suite = "csv", .testcase = get(s, C_TESTCASE),
+			.machine = get(s, C_MACHINE),
+			.kernel = get(s, C_KERNEL), .commit = get(s, C_COMMIT),
+			.label = get(s, C_LABEL), .params = s->kv,
+			.nr_params = s->nr_kv, .iteration = iteration,
+			.start_time = start,
+		};
+
+		if (db_emit_run(ctx, &rd, lnum))
+			return -1;
+		strmap_put(&s->runs, s->key.buf, s->key.len, ctx->run_id);
+	} else {
+		ctx->run_id = run_id;
+	}
+	return db_emit_sample(ctx, metric, get(s, C_UNIT), value, lnum);
+}
+
+int csv_parse(struct import_ctx *ctx, struct input *in)
+{
+	struct csv_state s;
+	int r, nf, ret = -1;
+	size_t i;
+
+	memset(&s, 0, sizeof(s));
+	sbuf_init(&s.key, 256);
+	sbuf_init(&s.tmp, 0);
+	sbuf_init(&s.paramsbuf, 0);
+	/* the header is the first line that is not blank or a # comment */
+	while ((r = input_getline(in)) > 0) {
+		const char *p = in->sb.buf;
+
+		str_skip_blanks(&p);
+		if (*p && *p != '#')
+			break;
+	}
+	if (r <= 0) {
+		if (r == 0)
+			error("%s: empty file", in->path);
+		goto out;
+	}
+	/* a UTF-8 byte order mark, as spreadsheets write */
+	if (starts_with(in->sb.buf, "\xef\xbb\xbf")) {
+		memmove(in->sb.buf, in->sb.buf + 3, in->sb.len - 2);
+		in->sb.len -= 3;
+	}
+	nf = split(&s, in->sb.buf, in->path, in->line);
+	if (nf < 0 || parse_header(&s, nf, in->path, in->line))
+		goto out;
+	while ((r = input_getline(in)) > 0) {
+		const char *p = in->sb.buf;
+
+		str_skip_blanks(&p);
+		if (!*p || *p == '#')
+			continue;
+		nf = split(&s, in->sb.buf, in->path, in->line);
+		if (nf < 0)
+			goto out;
+		if ((size_t)nf != s.nr_cols) {
+			error("%s:%ld: expected %zu fields as in the header, "
+			      "got %d", in->path, in->line, s.nr_cols, nf);
+			goto out;
+		}
+		if (row(&s, ctx, in->path, in->line))
+			goto out;
+	}
+	if (r == 0)
+		ret = 0;
+out:
+	for (i = 0; i < s.nr_cols; i++)
+		free(s.colname[i]);
+	strmap_clear(&s.runs);
+	strmap_clear(&s.seen);
+	sbuf_release(&s.key);
+	sbuf_release(&s.tmp);
+	sbuf_release(&s.paramsbuf);
+	free(s.kv);
+	return ret;
+}

@@ -1,0 +1,40 @@
+#ifndef COMPAT_H
+#define COMPAT_H
+/*
+ * Included first by every perfsift .c file: the system headers everyone
+ * needs, the small macros git has in git-compat-util.h, and banned.h last.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "xalloc.h"
+#include "err.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Grow p (of alloc elements) so that it holds at least nr; git's rule. */
+#define ALLOC_GROW(p, nr, alloc) \
+	do { \
+		if ((size_t)(nr) > (size_t)(alloc)) { \
+			size_t alloc_grow_n_ = (size_t)(alloc) * 2 + 16; \
+			if (alloc_grow_n_ < (size_t)(nr)) \
+				alloc_grow_n_ = (size_t)(nr); \
+			(p) = xrealloc((p), alloc_grow_n_ * sizeof(*(p))); \
+			(alloc) = alloc_grow_n_; \
+		} \
+	} while (0)
+
+#define UNUSED __attribute__((unused))
+
+#include "banned.h"
+#endif

@@ -1,0 +1,219 @@
+/*
+ * The metric direction catalog.  Names are split into words at '.', '_',
+ * '-', '/', ' ' and the words (and the unit) are matched against two
+ * lists; the last component of a dotted name counts most, so that
+ * "fio.read_clat_mean_ns" is a latency even though it starts with "fio".
+ * lkp's KPIs (etc/index-perf-all.yaml names) and MMTests' per-benchmark
+ * conventions are covered by explicit name patterns first.
+ */
+#include "compat.h"
+#include "direction.h"
+#include "strparse.h"
+#include <ctype.h>
+
+/* Exact globs checked first, in order (lkp KPIs, MMTests operations). */
+static const struct {
+	const char *glob;
+	int dir;
+} named[] = {
+	/* lkp: fio latency distribution buckets are shares, not times */
+	{ "fio.latency_*%", DIR_UNKNOWN },
+	{ "fio.workload", DIR_HIGHER },
+	{ "*.workload", DIR_HIGHER },
+	{ "will-it-scale.per_*_ops", DIR_HIGHER },
+	{ "will-it-scale.scalability", DIR_HIGHER },
+	{ "aim7.jobs-per-min", DIR_HIGHER },
+	{ "aim9.*", DIR_HIGHER },
+	{ "unixbench.score", DIR_HIGHER },
+	{ "hackbench.throughput", DIR_HIGHER },
+	{ "netperf.Throughput_*", DIR_HIGHER },
+	{ "stress-ng.*.ops_per_sec", DIR_HIGHER },
+	{ "vm-scalability.throughput", DIR_HIGHER },
+	{ "pft.faults_per_sec_per_cpu", DIR_HIGHER },
+	{ "*.time.elapsed_time*", DIR_LOWER },
+	{ "*.time.*_page_faults", DIR_LOWER },
+	{ "*.time.*context_switches", DIR_LOWER },
+	{ "*.time.system_time", DIR_LOWER },
+	{ "*.time.user_time", DIR_LOWER },
+	{ "*.time.percent_of_cpu_this_job_got", DIR_UNKNOWN },
+	/* MMTests: benchmarks whose operations are rates */
+	{ "ebizzy.*", DIR_HIGHER },
+	{ "blogbench.*", DIR_HIGHER },
+	{ "dbench*.*", DIR_LOWER },	/* dbench4 reports latency per op */
+	{ "kernbench.*", DIR_LOWER },
+	{ "hackbench*.*", DIR_LOWER },	/* MMTests hackbench: seconds */
+	{ "schbench.*", DIR_LOWER },	/* wakeup latency percentiles */
+	{ "tbench*.*", DIR_HIGHER },
+	{ "netperf*.*", DIR_HIGHER },
+	{ "sysbench*.*", DIR_HIGHER },
+	{ "redis*.*", DIR_HIGHER },
+	{ "pgbench*.*", DIR_HIGHER },
+	{ "stream.*", DIR_HIGHER },
+	{ "fsmark*.*", DIR_HIGHER },
+	{ "specjbb*.*", DIR_HIGHER },
+};
+
+static const char *const higher_words[] = {
+	"throughput", "tput", "ops", "bw", "bandwidth", "iops", "score",
+	"jobs-per-min", "jpm", "rsec", "records", "mbps", "gbps", "kbps",
+	"mb/s", "kb/s", "gb/s", "b/s", "io/s", "ops/s", "ops_per_sec",
+	"per_sec", "trans", "tps", "qps", "rps", "requests", "hits", "speed",
+	"rate", "mops", "flops", "gflops", "files/sec", "transactions",
+	"per_thread_ops", "per_process_ops", "bogo-ops", "mb_per_sec",
+	"loops", "iterations", "operations",
+};
+
+static const char *const lower_words[] = {
+	"latency", "lat", "clat", "slat", "time", "elapsed", "elsp", "elapsed_time",
+	"duration", "runtime", "usec", "us", "msec", "ms", "nsec", "ns", "sec",
+	"seconds", "secs", "cycles", "faults", "fault", "stalls", "stall",
+	"misses", "miss", "wait", "delay", "overhead", "syst", "user",
+	"sys", "allocstall", "pgmajfault", "pgscan", "oom_kill", "errors",
+	"fail", "failures", "retries", "path-length", "cpi",
+};
+
+static int word_in(const char *w, size_t n, const char *const *list,
+		   size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (strlen(list[i]) == n && !strncasecmp(w, list[i], n))
+			return 1;
+	return 0;
+}
+
+/* Score the words of s: +1 for each higher word, -1 for each lower. */
+static int words_vote(const char *s)
+{
+	int higher = 0, lower = 0;
+
+	while (*s) {
+		const char *w;
+		size_t n;
+
+		while (*s && strchr("._-/ :()[]%", *s))
+			s++;
+		w = s;
+		while (*s && !strchr("._-/ :()[]%", *s))
+			s++;
+		n = (size_t)(s - w);
+		if (!n)
+			continue;
+		if (word_in(w, n, higher_words, ARRAY_SIZE(higher_words)))
+			higher++;
+		if (word_in(w, n, lower_words, ARRAY_SIZE(lower_words)))
+			lower++;
+	}
+	return higher > lower ? DIR_HIGHER : lower > higher ? DIR_LOWER
+							   : DIR_UNKNOWN;
+}
+
+int direction_builtin(const char *metric, const char *unit)
+{
+	const char *last;
+	size_t i;
+	int d;
+
+	for (i = 0; i < ARRAY_SIZE(named); i++)
+		if (glob_match(named[i].glob, metric))
+			return named[i].dir;
+	/* a rate unit decides before the words */
+	if (unit && *unit) {
+		if (word_in(unit, strlen(unit), higher_words,
+			    ARRAY_SIZE(higher_words)))
+			return DIR_HIGHER;
+		if (word_in(unit, strlen(unit), lower_words,
+			    ARRAY_SIZE(lower_words)))
+			return DIR_LOWER;
+	}
+	/* the last dotted component first: "fio.read_clat_mean_ns" */
+	last = strrchr(metric, '.');
+	d = words_vote(last ? last + 1 : metric);
+	if (d != DIR_UNKNOWN)
+		return d;
+	return words_vote(metric);
+}
+
+int direction_load(struct db *db, struct direction_overrides *o)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0, alloc2 = 0;
+
+	memset(o, 0, sizeof(*o));
+	st = db_prepare(db, "SELECT pattern, direction FROM metric_directions "
+			    "ORDER BY length(pattern) DESC, pattern");
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ALLOC_GROW(o->pattern, o->nr + 1, alloc);
+		ALLOC_GROW(o->dir, o->nr + 1, alloc2);
+		o->pattern[o->nr] =
+			xstrdup((const char *)sqlite3_column_text(st, 0));
+		o->dir[o->nr] = sqlite3_column_int(st, 1);
+		o->nr++;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void direction_release(struct direction_overrides *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr; i++)
+		free(o->pattern[i]);
+	free(o->pattern);
+	free(o->dir);
+	memset(o, 0, sizeof(*o));
+}
+
+int direction_of(const struct direction_overrides *o, const char *metric,
+		 const char *unit)
+{
+	size_t i;
+
+	for (i = 0; o && i < o->nr; i++)
+		if (glob_match(o->pattern[i], metric))
+			return o->dir[i];
+	return direction_builtin(metric, unit);
+}
+
+int direction_set(struct db *db, const char *pattern, int dir)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (dir == INT_MIN)
+		st = db_prepare(db, "DELETE FROM metric_directions "
+				    "WHERE pattern = ?");
+	else
+		st = db_prepare(db, "INSERT OR REPLACE INTO metric_directions"
+				    "(pattern, direction) VALUES (?, ?)");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, pattern, -1, SQLITE_TRANSIENT);
+	if (dir != INT_MIN)
+		sqlite3_bind_int(st, 2, dir);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	return 0;
+}
+
+const char *direction_name(int dir)
+{
+	return dir > 0 ? "higher" : dir < 0 ? "lower" : "unknown";
+}
+
+int direction_parse(const char *s)
+{
+	if (!strcmp(s, "higher"))
+		return DIR_HIGHER;
+	if (!strcmp(s, "lower"))
+		return DIR_LOWER;
+	if (!strcmp(s, "unknown"))
+		return DIR_UNKNOWN;
+	return -2;
+}

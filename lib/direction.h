@@ -1,0 +1,38 @@
+#ifndef DIRECTION_H
+#define DIRECTION_H
+/*
+ * Which way is better for a metric: the built-in catalog (throughput,
+ * bw, iops, score: higher; latency, time, faults, stalls: lower) and the
+ * user's overrides, stored in the database (table metric_directions,
+ * set with `perfsift metrics --set-direction GLOB=higher|lower|unknown`).
+ */
+#include "db.h"
+
+#define DIR_HIGHER 1
+#define DIR_LOWER (-1)
+#define DIR_UNKNOWN 0
+
+/* The built-in catalog's answer for a metric name (and unit, may be NULL). */
+int direction_builtin(const char *metric, const char *unit);
+
+/*
+ * The overrides, loaded once per command; then direction_of() answers
+ * with an override if a glob matches (the longest pattern wins), else
+ * the catalog.
+ */
+struct direction_overrides {
+	char **pattern;		/* owned */
+	int *dir;		/* owned */
+	size_t nr;
+};
+int direction_load(struct db *db, struct direction_overrides *o);
+void direction_release(struct direction_overrides *o);
+int direction_of(const struct direction_overrides *o, const char *metric,
+		 const char *unit);
+/* Store or delete (dir = INT_MIN) an override; 0 or error(). */
+int direction_set(struct db *db, const char *pattern, int dir);
+const char *direction_name(int dir);	/* "higher", "lower", "unknown" */
+/* "higher"/"lower"/"unknown" -> DIR_*; -2 if none. */
+int direction_parse(const char *s);
+
+#endif

@@ -1,0 +1,621 @@
+/*
+ * Queries behind runs, metrics, show and compare (see query.h).  The SQL
+ * is assembled only from the fixed fragments below; every value the user
+ * gave is bound.
+ */
+#include "compat.h"
+#include "query.h"
+#include "direction.h"
+#include "sbuf.h"
+#include "strparse.h"
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+static char *col_dup_empty(sqlite3_stmt *st, int i)
+{
+	char *s = col_dup(st, i);
+
+	return s ? s : xstrdup("");
+}
+
+int dim_parse(const char *text, enum dim *dim, char **param)
+{
+	*param = NULL;
+	if (!strcmp(text, "label"))
+		*dim = DIM_LABEL;
+	else if (!strcmp(text, "kernel"))
+		*dim = DIM_KERNEL;
+	else if (!strcmp(text, "commit"))
+		*dim = DIM_COMMIT;
+	else if (!strcmp(text, "machine"))
+		*dim = DIM_MACHINE;
+	else if (starts_with(text, "param:") && text[6]) {
+		*dim = DIM_PARAM;
+		*param = xstrdup(text + 6);
+	} else
+		return -1;
+	return 0;
+}
+
+const char *dim_name(enum dim dim)
+{
+	static const char *const names[] = {
+		"auto", "label", "kernel", "commit", "machine", "param",
+	};
+
+	return names[dim];
+}
+
+/*
+ * WHERE fragments selecting a variant, for the runs table (alias r) and
+ * the aggregates table (alias r too); each takes one bound value, param
+ * takes two (key, value).
+ */
+static const char *dim_where(enum dim dim, int aggregates)
+{
+	switch (dim) {
+	case DIM_LABEL: return " AND r.label = ?";
+	case DIM_KERNEL: return " AND r.kernel = ?";
+	case DIM_COMMIT: return " AND r.commit_sha = ?";
+	case DIM_MACHINE: return " AND r.machine = ?";
+	case DIM_PARAM:
+		return aggregates ?
+			" AND instr(',' || r.params || ',', ',' || ? || '=' "
+			"|| ? || ',') > 0" :
+			" AND EXISTS (SELECT 1 FROM run_params p WHERE "
+			"p.run_id = r.id AND p.key = ? AND p.value = ?)";
+	case DIM_AUTO:
+		break;
+	}
+	BUG("unresolved selector");
+}
+
+/* Append the filter's WHERE fragments; bind with bind_filter(). */
+static void add_filter(struct sbuf *sql, const struct run_filter *f,
+		       int aggregates)
+{
+	if (!f)
+		return;
+	if (f->sel)
+		sbuf_addstr(sql, dim_where(f->sel->dim, aggregates));
+	if (f->testcase)
+		sbuf_addstr(sql, " AND r.testcase GLOB ?");
+	if (f->machine)
+		sbuf_addstr(sql, " AND r.machine = ?");
+	if (f->suite)
+		sbuf_addstr(sql, " AND r.suite = ?");
+	/* aggregates belong to no run */
+	if (f->run_id > 0)
+		sbuf_addstr(sql, aggregates ? " AND 0" : " AND r.id = ?");
+}
+
+static int bind_filter(sqlite3_stmt *st, int i, const struct run_filter *f)
+{
+	if (!f)
+		return i;
+	if (f->sel) {
+		if (f->sel->dim == DIM_PARAM)
+			sqlite3_bind_text(st, i++, f->sel->param, -1,
+					  SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, i++, f->sel->value, -1, SQLITE_TRANSIENT);
+	}
+	if (f->testcase)
+		sqlite3_bind_text(st, i++, f->testcase, -1, SQLITE_TRANSIENT);
+	if (f->machine)
+		sqlite3_bind_text(st, i++, f->machine, -1, SQLITE_TRANSIENT);
+	if (f->suite)
+		sqlite3_bind_text(st, i++, f->suite, -1, SQLITE_TRANSIENT);
+	if (f->run_id > 0)
+		sqlite3_bind_int64(st, i++, f->run_id);
+	return i;
+}
+
+/* ---- selectors ---- */
+
+/* Distinct values of one fixed query with one bound text, up to max. */
+static int distinct(struct db *db, const char *sql, const char *bind,
+		    const char *bind2, char ***out, size_t *nr, size_t max)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (!st)
+		return -1;
+	if (bind)
+		sqlite3_bind_text(st, 1, bind, -1, SQLITE_TRANSIENT);
+	if (bind2)
+		sqlite3_bind_text(st, 2, bind2, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *nr < max) {
+		ALLOC_GROW(*out, *nr + 1, alloc);
+		(*out)[(*nr)++] = col_dup_empty(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	return 0;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int is_hex(const char *s)
+{
+	if (strlen(s) < 4)
+		return 0;
+	for (; *s; s++)
+		if (!strchr("0123456789abcdef", *s))
+			return 0;
+	return 1;
+}
+
+static void list_candidates(struct db *db, enum dim dim, const char *param)
+{
+	static const struct {
+		enum dim dim;
+		const char *what, *sql;
+	} q[] = {
+		{ DIM_LABEL, "labels", "SELECT label FROM runs WHERE label "
+		  "NOT NULL UNION SELECT label FROM aggregates WHERE label "
+		  "NOT NULL ORDER BY 1" },
+		{ DIM_KERNEL, "kernels", "SELECT kernel FROM runs WHERE kernel "
+		  "!= '' UNION SELECT kernel FROM aggregates WHERE kernel "
+		  "!= '' ORDER BY 1" },
+		{ DIM_COMMIT, "commits", "SELECT commit_sha FROM runs WHERE "
+		  "commit_sha NOT NULL UNION SELECT commit_sha FROM "
+		  "aggregates WHERE commit_sha NOT NULL ORDER BY 1" },
+		{ DIM_MACHINE, "machines", "SELECT machine FROM runs WHERE "
+		  "machine != '' UNION SELECT machine FROM aggregates WHERE "
+		  "machine != '' ORDER BY 1" },
+	};
+	size_t i, j, nr;
+	char **v;
+
+	if (dim == DIM_PARAM) {
+		if (distinct(db, "SELECT DISTINCT value FROM run_params WHERE "
+				 "key = ? ORDER BY 1", param, NULL, &v, &nr,
+			     50))
+			return;
+		fprintf(stderr, "  values of parameter '%s':%s\n", param,
+			nr ? "" : " (none: no run has it)");
+		for (j = 0; j < nr; j++)
+			fprintf(stderr, "    %s\n", v[j]);
+		free_strv(v, nr);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(q); i++) {
+		if (dim != DIM_AUTO && dim != q[i].dim)
+			continue;
+		if (dim == DIM_AUTO && q[i].dim == DIM_MACHINE)
+			continue;
+		if (distinct(db, q[i].sql, NULL, NULL, &v, &nr, 50))
+			return;
+		if (nr) {
+			fprintf(stderr, "  %s:\n", q[i].what);
+			for (j = 0; j < nr; j++)
+				fprintf(stderr, "    %s\n", v[j]);
+		}
+		free_strv(v, nr);
+	}
+}
+
+static int exists(struct db *db, const char *sql, const char *a,
+		  const char *b)
+{
+	char **v;
+	size_t nr;
+	int r;
+
+	if (distinct(db, sql, a, b, &v, &nr, 1))
+		return -2;
+	r = nr > 0;
+	free_strv(v, nr);
+	return r;
+}
+
+int selector_resolve(struct db *db, const char *text, enum dim dim,
+		     const char *param, struct selector *out)
+{
+	char **shas;
+	size_t nr, i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	out->text = xstrdup(text);
+	if (dim == DIM_AUTO || dim == DIM_LABEL) {
+		r = exists(db, "SELECT 1 FROM runs WHERE label = ?1 UNION ALL "
+			       "SELECT 1 FROM aggregates WHERE label = ?1",
+			   text, NULL);
+		if (r < 0)
+			return -2;
+		if (r) {
+			out->dim = DIM_LABEL;
+			goto found;
+		}
+	}
+	if (dim == DIM_AUTO || dim == DIM_KERNEL) {
+		r = exists(db, "SELECT 1 FROM runs WHERE kernel = ?1 UNION ALL "
+			       "SELECT 1 FROM aggregates WHERE kernel = ?1",
+			   text, NULL);
+		if (r < 0)
+			return -2;
+		if (r) {
+			out->dim = DIM_KERNEL;
+			goto found;
+		}
+	}
+	if ((dim == DIM_AUTO || dim == DIM_COMMIT) && is_hex(text)) {
+		if (distinct(db, "SELECT commit_sha FROM runs WHERE "
+				 "substr(commit_sha, 1, length(?1)) = ?1 UNION "
+				 "SELECT commit_sha FROM aggregates WHERE "
+				 "substr(commit_sha, 1, length(?1)) = ?1 "
+				 "ORDER BY 1",
+			     text, NULL, &shas, &nr, 50))
+			return -2;
+		if (nr == 1) {
+			out->dim = DIM_COMMIT;
+			out->value = shas[0];
+			free(shas);
+			return 0;
+		}
+		if (nr > 1) {
+			error("commit prefix '%s' is ambiguous; candidates:",
+			      text);
+			for (i = 0; i < nr; i++)
+				fprintf(stderr, "    %s\n", shas[i]);
+			free_strv(shas, nr);
+			return -1;
+		}
+		free_strv(shas, nr);
+	}
+	if (dim == DIM_MACHINE) {
+		r = exists(db, "SELECT 1 FROM runs WHERE machine = ?1 UNION ALL "
+			       "SELECT 1 FROM aggregates WHERE machine = ?1",
+			   text, NULL);
+		if (r < 0)
+			return -2;
+		if (r) {
+			out->dim = DIM_MACHINE;
+			goto found;
+		}
+	}
+	if (dim == DIM_PARAM) {
+		r = exists(db, "SELECT 1 FROM run_params WHERE key = ?1 AND "
+			       "value = ?2 UNION ALL SELECT 1 FROM aggregates "
+			       "WHERE instr(',' || params || ',', ',' || ?1 || "
+			       "'=' || ?2 || ',') > 0",
+			   param, text);
+		if (r < 0)
+			return -2;
+		if (r) {
+			out->dim = DIM_PARAM;
+			out->param = xstrdup(param);
+			goto found;
+		}
+	}
+	if (dim == DIM_PARAM)
+		error("no run has parameter %s=%s; candidates:", param, text);
+	else if (dim == DIM_AUTO)
+		error("'%s' is not a label, kernel or commit in the database; "
+		      "candidates:", text);
+	else
+		error("no %s '%s' in the database; candidates:", dim_name(dim),
+		      text);
+	list_candidates(db, dim, param);
+	return -1;
+found:
+	out->value = xstrdup(text);
+	return 0;
+}
+
+void selector_release(struct selector *s)
+{
+	free(s->param);
+	free(s->value);
+	free(s->text);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *selector_label(const struct selector *s)
+{
+	return s->text;
+}
+
+/* ---- runs ---- */
+
+int query_runs(struct db *db, const struct run_filter *f,
+	       struct run_row **rows, size_t *nr)
+{
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	*rows = NULL;
+	*nr = 0;
+	sbuf_addstr(&sql, "SELECT r.id, r.suite, r.testcase, r.params, "
+			  "r.machine, r.kernel, r.commit_sha, r.label, "
+			  "r.iteration, r.start_time, (SELECT count(*) FROM "
+			  "samples s WHERE s.run_id = r.id) FROM runs r "
+			  "WHERE 1");
+	add_filter(&sql, f, 0);
+	sbuf_addstr(&sql, " ORDER BY r.id");
+	st = db_prepare(db, sql.buf);
+	sbuf_release(&sql);
+	if (!st)
+		return -1;
+	bind_filter(st, 1, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct run_row *r;
+
+		ALLOC_GROW(*rows, *nr + 1, alloc);
+		r = &(*rows)[(*nr)++];
+		r->id = sqlite3_column_int64(st, 0);
+		r->suite = col_dup_empty(st, 1);
+		r->testcase = col_dup_empty(st, 2);
+		r->params = col_dup_empty(st, 3);
+		r->machine = col_dup_empty(st, 4);
+		r->kernel = col_dup_empty(st, 5);
+		r->commit = col_dup(st, 6);
+		r->label = col_dup(st, 7);
+		r->iteration = sqlite3_column_type(st, 8) == SQLITE_NULL ?
+				       -1 : sqlite3_column_int(st, 8);
+		r->start_time = sqlite3_column_int64(st, 9);
+		r->nr_samples = sqlite3_column_int(st, 10);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	return 0;
+}
+
+void run_rows_free(struct run_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(rows[i].suite);
+		free(rows[i].testcase);
+		free(rows[i].params);
+		free(rows[i].machine);
+		free(rows[i].kernel);
+		free(rows[i].commit);
+		free(rows[i].label);
+	}
+	free(rows);
+}
+
+int query_run_params(struct db *db, int64_t run_id, char ***keys,
+		     char ***values, size_t *nr)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT key, value FROM run_params "
+					  "WHERE run_id = ? ORDER BY key");
+	size_t alloc = 0, alloc2 = 0;
+
+	*keys = *values = NULL;
+	*nr = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ALLOC_GROW(*keys, *nr + 1, alloc);
+		ALLOC_GROW(*values, *nr + 1, alloc2);
+		(*keys)[*nr] = col_dup_empty(st, 0);
+		(*values)[*nr] = col_dup_empty(st, 1);
+		(*nr)++;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* ---- metrics ---- */
+
+int query_metrics(struct db *db, const struct run_filter *f,
+		  const char *metric_glob, struct metric_row **rows,
+		  size_t *nr)
+{
+	struct direction_overrides dirs;
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc, i;
+
+	*rows = NULL;
+	*nr = 0;
+	if (direction_load(db, &dirs))
+		return -1;
+	sbuf_addstr(&sql, "SELECT m.id, m.name, m.unit, (SELECT count(*) FROM "
+			  "samples s JOIN runs r ON r.id = s.run_id WHERE "
+			  "s.metric_id = m.id");
+	add_filter(&sql, f, 0);
+	sbuf_addstr(&sql, "), (SELECT count(*) FROM aggregates r WHERE "
+			  "r.metric_id = m.id");
+	add_filter(&sql, f, 1);
+	sbuf_addstr(&sql, ") AS na FROM metrics m WHERE m.name GLOB ?");
+	sbuf_addstr(&sql, " ORDER BY m.name");
+	st = db_prepare(db, sql.buf);
+	sbuf_release(&sql);
+	if (!st) {
+		direction_release(&dirs);
+		return -1;
+	}
+	i = bind_filter(st, 1, f);
+	i = bind_filter(st, i, f);
+	sqlite3_bind_text(st, i, metric_glob ? metric_glob : "*", -1,
+			  SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct metric_row *m;
+		long nruns = sqlite3_column_int(st, 3);
+		long naggs = sqlite3_column_int(st, 4);
+
+		if (!nruns && !naggs)
+			continue;
+		ALLOC_GROW(*rows, *nr + 1, alloc);
+		m = &(*rows)[(*nr)++];
+		m->id = sqlite3_column_int64(st, 0);
+		m->name = col_dup_empty(st, 1);
+		m->unit = col_dup(st, 2);
+		m->nr_runs = nruns;
+		m->nr_aggregates = naggs;
+		m->direction = direction_of(&dirs, m->name, m->unit);
+	}
+	sqlite3_finalize(st);
+	direction_release(&dirs);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	return 0;
+}
+
+void metric_rows_free(struct metric_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(rows[i].name);
+		free(rows[i].unit);
+	}
+	free(rows);
+}
+
+/* ---- aggregates ---- */
+
+int query_aggregates(struct db *db, const struct run_filter *f,
+		     const char *metric_glob, struct aggregate_row **rows,
+		     size_t *nr)
+{
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc, i;
+
+	*rows = NULL;
+	*nr = 0;
+	sbuf_addstr(&sql, "SELECT r.label, r.kernel, r.commit_sha, r.testcase, "
+			  "r.params, r.machine, m.name, m.unit, r.stat, "
+			  "r.value, r.stddev, r.stddev_kind, r.n, r.marker "
+			  "FROM aggregates r JOIN metrics m ON m.id = "
+			  "r.metric_id WHERE m.name GLOB ?");
+	add_filter(&sql, f, 1);
+	sbuf_addstr(&sql, " ORDER BY r.id");
+	st = db_prepare(db, sql.buf);
+	sbuf_release(&sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, metric_glob ? metric_glob : "*", -1,
+			  SQLITE_TRANSIENT);
+	i = bind_filter(st, 2, f);
+	(void)i;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct aggregate_row *a;
+
+		ALLOC_GROW(*rows, *nr + 1, alloc);
+		a = &(*rows)[(*nr)++];
+		a->label = col_dup(st, 0);
+		a->kernel = col_dup_empty(st, 1);
+		a->commit = col_dup(st, 2);
+		a->testcase = col_dup_empty(st, 3);
+		a->params = col_dup_empty(st, 4);
+		a->machine = col_dup_empty(st, 5);
+		a->metric = col_dup_empty(st, 6);
+		a->unit = col_dup(st, 7);
+		a->stat = col_dup_empty(st, 8);
+		a->value = sqlite3_column_double(st, 9);
+		a->stddev = sqlite3_column_type(st, 10) == SQLITE_NULL ?
+				    NAN : sqlite3_column_double(st, 10);
+		a->stddev_kind = col_dup(st, 11);
+		a->n = sqlite3_column_type(st, 12) == SQLITE_NULL ?
+			       -1 : sqlite3_column_int(st, 12);
+		a->marker = col_dup(st, 13);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	return 0;
+}
+
+void aggregate_rows_free(struct aggregate_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct aggregate_row *a = &rows[i];
+
+		free(a->label);
+		free(a->kernel);
+		free(a->commit);
+		free(a->testcase);
+		free(a->params);
+		free(a->machine);
+		free(a->metric);
+		free(a->unit);
+		free(a->stat);
+		free(a->stddev_kind);
+		free(a->marker);
+	}
+	free(rows);
+}
+
+/* ---- samples ---- */
+
+int query_samples(struct db *db, const struct run_filter *f,
+		  const char *metric_glob, struct sample_row **rows,
+		  size_t *nr)
+{
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	*rows = NULL;
+	*nr = 0;
+	sbuf_addstr(&sql, "SELECT s.run_id, m.name, m.unit, s.value FROM "
+			  "samples s JOIN runs r ON r.id = s.run_id JOIN "
+			  "metrics m ON m.id = s.metric_id WHERE m.name GLOB ?");
+	add_filter(&sql, f, 0);
+	sbuf_addstr(&sql, " ORDER BY s.run_id, m.name");
+	st = db_prepare(db, sql.buf);
+	sbuf_release(&sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, metric_glob ? metric_glob : "*", -1,
+			  SQLITE_TRANSIENT);
+	bind_filter(st, 2, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sample_row *s;
+
+		ALLOC_GROW(*rows, *nr + 1, alloc);
+		s = &(*rows)[(*nr)++];
+		s->run_id = sqlite3_column_int64(st, 0);
+		s->metric = col_dup_empty(st, 1);
+		s->unit = col_dup(st, 2);
+		s->value = sqlite3_column_double(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	return 0;
+}
+
+void sample_rows_free(struct sample_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(rows[i].metric);
+		free(rows[i].unit);
+	}
+	free(rows);
+}

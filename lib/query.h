@@ -1,0 +1,113 @@
+#ifndef QUERY_H
+#define QUERY_H
+/*
+ * Reading the database for the listing commands: runs, metrics, and the
+ * resolution of selectors (a label, a kernel version, a commit prefix, a
+ * machine, a parameter value) into sets of runs and aggregates.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "db.h"
+
+/* A dimension along which variants are told apart (compare --by). */
+enum dim {
+	DIM_AUTO,	/* label, kernel or commit: whichever matches */
+	DIM_LABEL,
+	DIM_KERNEL,
+	DIM_COMMIT,
+	DIM_MACHINE,
+	DIM_PARAM,	/* param:NAME */
+};
+
+/* One variant: the runs and aggregates whose dim equals value. */
+struct selector {
+	enum dim dim;
+	char *param;	/* owned; the NAME of param:NAME */
+	char *value;	/* owned; for commits the full sha */
+	char *text;	/* owned; what the user typed */
+};
+
+/*
+ * Parse "--by" text: label, kernel, commit, machine, param:NAME.
+ * Returns 0 or -1 (no message).
+ */
+int dim_parse(const char *text, enum dim *dim, char **param);
+const char *dim_name(enum dim dim);
+
+/*
+ * Resolve text along dim (DIM_AUTO tries label, then kernel, then commit
+ * prefix, and fails if more than one kind matches different runs).
+ * Returns 0; -1 after error() listing the candidates when text is unknown
+ * or ambiguous (a usage error: exit 2); -2 on a database error.
+ */
+int selector_resolve(struct db *db, const char *text, enum dim dim,
+		     const char *param, struct selector *out);
+void selector_release(struct selector *s);
+/* A label for display: the text the user typed. */
+const char *selector_label(const struct selector *s);
+
+/* Filters shared by runs/metrics/show/compare; NULL = any. */
+struct run_filter {
+	const struct selector *sel;	/* the variant */
+	const char *testcase;		/* glob */
+	const char *machine;		/* exact */
+	const char *suite;		/* exact */
+	int64_t run_id;			/* > 0: just this run */
+};
+
+struct run_row {
+	int64_t id;
+	char *suite, *testcase, *params, *machine, *kernel;	/* owned */
+	char *commit, *label;		/* owned, may be NULL */
+	long iteration;			/* -1: NULL */
+	int64_t start_time;		/* 0: NULL */
+	long nr_samples;
+};
+
+/* Runs in id order.  *rows is new (free with run_rows_free). 0 or -1. */
+int query_runs(struct db *db, const struct run_filter *f,
+	       struct run_row **rows, size_t *nr);
+void run_rows_free(struct run_row *rows, size_t nr);
+
+/* The params of a run as k/v pairs (new strings, caller frees). */
+int query_run_params(struct db *db, int64_t run_id, char ***keys,
+		     char ***values, size_t *nr);
+
+struct metric_row {
+	int64_t id;
+	char *name, *unit;	/* owned; unit may be NULL */
+	int direction;		/* 1 higher, -1 lower, 0 unknown */
+	long nr_runs, nr_aggregates;
+};
+
+/* Metrics by name, filtered by a metric glob and the run filter. */
+int query_metrics(struct db *db, const struct run_filter *f,
+		  const char *metric_glob, struct metric_row **rows,
+		  size_t *nr);
+void metric_rows_free(struct metric_row *rows, size_t nr);
+
+/* One sample of a run (for show). */
+struct sample_row {
+	int64_t run_id;
+	char *metric;		/* owned */
+	char *unit;		/* owned, may be NULL */
+	double value;
+};
+/* Samples of the filtered runs, by run id then metric name. */
+int query_samples(struct db *db, const struct run_filter *f,
+		  const char *metric_glob, struct sample_row **rows,
+		  size_t *nr);
+void sample_rows_free(struct sample_row *rows, size_t nr);
+
+struct aggregate_row {
+	char *label, *kernel, *commit, *testcase, *params, *machine;
+	char *metric, *unit, *stat, *stddev_kind, *marker;
+	double value, stddev;	/* stddev: NAN if not given */
+	long n;			/* -1: not known */
+};
+int query_aggregates(struct db *db, const struct run_filter *f,
+		     const char *metric_glob, struct aggregate_row **rows,
+		     size_t *nr);
+void aggregate_rows_free(struct aggregate_row *rows, size_t nr);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * The growable string buffer (see sbuf.h).
+ */
+#include "compat.h"
+#include "sbuf.h"
+
+char sbuf_empty[1];
+
+void sbuf_init(struct sbuf *sb, size_t hint)
+{
+	sb->alloc = sb->len = 0;
+	sb->buf = sbuf_empty;
+	sb->cap = 0;
+	if (hint)
+		sbuf_grow(sb, hint);
+}
+
+void sbuf_init_capped(struct sbuf *sb, size_t cap)
+{
+	sbuf_init(sb, 0);
+	sb->cap = cap;
+}
+
+void sbuf_release(struct sbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	sb->alloc = sb->len = 0;
+	sb->buf = sbuf_empty;
+}
+
+char *sbuf_detach(struct sbuf *sb, size_t *len)
+{
+	char *res;
+
+	sbuf_grow(sb, 0);
+	res = sb->buf;
+	if (len)
+		*len = sb->len;
+	sb->alloc = sb->len = 0;
+	sb->buf = sbuf_empty;
+	return res;
+}
+
+void sbuf_reset(struct sbuf *sb)
+{
+	sbuf_setlen(sb, 0);
+}
+
+void sbuf_setlen(struct sbuf *sb, size_t len)
+{
+	if (len > (sb->alloc ? sb->alloc - 1 : 0))
+		BUG("sbuf_setlen() beyond buffer");
+	sb->len = len;
+	if (sb->buf != sbuf_empty)
+		sb->buf[len] = '\0';
+}
+
+void sbuf_grow(struct sbuf *sb, size_t extra)
+{
+	int new_buf = !sb->alloc;
+
+	if (sb->len + extra + 1 < sb->len)
+		die(EXIT_ENV, "string too long");
+	if (new_buf)
+		sb->buf = NULL;
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
+	if (new_buf)
+		sb->buf[0] = '\0';
+}
+
+int sbuf_grow_capped(struct sbuf *sb, size_t extra)
+{
+	if (sb->cap && sb->len + extra > sb->cap)
+		return -1;
+	sbuf_grow(sb, extra);
+	return 0;
+}
+
+void sbuf_add(struct sbuf *sb, const void *data, size_t len)
+{
+	sbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void sbuf_addstr(struct sbuf *sb, const char *s)
+{
+	sbuf_add(sb, s, strlen(s));
+}
+
+void sbuf_addch(struct sbuf *sb, int c)
+{
+	sbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void sbuf_addpad(struct sbuf *sb, size_t width)
+{
+	while (width--)
+		sbuf_addch(sb, ' ');
+}
+
+void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int len;
+
+	va_copy(cp, ap);
+	len = vsnprintf(sb->buf + sb->len, sb->alloc ? sb->alloc - sb->len : 0,
+			fmt, cp);
+	va_end(cp);
+	if (len < 0)
+		BUG("vsnprintf failed for '%s'", fmt);
+	if ((size_t)len >= (sb->alloc ? sb->alloc - sb->len : 0)) {
+		sbuf_grow(sb, (size_t)len);
+		len = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt,
+				ap);
+	}
+	sb->len += (size_t)len;
+}
+
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void sbuf_rtrim(struct sbuf *sb)
+{
+	while (sb->len && (sb->buf[sb->len - 1] == ' ' ||
+			   sb->buf[sb->len - 1] == '\t' ||
+			   sb->buf[sb->len - 1] == '\r' ||
+			   sb->buf[sb->len - 1] == '\n'))
+		sb->len--;
+	if (sb->alloc)
+		sb->buf[sb->len] = '\0';
+}
+
+void sbuf_trim(struct sbuf *sb)
+{
+	size_t i = 0;
+
+	sbuf_rtrim(sb);
+	while (i < sb->len && (sb->buf[i] == ' ' || sb->buf[i] == '\t'))
+		i++;
+	if (i) {
+		memmove(sb->buf, sb->buf + i, sb->len - i);
+		sbuf_setlen(sb, sb->len - i);
+	}
+}

@@ -1,0 +1,46 @@
+#ifndef SBUF_H
+#define SBUF_H
+/*
+ * struct sbuf: the one growable string (git's strbuf).  buf is never NULL
+ * and always NUL-terminated; len excludes the NUL.  A buffer filled from
+ * an input file gets a cap (curl's dynbuf "toobig"): growing past it
+ * fails instead of eating the machine's memory.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+
+struct sbuf {
+	size_t alloc, len;
+	char *buf;		/* owned unless alloc == 0 (then sbuf_empty) */
+	size_t cap;		/* 0 = no cap; else max len in bytes */
+};
+extern char sbuf_empty[];
+#define SBUF_INIT { 0, 0, sbuf_empty, 0 }
+
+void sbuf_init(struct sbuf *sb, size_t hint);
+/* A buffer that refuses to grow past cap bytes (see sbuf_grow_capped). */
+void sbuf_init_capped(struct sbuf *sb, size_t cap);
+void sbuf_release(struct sbuf *sb);
+/* Returns the buffer (caller frees) and resets sb; len may be NULL. */
+char *sbuf_detach(struct sbuf *sb, size_t *len);
+void sbuf_reset(struct sbuf *sb);
+void sbuf_setlen(struct sbuf *sb, size_t len);
+
+/* These grow without limit checks (die on OOM); use for output. */
+void sbuf_grow(struct sbuf *sb, size_t extra);
+void sbuf_add(struct sbuf *sb, const void *data, size_t len);
+void sbuf_addstr(struct sbuf *sb, const char *s);
+void sbuf_addch(struct sbuf *sb, int c);
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
+/* Append s with at most n spaces of padding to width w (left aligned). */
+void sbuf_addpad(struct sbuf *sb, size_t width);
+
+/* Grow for input: returns -1 (no error printed) if len+extra > cap. */
+int sbuf_grow_capped(struct sbuf *sb, size_t extra);
+
+void sbuf_rtrim(struct sbuf *sb);
+void sbuf_trim(struct sbuf *sb);
+
+#endif

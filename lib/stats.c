@@ -1,0 +1,1132 @@
+/*
+ * stats.c - the statistics engine: summaries, MMTests best-N% figures,
+ * Welch's t-test, Mann-Whitney U (exact with ties, or normal), the Fieller
+ * interval of a % change, Benjamini-Hochberg q-values, and the incomplete
+ * beta / Student t / normal functions they rest on.  No I/O, no globals.
+ */
+#include "stats.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LN_SQRT_2PI	0.91893853320467274178	/* log(sqrt(2 pi)) */
+#define LN_SQRT_PI	0.57236494292470008707	/* lgamma(1/2) */
+#define SQRT_2PI	2.50662827463100050242
+#define LN2		0.69314718055994530942
+#define SQRT1_2		0.70710678118654752440
+
+/* Work buffers: a stack array for small sizes, else malloc(). */
+#define SCRATCH_STACK 1024	/* doubles for the MWU tables */
+
+/* Insertion sort below this size, qsort() above. */
+#define SORT_SMALL 24
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Sort finite doubles ascending, in place. */
+static void sort_doubles(double *v, size_t n)
+{
+	size_t i, j;
+
+	if (n > SORT_SMALL) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		double x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static int all_finite(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Copy x into buf (n <= STATS_STACK_N) or a new malloc() block, sorted.
+ * Returns the copy (free it with put_sorted()), or NULL if out of memory.
+ */
+static double *get_sorted(const double *x, size_t n, double *buf)
+{
+	double *v = buf;
+
+	if (n > STATS_STACK_N) {
+		v = malloc(n * sizeof(*v));
+		if (!v)
+			return NULL;
+	}
+	memcpy(v, x, n * sizeof(*v));
+	sort_doubles(v, n);
+	return v;
+}
+
+static void put_sorted(double *v, const double *buf)
+{
+	if (v != buf)
+		free(v);
+}
+
+/* ---- means and spread ------------------------------------------------ */
+
+/*
+ * Two-pass mean: the naive mean, then the mean of the residuals added
+ * back, which removes most of the first pass's rounding error.
+ */
+double stats_mean(const double *x, size_t n)
+{
+	double s = 0, m, c = 0;
+	size_t i;
+
+	if (n == 0)
+		return NAN;
+	for (i = 0; i < n; i++)
+		s += x[i];
+	m = s / (double)n;
+	if (!isfinite(s)) {
+		/* the sum overflowed: average scaled values instead */
+		m = 0;
+		for (i = 0; i < n; i++)
+			m += x[i] / (double)n;
+	}
+	for (i = 0; i < n; i++)
+		c += x[i] - m;
+	return m + c / (double)n;
+}
+
+/*
+ * Sum of squared deviations from m, with the correction term of the
+ * "corrected two-pass algorithm" (Chan, Golub, LeVeque 1983), which
+ * cancels the first-order effect of any error in m.
+ */
+static double sum_sq_dev(const double *x, size_t n, double m)
+{
+	double ss = 0, c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double d = x[i] - m;
+
+		ss += d * d;
+		c += d;
+	}
+	ss -= c * c / (double)n;
+	return ss > 0 ? ss : 0;
+}
+
+double stats_sd_sample(const double *x, size_t n)
+{
+	if (n < 2)
+		return NAN;
+	return sqrt(sum_sq_dev(x, n, stats_mean(x, n)) / (double)(n - 1));
+}
+
+double stats_quantile_sorted(const double *sorted, size_t n, double p)
+{
+	double h, g, lo_v, d;
+	size_t lo;
+
+	if (n == 0 || !(p >= 0 && p <= 1))
+		return NAN;
+	h = p * (double)(n - 1);
+	lo = (size_t)floor(h);
+	if (lo >= n - 1)
+		return sorted[n - 1];
+	g = h - (double)lo;
+	lo_v = sorted[lo];
+	d = sorted[lo + 1] - lo_v;
+	/*
+	 * numpy interpolates from the nearer end (b - d * (1 - g) once
+	 * g >= 0.5); doing the same keeps the results bit-identical.
+	 */
+	if (g >= 0.5)
+		return sorted[lo + 1] - d * (1 - g);
+	return lo_v + d * g;
+}
+
+int stats_summarize(const double *x, size_t n, struct stats_summary *out)
+{
+	double buf[STATS_STACK_N], *v;
+	double mean, ss, inv_sum = 0, log_sum = 0;
+	size_t i;
+
+	if (n == 0 || !all_finite(x, n))
+		return -1;
+	v = get_sorted(x, n, buf);
+	if (!v)
+		return -1;
+
+	out->n = n;
+	out->min = v[0];
+	out->max = v[n - 1];
+	if (v[0] == v[n - 1]) {
+		/* all equal: exact answers, no rounding noise in sd */
+		mean = v[0];
+		ss = 0;
+	} else {
+		mean = stats_mean(x, n);
+		ss = sum_sq_dev(x, n, mean);
+	}
+	out->mean = mean;
+	out->median = stats_quantile_sorted(v, n, 0.5);
+	out->q1 = stats_quantile_sorted(v, n, 0.25);
+	out->q3 = stats_quantile_sorted(v, n, 0.75);
+	out->sd_pop = sqrt(ss / (double)n);
+	if (n >= 2) {
+		out->sd_sample = sqrt(ss / (double)(n - 1));
+		out->sem = out->sd_sample / sqrt((double)n);
+		out->cv_pct = mean != 0 ?
+			100 * out->sd_sample / fabs(mean) : NAN;
+	} else {
+		out->sd_sample = NAN;
+		out->sem = NAN;
+		out->cv_pct = NAN;
+	}
+
+	if (v[0] > 0) {
+		for (i = 0; i < n; i++) {
+			inv_sum += 1 / x[i];
+			log_sum += log(x[i]);
+		}
+		out->hmean = (double)n / inv_sum;
+		out->gmean = exp(log_sum / (double)n);
+		if (v[0] == v[n - 1])
+			out->hmean = out->gmean = v[0];
+	} else {
+		out->hmean = NAN;
+		out->gmean = NAN;
+	}
+	put_sorted(v, buf);
+	return 0;
+}
+
+/* ---- MMTests ---------------------------------------------------------- */
+
+/* Number of best values MMTests takes for N%: max(1, (int)(n*pct/100)). */
+static size_t mmtests_count(size_t n, double pct)
+{
+	double k = (double)n * pct / 100;
+
+	if (!(k >= 1))
+		return 1;
+	if (k >= (double)n)
+		return n;
+	return (size_t)k;
+}
+
+double stats_mmtests_best_mean(const double *x, size_t n, double pct,
+			       int higher_is_better, int harmonic)
+{
+	double buf[STATS_STACK_N], *v, *best, r;
+	size_t k, i;
+
+	if (n == 0 || isnan(pct) || !all_finite(x, n))
+		return NAN;
+	v = get_sorted(x, n, buf);
+	if (!v)
+		return NAN;
+	k = mmtests_count(n, pct);
+	best = higher_is_better ? v + (n - k) : v;
+	if (!harmonic) {
+		r = stats_mean(best, k);
+	} else {
+		double inv = 0;
+
+		r = NAN;
+		if (best[0] > 0) {
+			for (i = 0; i < k; i++)
+				inv += 1 / best[i];
+			r = (double)k / inv;
+		}
+	}
+	put_sorted(v, buf);
+	return r;
+}
+
+double stats_mmtests_pctile(const double *x, size_t n, double pct,
+			    int higher_is_better)
+{
+	double buf[STATS_STACK_N], *v, r;
+	size_t k;
+
+	if (n == 0 || isnan(pct) || !all_finite(x, n))
+		return NAN;
+	v = get_sorted(x, n, buf);
+	if (!v)
+		return NAN;
+	k = mmtests_count(n, pct);
+	r = higher_is_better ? v[n - k] : v[k - 1];
+	put_sorted(v, buf);
+	return r;
+}
+
+double stats_mmtests_hstddev(const double *x, size_t n)
+{
+	double inv_mean = 0, ss = 0;
+	size_t i;
+
+	if (n == 0 || !all_finite(x, n))
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		inv_mean += 1 / x[i];
+	}
+	inv_mean /= (double)n;		/* = 1/H */
+	for (i = 0; i < n; i++) {
+		double d = 1 / x[i] - inv_mean;
+
+		ss += d * d;
+	}
+	/* sqrt(ss * H^4 / n) */
+	return sqrt(ss / (double)n) / (inv_mean * inv_mean);
+}
+
+/* ---- log-gamma helpers -------------------------------------------------- */
+
+/*
+ * lgamma(z) - ((z - 1/2) log z - z + log sqrt(2 pi)): the Stirling series
+ * with Bernoulli numbers B2..B14.  For z >= 10 the first omitted term is
+ * below 3e-17.
+ */
+static double stirling_corr(double z)
+{
+	double r = 1 / z, r2 = r * r;
+
+	return r * (1.0 / 12 + r2 * (-1.0 / 360 + r2 * (1.0 / 1260 +
+		r2 * (-1.0 / 1680 + r2 * (1.0 / 1188 +
+		r2 * (-691.0 / 360360 + r2 * (1.0 / 156)))))));
+}
+
+static double lgam(double z)
+{
+	int sign;
+
+	return lgamma_r(z, &sign);
+}
+
+/*
+ * log(Gamma(a) / Gamma(a + b)) for a >= 10, b > 0, written so that no
+ * two large terms cancel: from the Stirling form of both gammas,
+ * = -b log a - (a + b - 1/2) log1p(b / a) + b + corr(a) - corr(a + b).
+ */
+static double lgamma_ratio(double a, double b)
+{
+	return -b * log(a) - (a + b - 0.5) * log1p(b / a) + b +
+		stirling_corr(a) - stirling_corr(a + b);
+}
+
+/* log B(a, b), accurate in absolute terms when min(a, b) < 10. */
+static double lbeta(double a, double b)
+{
+	double lo = a < b ? a : b, hi = a < b ? b : a;
+
+	if (hi < 10)
+		return lgam(a) + lgam(b) - lgam(a + b);
+	if (lo < 10)
+		return lgam(lo) + lgamma_ratio(hi, lo);
+	/* both large: Stirling for all three gammas */
+	return LN_SQRT_2PI - 0.5 * log(a + b) +
+		(a - 0.5) * log(a / (a + b)) + (b - 0.5) * log(b / (a + b)) +
+		stirling_corr(a) + stirling_corr(b) - stirling_corr(a + b);
+}
+
+/* ---- incomplete beta ------------------------------------------------------ */
+
+#define CF_EPS		1e-16
+#define CF_TINY		1e-300
+#define CF_MAXIT	100000
+
+/*
+ * Continued fraction for I_x(a, b) (Abramowitz & Stegun 26.5.8), evaluated
+ * by the modified Lentz method: I_x(a,b) = prefix / a * cf, where
+ * cf = 1/(1+ d1/(1+ d2/(1+ ...))) with
+ *   d(2m+1) = -(a+m)(a+b+m) x / ((a+2m)(a+2m+1)),
+ *   d(2m)   =  m(b-m) x / ((a+2m-1)(a+2m)).
+ * Converges fast for x < (a+1)/(a+b+2).
+ */
+static double beta_cf(double a, double b, double x)
+{
+	double c = 1, d, h, del, aa;
+	int m;
+
+	d = 1 - (a + b) * x / (a + 1);
+	if (fabs(d) < CF_TINY)
+		d = CF_TINY;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= CF_MAXIT; m++) {
+		double m2 = 2.0 * m;
+
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < CF_TINY)
+			d = CF_TINY;
+		c = 1 + aa / c;
+		if (fabs(c) < CF_TINY)
+			c = CF_TINY;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		if (fabs(d) < CF_TINY)
+			d = CF_TINY;
+		c = 1 + aa / c;
+		if (fabs(c) < CF_TINY)
+			c = CF_TINY;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < CF_EPS)
+			break;
+	}
+	return h;
+}
+
+/*
+ * x^a y^b / B(a, b) with y = 1 - x, for a, b >= 10.  With c = a + b and
+ * the Stirling forms of the three gammas this is
+ *   sqrt(a b / (2 pi c)) (x c / a)^a (y c / b)^b exp(corr(c)-corr(a)-corr(b)),
+ * and x c / a = 1 + e / a, y c / b = 1 - e / b with e = b x - a y, so the
+ * huge powers never appear: only their small ratio to the peak does.
+ */
+static double beta_prefix_large(double a, double b, double x, double y)
+{
+	double c = a + b, e = b * x - a * y;
+	double u = a * log1p(e / a) + b * log1p(-e / b);
+
+	u += stirling_corr(c) - stirling_corr(a) - stirling_corr(b);
+	return sqrt(a * b / c) / SQRT_2PI * exp(u);
+}
+
+/* log x, accurate also when x is near 1 (y = 1 - x known exactly). */
+static double log_of(double x, double y)
+{
+	return x < 0.5 ? log(x) : log1p(-y);
+}
+
+/*
+ * I_x(a, b) given x, y = 1 - x, and, when both log x and log y are known
+ * more precisely than x and y themselves (the t distribution), lx and ly;
+ * lb = log B(a, b), or NAN to have it computed here.
+ */
+static double ibeta(double a, double b, double x, double y, double lx,
+		    double ly, double lb)
+{
+	double pre, r;
+	int flip = !(x < (a + 1) / (a + b + 2));
+
+	if (a >= 10 && b >= 10 && isnan(lb)) {
+		pre = beta_prefix_large(a, b, x, y);
+	} else {
+		if (isnan(lb))
+			lb = lbeta(a, b);
+		pre = exp(a * lx + b * ly - lb);
+	}
+	if (!flip)
+		r = pre * beta_cf(a, b, x) / a;
+	else
+		r = 1 - pre * beta_cf(b, a, y) / b;
+	return r < 0 ? 0 : r > 1 ? 1 : r;
+}
+
+double stats_betainc(double a, double b, double x)
+{
+	double y;
+
+	if (isnan(a) || isnan(b) || isnan(x) || !(a > 0) || !(b > 0) ||
+	    x < 0 || x > 1 || isinf(a) || isinf(b))
+		return NAN;
+	if (x == 0)
+		return 0;
+	if (x == 1)
+		return 1;
+	y = 1 - x;
+	return ibeta(a, b, x, y, log_of(x, y), log_of(y, x), NAN);
+}
+
+/* ---- normal distribution ---------------------------------------------- */
+
+double stats_norm_sf(double z)
+{
+	return 0.5 * erfc(z * SQRT1_2);
+}
+
+static double norm_pdf(double z)
+{
+	return exp(-0.5 * z * z) / SQRT_2PI;
+}
+
+/*
+ * Starting value for the upper-tail normal quantile, q in (0, 0.5]:
+ * Abramowitz & Stegun 26.2.23, absolute error < 4.5e-4.
+ */
+static double norm_isf_guess(double q)
+{
+	double t = sqrt(-2 * log(q));
+
+	return t - (2.515517 + t * (0.802853 + t * 0.010328)) /
+		(1 + t * (1.432788 + t * (0.189269 + t * 0.001308)));
+}
+
+/* z > 0 with P(Z > z) = q, q in (0, 0.5): Newton on log sf from the guess. */
+static double norm_isf(double q)
+{
+	double z = norm_isf_guess(q), lq = log(q);
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		double sf = stats_norm_sf(z), step;
+
+		if (!(sf > 0))
+			break;
+		/* d/dz log sf = -pdf / sf */
+		step = (log(sf) - lq) * sf / norm_pdf(z);
+		z += step;
+		if (fabs(step) <= 1e-14 * fabs(z))
+			break;
+	}
+	return z;
+}
+
+double stats_norm_ppf(double p)
+{
+	if (isnan(p) || p < 0 || p > 1)
+		return NAN;
+	if (p == 0)
+		return -INFINITY;
+	if (p == 1)
+		return INFINITY;
+	if (p == 0.5)
+		return 0;
+	return p < 0.5 ? -norm_isf(p) : norm_isf(1 - p);
+}
+
+/* ---- Student t ------------------------------------------------------------ */
+
+/* What every evaluation for one df shares. */
+struct tdist {
+	double df;
+	double half_df;		/* a = df/2 of the beta form */
+	double lb;		/* log B(df/2, 1/2) */
+	double log_df;
+};
+
+static void tdist_init(struct tdist *td, double df)
+{
+	td->df = df;
+	td->half_df = 0.5 * df;
+	td->log_df = log(df);
+	if (td->half_df >= 10)
+		td->lb = LN_SQRT_PI + lgamma_ratio(td->half_df, 0.5);
+	else
+		td->lb = lgam(td->half_df) + LN_SQRT_PI -
+			lgam(td->half_df + 0.5);
+}
+
+/*
+ * P(|T| > t) for t >= 0 = I_x(df/2, 1/2) with x = df / (df + t^2).
+ * Everything is computed from r = t^2 / df, so that log x = -log1p(r)
+ * and log y = log r - log1p(r) keep full relative accuracy even when
+ * df/2 is huge.  If pdf is not NULL the density at t is stored there.
+ */
+static double t_tail2(const struct tdist *td, double t, double *pdf)
+{
+	double s = t / sqrt(td->df), r, l1p, lr, x, y;
+
+	if (t == 0) {
+		if (pdf)
+			*pdf = exp(-0.5 * td->log_df - td->lb);
+		return 1;
+	}
+	if (s < 1e150) {
+		r = s * s;
+		l1p = log1p(r);
+		lr = log(r);
+		x = 1 / (1 + r);
+		y = r / (1 + r);
+	} else {
+		lr = 2 * log(s);
+		l1p = lr;
+		x = exp(-lr);
+		y = 1;
+	}
+	if (pdf)
+		*pdf = exp(-(td->df + 1) * 0.5 * l1p - 0.5 * td->log_df -
+			   td->lb);
+	return ibeta(td->half_df, 0.5, x, y, -l1p, lr - l1p, td->lb);
+}
+
+double stats_t_sf(double t, double df)
+{
+	struct tdist td;
+	double tail;
+
+	if (isnan(t) || isnan(df) || !(df > 0))
+		return NAN;
+	if (isinf(df))
+		return stats_norm_sf(t);
+	if (isinf(t))
+		return t > 0 ? 0 : 1;
+	if (t == 0)
+		return 0.5;
+	tdist_init(&td, df);
+	tail = t_tail2(&td, fabs(t), NULL);
+	return t > 0 ? 0.5 * tail : 1 - 0.5 * tail;
+}
+
+/*
+ * t > 0 with P(T > t) = q, q in (0, 0.5).  Newton's method on
+ * G(u) = log P(|T| > e^u) - log 2q in u = log t, which is almost linear
+ * in the tails, kept inside a bracket [lo, hi] known in closed form:
+ * - pdf <= pdf(0) gives P(|T| > t) >= 1 - 2 pdf(0) t, so
+ *   lo = (1/2 - q) / pdf(0) is below the root;
+ * - (1 + t^2/df) > t^2/df gives P(|T| > t) < 2 df^(df/2-1) t^-df / B, so
+ *   the t solving that bound for 2q is above the root.
+ * A Cornish-Fisher expansion around the normal quantile starts it.
+ */
+static double t_isf(double q, double df)
+{
+	struct tdist td;
+	double target = 2 * q, ltarget = log(2 * q);
+	double pdf0, lo, hi, lhi, t, z, z2, step;
+	int i;
+
+	tdist_init(&td, df);
+	pdf0 = exp(-0.5 * td.log_df - td.lb);
+	lo = (0.5 - q) / pdf0;
+	lhi = (LN2 + (0.5 * df - 1) * td.log_df - td.lb - ltarget) / df;
+	if (lhi > 709)
+		lhi = 709;
+	hi = exp(lhi);
+	if (!(lo > 0))
+		lo = DBL_MIN;
+	if (hi < lo)
+		hi = lo;
+
+	z = norm_isf_guess(q);
+	z2 = z * z;
+	t = z + z * (z2 + 1) / (4 * df) +
+		z * ((5 * z2 + 16) * z2 + 3) / (96 * df * df) +
+		z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) /
+		(384 * df * df * df);
+	if (!(t > lo && t < hi))
+		t = sqrt(lo * hi);
+
+	for (i = 0; i < 200; i++) {
+		double pdf, tail = t_tail2(&td, t, &pdf), g, t_new;
+
+		if (tail == target)
+			return t;
+		g = log(tail) - ltarget;
+		if (g > 0)
+			lo = t;		/* tail too big: t too small */
+		else
+			hi = t;
+		/* Newton in log t: dG/du = -2 t pdf / tail */
+		step = g * tail / (2 * t * pdf);
+		if (isfinite(step) && fabs(step) < 50)
+			t_new = t * exp(step);
+		else
+			t_new = NAN;
+		if (!(t_new > lo && t_new < hi))
+			t_new = hi / lo > 4 ? sqrt(lo * hi) : 0.5 * (lo + hi);
+		if (fabs(t_new - t) <= 1e-11 * t) {
+			t = t_new;
+			break;
+		}
+		t = t_new;
+		if (hi - lo <= 4 * DBL_EPSILON * hi)
+			break;
+	}
+	return t;
+}
+
+double stats_t_ppf(double p, double df)
+{
+	if (isnan(p) || isnan(df) || !(df > 0) || p < 0 || p > 1)
+		return NAN;
+	if (p == 0)
+		return -INFINITY;
+	if (p == 1)
+		return INFINITY;
+	if (p == 0.5)
+		return 0;
+	if (isinf(df))
+		return stats_norm_ppf(p);
+	return p < 0.5 ? -t_isf(p, df) : t_isf(1 - p, df);
+}
+
+/* ---- Welch ------------------------------------------------------------------ */
+
+/* Welch-Satterthwaite df from the squared standard errors sa, sb. */
+static double welch_df(double sa, double na, double sb, double nb)
+{
+	double scale = sa > sb ? sa : sb, ra, rb;
+
+	if (!(scale > 0))
+		return NAN;
+	ra = sa / scale;	/* scaled so that squaring cannot overflow */
+	rb = sb / scale;
+	return (ra + rb) * (ra + rb) /
+		(ra * ra / (na - 1) + rb * rb / (nb - 1));
+}
+
+static void test_nan(struct stats_test *out)
+{
+	out->stat = NAN;
+	out->df = NAN;
+	out->p = NAN;
+	out->exact = 0;
+}
+
+/* Welch from means, variances (n-1) and counts. */
+static int welch_var(double ma, double va, double na, double mb, double vb,
+		     double nb, struct stats_test *out)
+{
+	double sa = va / na, sb = vb / nb, t, df, p;
+	struct tdist td;
+
+	out->exact = 0;
+	if (sa + sb == 0) {
+		out->df = NAN;
+		if (ma == mb) {
+			out->stat = 0;
+			out->p = 1;
+		} else {
+			out->stat = ma > mb ? INFINITY : -INFINITY;
+			out->p = 0;
+		}
+		return 0;
+	}
+	t = (ma - mb) / sqrt(sa + sb);
+	df = welch_df(sa, na, sb, nb);
+	tdist_init(&td, df);
+	p = t_tail2(&td, fabs(t), NULL);
+	out->stat = t;
+	out->df = df;
+	out->p = p > 1 ? 1 : p;
+	return 0;
+}
+
+int stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		struct stats_test *out)
+{
+	double ma, mb;
+
+	test_nan(out);
+	if (na < 2 || nb < 2 || !all_finite(a, na) || !all_finite(b, nb))
+		return -1;
+	ma = stats_mean(a, na);
+	mb = stats_mean(b, nb);
+	return welch_var(ma, sum_sq_dev(a, na, ma) / (double)(na - 1),
+			 (double)na, mb,
+			 sum_sq_dev(b, nb, mb) / (double)(nb - 1),
+			 (double)nb, out);
+}
+
+int stats_welch_summary(double mean_a, double sd_a, double na,
+			double mean_b, double sd_b, double nb,
+			struct stats_test *out)
+{
+	test_nan(out);
+	if (!(na >= 2 && nb >= 2) || !isfinite(mean_a) || !isfinite(mean_b) ||
+	    !isfinite(sd_a) || !isfinite(sd_b) || sd_a < 0 || sd_b < 0 ||
+	    !isfinite(na) || !isfinite(nb))
+		return -1;
+	return welch_var(mean_a, sd_a * sd_a, na, mean_b, sd_b * sd_b, nb,
+			 out);
+}
+
+/* ---- Mann-Whitney U ----------------------------------------------------- */
+
+/* C(n, k) as a double; exact while the result is below 2^53. */
+static double binom(size_t n, size_t k)
+{
+	double c = 1;
+	size_t i;
+
+	if (k > n)
+		return 0;
+	if (k > n - k)
+		k = n - k;
+	for (i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return c;
+}
+
+/* One run of equal values in the merged samples: how many from a, from b. */
+struct tie_group {
+	unsigned char na, nb;
+};
+
+/*
+ * Number of arrangements of na a's and nb b's (no ties) with U <= umax,
+ * U = number of (a, b) pairs with a above b.  Mann & Whitney's recurrence
+ * on the largest element: f(n, m, u) = f(n-1, m, u-m) + f(n, m-1, u),
+ * kept as one (m, u) plane updated in place for n = 1..na, truncated at
+ * umax.  Counts stay exact integers (C(50, 25) < 2^53).  NAN if out of
+ * memory.
+ */
+static double mwu_count_le(size_t na, size_t nb, size_t umax)
+{
+	double buf[SCRATCH_STACK], *f = buf, r;
+	size_t w = umax + 1, n, m, u;
+
+	if ((nb + 1) * w > SCRATCH_STACK) {
+		f = malloc((nb + 1) * w * sizeof(*f));
+		if (!f)
+			return NAN;
+	}
+	for (m = 0; m <= nb; m++) {
+		f[m * w] = 1;
+		for (u = 1; u < w; u++)
+			f[m * w + u] = 0;
+	}
+	for (n = 1; n <= na; n++) {
+		for (m = 1; m <= nb; m++) {
+			double *row = f + m * w;
+			const double *prev = row - w;
+
+			/* u descending: row[u - m] still holds n - 1 */
+			for (u = w; u-- > 0;)
+				row[u] = (u >= m ? row[u - m] : 0) + prev[u];
+		}
+	}
+	r = 0;
+	for (u = 0; u < w; u++)
+		r += f[nb * w + u];
+	if (f != buf)
+		free(f);
+	return r;
+}
+
+/*
+ * Exact distribution of 2U given the tie pattern.  Walking the tie groups
+ * in order, a group of t values of which k come from a, after A a's and
+ * B b's below it, adds 2kB + k(t-k) to 2U, and the C(t, k) ways to pick
+ * which of its members are a's are equally likely.  g[A][S] counts the
+ * arrangements of the groups seen so far with A a's and 2U = S; S never
+ * decreases, so the table is cut at smax.  Groups are walked from the top
+ * when dir < 0 (that gives the distribution of na*nb - U).  Stores the
+ * counts of 2U <= smax and of 2U == smax; -1 if out of memory.
+ */
+static int mwu_ties_count(const struct tie_group *grp, size_t ngrp, int dir,
+			  size_t na, size_t nb, size_t smax, double *le,
+			  double *eq)
+{
+	double buf[SCRATCH_STACK], *g = buf, cnk[2 * STATS_MWU_EXACT_MAX + 1];
+	size_t w = smax + 1, pos = 0, gi, A, S, k;
+
+	if ((na + 1) * w > SCRATCH_STACK) {
+		g = malloc((na + 1) * w * sizeof(*g));
+		if (!g)
+			return -1;
+	}
+	memset(g, 0, (na + 1) * w * sizeof(*g));
+	g[0] = 1;
+	for (gi = 0; gi < ngrp; gi++) {
+		const struct tie_group *tg = &grp[dir > 0 ? gi : ngrp - 1 - gi];
+		size_t t = (size_t)tg->na + tg->nb;
+		size_t a_lo = pos > nb ? pos - nb : 0;	/* A before group */
+		size_t a_hi = pos < na ? pos : na;
+
+		cnk[0] = 1;
+		for (k = 1; k <= t; k++)
+			cnk[k] = cnk[k - 1] * (double)(t - k + 1) / (double)k;
+		/* new A ranges over [a_lo, a_hi + t] within the limits */
+		for (A = (a_hi + t < na ? a_hi + t : na) + 1; A-- > 0;) {
+			double *row = g + A * w;
+
+			if (pos + t - A > nb || A + nb < pos + t) {
+				/* more b's than nb: impossible state */
+				memset(row, 0, w * sizeof(*row));
+				continue;
+			}
+			for (S = smax + 1; S-- > 0;) {
+				double sum = 0;
+
+				for (k = 0; k <= t && k <= A; k++) {
+					size_t A0 = A - k, add;
+
+					if (A0 < a_lo || A0 > a_hi)
+						continue;
+					add = 2 * k * (pos - A0) + k * (t - k);
+					if (add > S)
+						continue;
+					sum += cnk[k] * g[A0 * w + S - add];
+				}
+				row[S] = sum;
+			}
+		}
+		pos += t;
+	}
+	*le = 0;
+	for (S = 0; S <= smax; S++)
+		*le += g[na * w + S];
+	*eq = g[na * w + smax];
+	if (g != buf)
+		free(g);
+	return 0;
+}
+
+int stats_mwu(const double *a, size_t na, const double *b, size_t nb,
+	      struct stats_test *out)
+{
+	struct tie_group grp[2 * STATS_MWU_EXACT_MAX];
+	double abuf[STATS_STACK_N], bbuf[STATS_STACK_N], *sa, *sb;
+	double ties = 0, total, le, p;
+	size_t i = 0, j = 0, u2 = 0, ngrp = 0, nn = na * nb;
+	int exact, has_ties = 0, ret = -1;
+
+	test_nan(out);
+	if (na == 0 || nb == 0 || !all_finite(a, na) || !all_finite(b, nb))
+		return -1;
+	exact = na <= STATS_MWU_EXACT_MAX && nb <= STATS_MWU_EXACT_MAX;
+	sa = get_sorted(a, na, abuf);
+	sb = sa ? get_sorted(b, nb, bbuf) : NULL;
+	if (!sb)
+		goto out;
+
+	/* merge: 2U exactly, the tie term and the tie groups */
+	while (i < na || j < nb) {
+		double v;
+		size_t ka = 0, kb = 0, t;
+
+		if (j >= nb || (i < na && sa[i] <= sb[j]))
+			v = sa[i];
+		else
+			v = sb[j];
+		while (i < na && sa[i] == v) {
+			i++;
+			ka++;
+		}
+		while (j < nb && sb[j] == v) {
+			j++;
+			kb++;
+		}
+		/* b's below this group: j - kb */
+		u2 += 2 * ka * (j - kb) + ka * kb;
+		t = ka + kb;
+		if (t > 1) {
+			has_ties = 1;
+			ties += (double)t * (double)t * (double)t - (double)t;
+		}
+		if (exact) {
+			grp[ngrp].na = (unsigned char)ka;
+			grp[ngrp].nb = (unsigned char)kb;
+			ngrp++;
+		}
+	}
+	out->stat = 0.5 * (double)u2;
+	out->exact = exact;
+
+	if ((sa[0] < sb[0] ? sa[0] : sb[0]) ==
+	    (sa[na - 1] > sb[nb - 1] ? sa[na - 1] : sb[nb - 1])) {
+		out->p = 1;	/* all values equal */
+		ret = 0;
+		goto out;
+	}
+	if (!exact) {
+		double n = (double)(na + nb), mu = 0.5 * (double)nn;
+		double um = out->stat > mu ? out->stat : (double)nn - out->stat;
+		double s = sqrt((double)nn / 12 *
+				((n + 1) - ties / (n * (n - 1))));
+
+		p = s > 0 ? 2 * stats_norm_sf((um - mu - 0.5) / s) : 1;
+		out->p = p > 1 ? 1 : p;
+		ret = 0;
+		goto out;
+	}
+
+	total = binom(na + nb, na);
+	if (!has_ties) {
+		/* symmetric: the smaller tail is the one below nn/2 */
+		size_t u = u2 / 2, umin = u < nn - u ? u : nn - u;
+
+		le = mwu_count_le(na, nb, umin);
+		if (isnan(le))
+			goto out;
+		p = 2 * le / total;
+	} else {
+		/*
+		 * Count the tail on the side of the observed U that lies
+		 * below the mean (walking from the top mirrors U), then the
+		 * other tail is total - (count below the observed value).
+		 */
+		int dir = u2 <= nn ? 1 : -1;
+		size_t smax = u2 <= nn ? u2 : 2 * nn - u2;
+		double eq, ge, lo_tail;
+
+		if (mwu_ties_count(grp, ngrp, dir, na, nb, smax, &le, &eq))
+			goto out;
+		ge = total - (le - eq);
+		lo_tail = le < ge ? le : ge;
+		p = 2 * lo_tail / total;
+	}
+	out->p = p > 1 ? 1 : p;
+	ret = 0;
+out:
+	if (sa)
+		put_sorted(sa, abuf);
+	if (sb)
+		put_sorted(sb, bbuf);
+	if (ret)
+		test_nan(out);
+	return ret;
+}
+
+double stats_mwu_min_p(size_t na, size_t nb)
+{
+	double p;
+
+	if (na == 0 || nb == 0)
+		return 1;
+	p = 2 / binom(na + nb, na);
+	return p < 1 ? p : 1;
+}
+
+size_t stats_mwu_min_n(double alpha)
+{
+	size_t n;
+
+	if (!(alpha > 0))
+		return 0;
+	for (n = 1; n < 600; n++)
+		if (stats_mwu_min_p(n, n) <= alpha)
+			return n;
+	return 0;
+}
+
+/* ---- % change interval ------------------------------------------------ */
+
+/*
+ * Fieller: the ratio R = mean_b / mean_a satisfies
+ *   (mb - R ma)^2 <= t^2 (vb + R^2 va)     (va, vb: variances of the means)
+ * i.e. den R^2 - 2 ma mb R + (mb^2 - t^2 vb) <= 0 with den = ma^2 - t^2 va.
+ * For den > 0 the roots are (ma mb -+ sqrt(D)) / den with
+ * D = t^2 (vb den + mb^2 va), a sum of non-negative terms, and
+ * R - 1 = (ma (mb - ma) + t^2 va -+ sqrt(D)) / den avoids forming R.
+ */
+int stats_change_ci(double mean_a, double sd_a, double na,
+		    double mean_b, double sd_b, double nb, double conf,
+		    double *lo_pct, double *hi_pct)
+{
+	double va, vb, df, t, t2, den, base, rd;
+
+	*lo_pct = NAN;
+	*hi_pct = NAN;
+	if (!(na >= 2 && nb >= 2) || !isfinite(na) || !isfinite(nb) ||
+	    !isfinite(mean_a) || !isfinite(mean_b) || !isfinite(sd_a) ||
+	    !isfinite(sd_b) || sd_a < 0 || sd_b < 0 || mean_a == 0 ||
+	    !(conf > 0 && conf < 1))
+		return -1;
+	va = sd_a * sd_a / na;
+	vb = sd_b * sd_b / nb;
+	if (va == 0 && vb == 0) {
+		*lo_pct = *hi_pct = 100 * (mean_b - mean_a) / mean_a;
+		return 0;
+	}
+	df = welch_df(va, na, vb, nb);
+	t = stats_t_ppf((1 + conf) / 2, df);
+	t2 = t * t;
+	den = mean_a * mean_a - t2 * va;
+	if (!(den > 0))
+		return -1;
+	base = mean_a * (mean_b - mean_a) + t2 * va;
+	rd = t * sqrt(vb * den + mean_b * mean_b * va);
+	*lo_pct = 100 * (base - rd) / den;
+	*hi_pct = 100 * (base + rd) / den;
+	return 0;
+}
+
+/* ---- Benjamini-Hochberg ----------------------------------------------- */
+
+struct p_idx {
+	double p;
+	size_t idx;
+};
+
+static int cmp_p_idx(const void *pa, const void *pb)
+{
+	const struct p_idx *a = pa, *b = pb;
+
+	if (a->p != b->p)
+		return (a->p > b->p) - (a->p < b->p);
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+int stats_bh(const double *p, size_t m, double *q_out)
+{
+	struct p_idx buf[STATS_STACK_N], *v = buf;
+	size_t i, k = 0;
+	double run = 1;
+
+	for (i = 0; i < m; i++)
+		q_out[i] = NAN;
+	if (m > STATS_STACK_N) {
+		v = malloc(m * sizeof(*v));
+		if (!v)
+			return -1;
+	}
+	for (i = 0; i < m; i++) {
+		if (isnan(p[i]))
+			continue;
+		v[k].p = p[i];
+		v[k].idx = i;
+		k++;
+	}
+	qsort(v, k, sizeof(*v), cmp_p_idx);
+	for (i = k; i-- > 0;) {
+		double q = (double)k * v[i].p / (double)(i + 1);
+
+		if (q < run)
+			run = q;
+		q_out[v[i].idx] = run;
+	}
+	if (v != buf)
+		free(v);
+	return 0;
+}
+
+/* ---- Hodges-Lehmann --------------------------------------------------- */
+
+double stats_hodges_lehmann(const double *a, size_t na,
+			    const double *b, size_t nb)
+{
+	double buf[STATS_STACK_N], *d = buf, r;
+	size_t n = na * nb, i, j, k = 0;
+
+	if (na == 0 || nb == 0 || !all_finite(a, na) || !all_finite(b, nb) ||
+	    n / na != nb)
+		return NAN;
+	if (n > STATS_STACK_N) {
+		d = malloc(n * sizeof(*d));
+		if (!d)
+			return NAN;
+	}
+	for (j = 0; j < nb; j++)
+		for (i = 0; i < na; i++)
+			d[k++] = b[j] - a[i];
+	sort_doubles(d, n);
+	/* (x + y) / 2 as numpy.median rounds it */
+	r = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+	if (d != buf)
+		free(d);
+	return r;
+}

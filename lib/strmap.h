@@ -1,0 +1,31 @@
+#ifndef STRMAP_H
+#define STRMAP_H
+/*
+ * struct strmap: string -> int64 hash table, open addressing (FNV-1a).
+ * Keys are copied (owned by the map); used for metric-name -> id caches
+ * on the import hot path.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+struct strmap_entry {
+	char *key;		/* owned; NULL = empty slot */
+	size_t keylen;
+	uint64_t hash;
+	int64_t value;
+};
+
+struct strmap {
+	struct strmap_entry *slots;	/* owned */
+	size_t nr, alloc;		/* alloc is 0 or a power of two */
+};
+#define STRMAP_INIT { NULL, 0, 0 }
+
+/* Returns 1 and sets *value if found, else 0. */
+int strmap_get(const struct strmap *m, const char *key, size_t len,
+	       int64_t *value);
+/* Inserts or replaces. */
+void strmap_put(struct strmap *m, const char *key, size_t len, int64_t value);
+void strmap_clear(struct strmap *m);
+
+#endif

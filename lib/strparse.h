@@ -1,0 +1,31 @@
+#ifndef STRPARSE_H
+#define STRPARSE_H
+/*
+ * Cursor helpers for parsing (curl's strparse): each takes a pointer to
+ * the cursor, and advances it only on success.  They return 0 on success
+ * and -1 on failure without printing anything; the caller says what was
+ * expected, with path:line.
+ */
+#include <stddef.h>
+
+/* Skip spaces and tabs; always succeeds. */
+void str_skip_blanks(const char **p);
+/* Expect the character c. */
+int str_expect(const char **p, char c);
+/* Expect the literal s. */
+int str_expect_lit(const char **p, const char *s);
+/* A strictly numeric double (strtod syntax, no inf/nan, finite). */
+int str_double(const char **p, double *out);
+/* A signed decimal integer. */
+int str_long(const char **p, long *out);
+/* Parse a whole string as a finite double, surrounding blanks allowed. */
+int str_to_double(const char *s, double *out);
+/* Parse a whole string as a decimal long, surrounding blanks allowed. */
+int str_to_long(const char *s, long *out);
+/* Does s start with / end with prefix? */
+int starts_with(const char *s, const char *prefix);
+int ends_with(const char *s, const char *suffix);
+/* Shell-style glob match (fnmatch without flags); NULL pattern matches. */
+int glob_match(const char *pattern, const char *s);
+
+#endif

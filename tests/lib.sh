@@ -1,0 +1,145 @@
+# tests/lib.sh: the shell test library, after git's t/test-lib.sh.
+#
+# A test script sources this file, then calls
+#   test_expect_success 'title' 'commands'
+# any number of times, and ends with test_done.  Each body runs in a
+# subshell with `set -e`, inside a trash directory that is removed at
+# exit.  $PERFSIFT is the binary, $SRC the source tree, $SAMPLES the
+# shared samples (use `need_samples` to skip when ../shared is absent).
+
+set -u
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+unset PERFSIFT_DB PERFSIFT_SMTP_URL PERFSIFT_SMTP_USER PERFSIFT_SMTP_PASSWORD \
+	PERFSIFT_FROM 2>/dev/null || true
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+: "${PERFSIFT:=$SRC/perfsift}"
+SAMPLES=$(cd "$SRC/.." && pwd)/shared/samples
+TEST_NAME=$(basename "$0" .sh)
+EXPECT_DIR=$SRC/tests/expect/$TEST_NAME
+export PERFSIFT SRC SAMPLES
+
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/perfsift-$TEST_NAME.XXXXXX")
+trap 'cd /; rm -rf "$TRASH"' EXIT
+cd "$TRASH"
+# every perfsift call in a test uses the trash database unless it says
+PERFSIFT_DB=$TRASH/test.db
+export PERFSIFT_DB
+
+perfsift() {
+	"$PERFSIFT" "$@"
+}
+
+test_count=0
+test_failed=0
+test_skipped=0
+
+say() {
+	printf '%s\n' "$*"
+}
+
+test_expect_success() {
+	test_count=$((test_count + 1))
+	(
+		set -e
+		eval "$2"
+	) >"$TRASH/.out" 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
+		say "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		say "not ok $test_count - $1"
+		sed 's/^/#   /' "$TRASH/.out" | head -n 60
+	fi
+}
+
+# test_skip 'title' 'reason'
+test_skip() {
+	test_count=$((test_count + 1))
+	test_skipped=$((test_skipped + 1))
+	say "ok $test_count # skip $1 ($2)"
+}
+
+# Skip the whole script when ../shared/samples is not beside the tree.
+need_samples() {
+	if [ ! -d "$SAMPLES" ]; then
+		say "1..0 # SKIP ../shared/samples is absent: $SAMPLES"
+		echo "0 passed, 0 failed, 1 skipped"
+		exit 0
+	fi
+}
+
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# Compare actual output with a golden file in tests/expect/<test>/NAME;
+# with UPDATE_GOLDEN=1 the golden file is written instead.
+test_golden() {
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		mkdir -p "$EXPECT_DIR"
+		cp "$2" "$EXPECT_DIR/$1"
+		return 0
+	fi
+	if [ ! -f "$EXPECT_DIR/$1" ]; then
+		echo "missing golden file tests/expect/$TEST_NAME/$1 (make update-golden)"
+		return 1
+	fi
+	diff -u "$EXPECT_DIR/$1" "$2"
+}
+
+# The command must fail with exit status $1 (not crash by a signal).
+test_expect_code() {
+	want=$1
+	shift
+	set +e
+	"$@"
+	got=$?
+	set -e
+	if [ "$got" != "$want" ]; then
+		echo "expected exit $want, got $got: $*"
+		return 1
+	fi
+	return 0
+}
+
+test_must_fail() {
+	set +e
+	"$@"
+	got=$?
+	set -e
+	if [ "$got" = 0 ]; then
+		echo "expected failure: $*"
+		return 1
+	fi
+	if [ "$got" -gt 128 ]; then
+		echo "died by signal $((got - 128)): $*"
+		return 1
+	fi
+	return 0
+}
+
+# Relative comparison of two numbers: test_near A B [REL]
+test_near() {
+	awk -v a="$1" -v b="$2" -v r="${3:-1e-9}" 'BEGIN {
+		d = a - b; if (d < 0) d = -d;
+		m = a < 0 ? -a : a; mb = b < 0 ? -b : b; if (mb > m) m = mb;
+		if (d <= r * m || d == 0) exit 0;
+		printf "not near: %s vs %s (rel %s)\n", a, b, r; exit 1 }'
+}
+
+# The database must still be sound.
+test_db_ok() {
+	out=$(sqlite3 "${1:-$PERFSIFT_DB}" 'PRAGMA integrity_check')
+	[ "$out" = ok ] || { echo "integrity_check: $out"; return 1; }
+}
+
+test_done() {
+	passed=$((test_count - test_failed - test_skipped))
+	echo "# $TEST_NAME: $passed passed, $test_failed failed, $test_skipped skipped"
+	echo "$passed passed, $test_failed failed, $test_skipped skipped"
+	[ "$test_failed" = 0 ]
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Data-driven importer tests (jq's layout): every folder
+# tests/data/<importer>/<case>/ holds `input` and either `expect` (the
+# `perfsift debug dump` after importing it) or `error` (the exact stderr
+# of a failed import, which must exit 3 and keep nothing).  An optional
+# `args` file replaces the default import flags `--format <importer>`.
+# Adding a case needs no code.
+. "$(dirname "$0")/lib.sh"
+
+for dir in "$SRC"/tests/data/*/*/; do
+	[ -f "$dir/input" ] || continue
+	imp=$(basename "$(dirname "$dir")")
+	case=$(basename "$dir")
+	export dir imp case
+	if [ -f "$dir/expect" ]; then
+		test_expect_success "$imp/$case imports as expected" '
+			rm -f case.db* &&
+			cp "$dir/input" input &&
+			args="--format $imp" &&
+			if [ -f "$dir/args" ]; then args=$(cat "$dir/args"); fi &&
+			perfsift --db case.db import $args input >out 2>err &&
+			perfsift --db case.db debug dump >actual &&
+			if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp actual "$dir/expect"; fi &&
+			test_cmp "$dir/expect" actual &&
+			perfsift --db case.db import $args input >out2 &&
+			grep -q "input: already imported" out2 &&
+			perfsift --db case.db debug dump >actual2 &&
+			test_cmp actual actual2
+		'
+	elif [ -f "$dir/error" ]; then
+		test_expect_success "$imp/$case is refused with a clear error" '
+			rm -f case.db* &&
+			cp "$dir/input" input &&
+			args="--format $imp" &&
+			if [ -f "$dir/args" ]; then args=$(cat "$dir/args"); fi &&
+			test_expect_code 3 perfsift --db case.db import $args input >out 2>err &&
+			if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp err "$dir/error"; fi &&
+			test_cmp "$dir/error" err &&
+			perfsift --db case.db debug dump >dump &&
+			! grep -v "^import" dump | grep . &&
+			! grep -q "^import" dump
+		'
+	fi
+done
+test_done
