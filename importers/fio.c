@@ -39,6 +39,9 @@
  * its value (the job's own, else the global one) is the same string in
  * every job.  Keys naming paths or logs (param_skip[]) are left out so
  * that identical workloads on different files compare as one variant.
+ * fio-3.33 does not print options given as bare command-line flags
+ * (--group_reporting, --time_based) in "job options", so those never
+ * become params (samples/fio/randwrite-libaio-nj2-group.json.out).
  *
  * Totals, DIR = read and write (and trim, or "mixed" from
  * unified_rw_reporting=mixed, only when they did I/O), over all jobs[]:
@@ -72,10 +75,12 @@
  *   and mean 0) is not emitted.
  * - lkp calls the slat mean read_slat_mean_us although the value is in ns
  *   on fio 3.x; we name it _ns.
- * - Means and stddevs over several jobs are exact: the mean and the
- *   population stddev of the union of all their I/Os,
- *   sqrt(Σ ios_j·(sd_j² + (mean_j - M)²) / Σ ios_j).  With
- *   group_reporting fio has already merged the jobs into one entry.
+ * - Means and stddevs over several jobs are those of the union of all
+ *   their I/Os: M = Σ ios_j·mean_j / Σ ios_j and the pooled
+ *   sqrt(Σ ios_j·(sd_j² + (mean_j - M)²) / Σ ios_j) (fio's stddevs divide
+ *   by n - 1, the pooling by n: a difference of order 1/n).  One job gives
+ *   back its own numbers.  With group_reporting fio has already merged
+ *   the jobs into one entry, which is then the totals.
  * - Percentiles over several jobs are the ios-weighted average of the
  *   jobs' percentiles: an approximation (a percentile of a union is not a
  *   mean of percentiles); exact merging needs the json+ bins.
@@ -121,7 +126,7 @@ struct lat_stat {
 /* One direction object of one job. */
 struct dir_stat {
 	int present;		/* the job has this direction */
-	int have_ios;		/* fio printed total_ios (fio >= 2.2) */
+	int have_ios;		/* fio printed total_ios (not fio 2.1) */
 	double ios;		/* total_ios */
 	double weight;		/* total_ios, or io KiB without total_ios */
 	double bw_kibs, iops, runtime_ms, io_kib;
@@ -246,11 +251,13 @@ static int add_pct(struct sbuf *sb, const char *key)
 }
 
 /*
- * Call fn for each real percentile of a percentile object, with the
- * "P" part of the name in *pname and the value in ns.
+ * Call fn for each real percentile of a percentile object, with the "P"
+ * part of the metric name and the value in ns.  Keys that are not numbers
+ * are skipped, with a warning if warn is set (each map is read twice:
+ * for the totals and for the job).
  */
 static int pct_foreach(struct fio_state *st, const struct lat_stat *ls,
-		       long line,
+		       long line, int warn,
 		       int (*fn)(struct fio_state *, const char *, double,
 				 void *),
 		       void *data)
@@ -266,8 +273,9 @@ static int pct_foreach(struct fio_state *st, const struct lat_stat *ls,
 			continue;
 		sbuf_reset(&p);
 		if (!json_is_number(v) || add_pct(&p, key)) {
-			warning("%s:%ld: ignoring percentile '%s'", st->path,
-				line, key);
+			if (warn)
+				warning("%s:%ld: ignoring percentile '%s'",
+					st->path, line, key);
 			continue;
 		}
 		ret = fn(st, p.buf, json_number_value(v) * ls->scale, data);
@@ -436,7 +444,7 @@ static int emit_dir_totals(struct fio_state *st, int dir)
 
 			if (d->weight > 0 && d->lat[k].measured &&
 			    d->lat[k].pct &&
-			    pct_foreach(st, &d->lat[k], st->job_line[j],
+			    pct_foreach(st, &d->lat[k], st->job_line[j], 0,
 					pct_collect_one, &pc))
 				ret = -1;
 		}
@@ -571,7 +579,7 @@ static int emit_job_dir(struct fio_state *st, const char *job, long line,
 			  job, dn))
 			return -1;
 		if (ls->pct &&
-		    pct_foreach(st, ls, line, emit_job_pct, &jp))
+		    pct_foreach(st, ls, line, 1, emit_job_pct, &jp))
 			return -1;
 	}
 	if (emitf(st, "ms", d->runtime_ms, line, "%s.%s.runtime_ms", job,
@@ -603,19 +611,22 @@ static const char *jobname(const struct fio_state *st, size_t j)
 static int emit_jobs(struct fio_state *st)
 {
 	struct sbuf job = SBUF_INIT;
+	const char **names;	/* borrowed from the JSON */
 	size_t j, i;
 	int ret = 0, dir;
 
+	names = xcalloc(st->nr_jobs, sizeof(*names));
+	for (j = 0; j < st->nr_jobs; j++)
+		names[j] = jobname(st, j);
 	for (j = 0; !ret && j < st->nr_jobs; j++) {
 		const json_t *o = json_array_get(st->jobs, j);
-		const char *name = jobname(st, j);
 		long line = st->job_line[j];
 		int shared = 0;
 
 		for (i = 0; i < st->nr_jobs && !shared; i++)
-			shared = i != j && !strcmp(name, jobname(st, i));
+			shared = i != j && !strcmp(names[j], names[i]);
 		sbuf_reset(&job);
-		sbuf_addstr(&job, name);
+		sbuf_addstr(&job, names[j]);
 		if (shared)
 			sbuf_addf(&job, "#%zu", j);
 
@@ -633,6 +644,7 @@ static int emit_jobs(struct fio_state *st)
 					    "%s.%s", job.buf,
 					    job_fields[i].key);
 	}
+	free(names);
 	sbuf_release(&job);
 	return ret;
 }
@@ -905,7 +917,7 @@ int fio_parse(struct import_ctx *ctx, struct input *in)
 		const json_t *job = json_array_get(st.jobs, j);
 
 		if (!json_is_object(job) || !jobname(&st, j)) {
-			error("%s:%ld: job %zu of \"jobs\" has no \"jobname\"",
+			error("%s:%ld: jobs[%zu] is not a job: no \"jobname\"",
 			      in->path, st.job_line[j], j);
 			goto out;
 		}
