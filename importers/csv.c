@@ -250,6 +250,13 @@ static int get_number(struct csv_state *s, enum col c, double *out,
 	return 0;
 }
 
+static void key_add(struct sbuf *key, const char *field, char sep)
+{
+	if (field)
+		sbuf_addstr(key, field);
+	sbuf_addch(key, sep);
+}
+
 static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 	       long lnum)
 {
@@ -318,26 +325,31 @@ static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 		return db_emit_aggregate(ctx, &a, lnum);
 	}
 
-	/* the run key: variant columns, params, and iteration if given */
+	/*
+	 * The run key: variant columns, params, and the iteration if given.
+	 * Built without printf: this runs once per row.
+	 */
 	sbuf_reset(&s->key);
-	sbuf_addf(&s->key, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f",
-		  get(s, C_LABEL) ? get(s, C_LABEL) : "",
-		  get(s, C_KERNEL) ? get(s, C_KERNEL) : "",
-		  get(s, C_COMMIT) ? get(s, C_COMMIT) : "",
-		  get(s, C_MACHINE) ? get(s, C_MACHINE) : "",
-		  get(s, C_TESTCASE) ? get(s, C_TESTCASE) : "");
-	for (size_t i = 0; i < s->nr_kv; i++)
-		sbuf_addf(&s->key, "%s=%s\x1e", s->kv[i].key, s->kv[i].value);
+	key_add(&s->key, get(s, C_LABEL), '\x1f');
+	key_add(&s->key, get(s, C_KERNEL), '\x1f');
+	key_add(&s->key, get(s, C_COMMIT), '\x1f');
+	key_add(&s->key, get(s, C_MACHINE), '\x1f');
+	key_add(&s->key, get(s, C_TESTCASE), '\x1f');
+	for (size_t i = 0; i < s->nr_kv; i++) {
+		key_add(&s->key, s->kv[i].key, '=');
+		key_add(&s->key, s->kv[i].value, '\x1e');
+	}
 	if (iteration >= 0) {
-		sbuf_addf(&s->key, "\x1f#%ld", iteration);
+		sbuf_add(&s->key, &iteration, sizeof(iteration));
 	} else {
 		keylen = s->key.len;
-		sbuf_addf(&s->key, "\x1d%s", metric);
+		key_add(&s->key, metric, '\x1d');
 		if (!strmap_get(&s->seen, s->key.buf, s->key.len, &count))
 			count = 0;
 		strmap_put(&s->seen, s->key.buf, s->key.len, count + 1);
 		sbuf_setlen(&s->key, keylen);
-		sbuf_addf(&s->key, "\x1f%" PRId64, count);
+		sbuf_addch(&s->key, '#');
+		sbuf_add(&s->key, &count, sizeof(count));
 	}
 	if (!strmap_get(&s->runs, s->key.buf, s->key.len, &run_id)) {
 		struct run_desc rd = {

@@ -97,11 +97,17 @@ static int already_imported(struct db *db, const char *path, int64_t size)
 	char hex[65];
 	int found;
 
-	/* cheap first: only hash ahead when some import has this file size */
-	st = db_prepare(db, "SELECT 1 FROM imports WHERE file_size = ?");
+	/*
+	 * Hash ahead only when this path was imported before with this
+	 * size (the usual re-import); any other duplicate is caught by the
+	 * hash at the end of the import, which then rolls back.
+	 */
+	st = db_prepare(db, "SELECT 1 FROM imports WHERE path = ? AND "
+			    "file_size = ?");
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, size);
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, size);
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	if (!found)

@@ -65,6 +65,8 @@ void db_rollback(struct db *db)
 {
 	if (!sqlite3_get_autocommit(db->sq))
 		sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
+	/* metric ids made in the transaction are gone with it */
+	strmap_clear(&db->metric_ids);
 }
 
 static int get_user_version(struct db *db, int *v)
@@ -118,6 +120,18 @@ fail:
 
 int db_open(struct db *db, const char *path)
 {
+	static int configured;
+
+	/*
+	 * perfsift is single-threaded: no mutexes, no memory statistics
+	 * (they cost a few percent of every insert).  Must come before the
+	 * library initialises.
+	 */
+	if (!configured) {
+		sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
+		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+		configured = 1;
+	}
 	memset(db, 0, sizeof(*db));
 	db->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &db->sq,
@@ -132,7 +146,12 @@ int db_open(struct db *db, const char *path)
 	sqlite3_extended_result_codes(db->sq, 1);
 	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
-	    db_exec(db, "PRAGMA foreign_keys = ON") ||
+	    /*
+	     * Foreign keys are declared for the reader, not enforced: every
+	     * row comes through db_emit_*(), which only refers to rows it
+	     * made, and checking them costs ~7% of an import.  A command that
+	     * deletes must delete the dependent rows itself.
+	     */
 	    db_exec(db, "PRAGMA temp_store = MEMORY") ||
 	    db_exec(db, "PRAGMA cache_size = -32768"))
 		goto fail;
@@ -146,6 +165,11 @@ fail:
 
 void db_close(struct db *db)
 {
+	size_t i;
+
+	for (i = 0; i < ST_NR; i++)
+		sqlite3_finalize(db->st[i]);
+	strmap_clear(&db->metric_ids);
 	if (db->sq)
 		sqlite3_close_v2(db->sq);
 	db->sq = NULL;
@@ -244,38 +268,44 @@ static int step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
 		     sqlite3_errmsg(ctx->db->sq));
 }
 
+/* The import statements, prepared on first use and kept with the db. */
+static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
+{
+	static const char *const sql[ST_NR] = {
+		[ST_INS_RUN] = "INSERT INTO runs(import_id, suite, testcase, "
+			"params, machine, kernel, commit_sha, label, "
+			"iteration, start_time, line) VALUES "
+			"(?,?,?,?,?,?,?,?,?,?,?)",
+		[ST_INS_PARAM] = "INSERT OR REPLACE INTO run_params(run_id, "
+			"key, value) VALUES (?,?,?)",
+		[ST_INS_SAMPLE] = "INSERT INTO samples(run_id, metric_id, "
+			"value, line) VALUES (?,?,?,?)",
+		[ST_INS_SERIES] = "INSERT INTO series(run_id, metric_id, t, "
+			"value, line) VALUES (?,?,?,?,?)",
+		[ST_INS_AGG] = "INSERT INTO aggregates(import_id, suite, "
+			"testcase, params, machine, kernel, commit_sha, label, "
+			"metric_id, stat, value, stddev, stddev_kind, "
+			"stddev_source, n, marker, line) VALUES "
+			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		[ST_FIND_METRIC] = "SELECT id, unit IS NULL FROM metrics "
+			"WHERE name = ?",
+		[ST_INS_METRIC] = "INSERT INTO metrics(name, unit) VALUES (?,?)",
+		[ST_SET_UNIT] = "UPDATE metrics SET unit = ? WHERE id = ? AND "
+			"unit IS NULL",
+		[ST_NEXT_ITER] = "SELECT coalesce(max(iteration) + 1, 0) FROM "
+			"runs WHERE label IS ? AND kernel = ? AND commit_sha "
+			"IS ? AND testcase = ? AND params = ? AND machine = ?",
+	};
+
+	if (!db->st[which])
+		db->st[which] = db_prepare(db, sql[which]);
+	return db->st[which];
+}
+
 int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 		    const char *format, int64_t file_size,
 		    const struct import_overrides *ovr)
 {
-	static const struct {
-		size_t off;
-		const char *sql;
-	} stmts[] = {
-#define S(f, sql) { offsetof(struct import_ctx, f), sql }
-		S(ins_run, "INSERT INTO runs(import_id, suite, testcase, params, "
-			   "machine, kernel, commit_sha, label, iteration, "
-			   "start_time, line) VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
-		S(ins_param, "INSERT OR REPLACE INTO run_params(run_id, key, value) "
-			     "VALUES (?,?,?)"),
-		S(ins_sample, "INSERT INTO samples(run_id, metric_id, value, line) "
-			      "VALUES (?,?,?,?)"),
-		S(ins_series, "INSERT INTO series(run_id, metric_id, t, value, "
-			      "line) VALUES (?,?,?,?,?)"),
-		S(ins_agg, "INSERT INTO aggregates(import_id, suite, testcase, "
-			   "params, machine, kernel, commit_sha, label, "
-			   "metric_id, stat, value, stddev, stddev_kind, "
-			   "stddev_source, n, marker, line) VALUES "
-			   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
-		S(upsert_metric, "INSERT INTO metrics(name, unit) VALUES (?,?) "
-				 "ON CONFLICT(name) DO UPDATE SET unit = "
-				 "coalesce(metrics.unit, excluded.unit) "
-				 "RETURNING id"),
-		S(next_iter, "SELECT coalesce(max(iteration) + 1, 0) FROM runs "
-			     "WHERE label IS ? AND kernel = ? AND commit_sha IS ? "
-			     "AND testcase = ? AND params = ? AND machine = ?"),
-#undef S
-	};
 	sqlite3_stmt *st;
 	char pending[64];
 	size_t i;
@@ -284,12 +314,9 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 	ctx->db = db;
 	ctx->path = path;
 	ctx->ovr = ovr;
-	for (i = 0; i < ARRAY_SIZE(stmts); i++) {
-		st = db_prepare(db, stmts[i].sql);
-		if (!st)
+	for (i = 0; i < ST_NR; i++)
+		if (!stmt(db, i))
 			return -1;
-		*(sqlite3_stmt **)((char *)ctx + stmts[i].off) = st;
-	}
 
 	st = db_prepare(db, "INSERT INTO imports(path, sha256, format, size, "
 			    "file_size, imported_at) VALUES (?,?,?,0,?,?)");
@@ -346,14 +373,7 @@ int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 
 void db_import_end(struct import_ctx *ctx)
 {
-	sqlite3_finalize(ctx->ins_run);
-	sqlite3_finalize(ctx->ins_param);
-	sqlite3_finalize(ctx->ins_sample);
-	sqlite3_finalize(ctx->ins_series);
-	sqlite3_finalize(ctx->ins_agg);
-	sqlite3_finalize(ctx->upsert_metric);
-	sqlite3_finalize(ctx->next_iter);
-	strmap_clear(&ctx->metric_ids);
+	ctx->run_id = 0;
 }
 
 /* Pick the override if given, else what the file said. */
@@ -413,26 +433,42 @@ static void variant_cols_release(struct variant_cols *v)
 static int metric_id(struct import_ctx *ctx, const char *name,
 		     const char *unit, long line, int64_t *id)
 {
+	struct db *db = ctx->db;
 	size_t len = strlen(name);
-	sqlite3_stmt *st = ctx->upsert_metric;
-	int rc;
+	sqlite3_stmt *st;
+	int rc, unit_null = 0;
 
-	if (strmap_get(&ctx->metric_ids, name, len, id))
+	if (strmap_get(&db->metric_ids, name, len, id))
 		return 0;
 	if (!len)
 		return error("%s:%ld: empty metric name", ctx->path, line);
+	st = db->st[ST_FIND_METRIC];
 	sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
-	bind_text_or_null(st, 2, unit);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
-	while (rc == SQLITE_ROW)
-		rc = sqlite3_step(st);
+		unit_null = sqlite3_column_int(st, 1);
+	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
+	if (rc == SQLITE_DONE) {
+		st = db->st[ST_INS_METRIC];
+		sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
+		bind_text_or_null(st, 2, unit);
+		if (step_done(ctx, st, line))
+			return -1;
+		*id = sqlite3_last_insert_rowid(db->sq);
+	} else if (rc != SQLITE_ROW) {
 		return error("%s:%ld: database: %s", ctx->path, line,
-			     sqlite3_errmsg(ctx->db->sq));
-	strmap_put(&ctx->metric_ids, name, len, *id);
+			     sqlite3_errmsg(db->sq));
+	} else if (unit_null && unit && *unit) {
+		/* the first file that knows the unit gives it */
+		st = db->st[ST_SET_UNIT];
+		sqlite3_bind_text(st, 1, unit, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, *id);
+		if (step_done(ctx, st, line))
+			return -1;
+	}
+	strmap_put(&db->metric_ids, name, len, *id);
 	return 0;
 }
 
@@ -447,7 +483,7 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 	variant_cols_init(&v, ctx, rd->testcase, rd->machine, rd->kernel,
 			  rd->commit, rd->label, rd->params, rd->nr_params);
 	if (iteration < 0) {
-		st = ctx->next_iter;
+		st = ctx->db->st[ST_NEXT_ITER];
 		bind_text_or_null(st, 1, v.label);
 		bind_text_or_empty(st, 2, v.kernel);
 		bind_text_or_null(st, 3, v.commit);
@@ -460,7 +496,7 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 		if (iteration < 0)
 			iteration = 0;
 	}
-	st = ctx->ins_run;
+	st = ctx->db->st[ST_INS_RUN];
 	sqlite3_bind_int64(st, 1, ctx->import_id);
 	bind_text_or_empty(st, 2, rd->suite);
 	bind_text_or_empty(st, 3, v.testcase);
@@ -482,7 +518,7 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 		goto out;
 	ctx->run_id = sqlite3_last_insert_rowid(ctx->db->sq);
 	ctx->nr_runs++;
-	st = ctx->ins_param;
+	st = ctx->db->st[ST_INS_PARAM];
 	for (i = 0; i < v.nr_kv; i++) {
 		sqlite3_bind_int64(st, 1, ctx->run_id);
 		sqlite3_bind_text(st, 2, v.kv[i].key, -1, SQLITE_TRANSIENT);
@@ -499,7 +535,7 @@ out:
 int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double value, long line)
 {
-	sqlite3_stmt *st = ctx->ins_sample;
+	sqlite3_stmt *st = ctx->db->st[ST_INS_SAMPLE];
 	int64_t id;
 	int rc;
 
@@ -532,7 +568,7 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 int db_emit_series(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double t, double value, long line)
 {
-	sqlite3_stmt *st = ctx->ins_series;
+	sqlite3_stmt *st = ctx->db->st[ST_INS_SERIES];
 	int64_t id;
 
 	if (!ctx->run_id)
@@ -559,7 +595,7 @@ int db_emit_series(struct import_ctx *ctx, const char *metric,
 int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		      long line)
 {
-	sqlite3_stmt *st = ctx->ins_agg;
+	sqlite3_stmt *st = ctx->db->st[ST_INS_AGG];
 	struct variant_cols v;
 	double sd = a->stddev;
 	int64_t id;

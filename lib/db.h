@@ -10,9 +10,22 @@
 #include <sqlite3.h>
 #include "strmap.h"
 
+/* The statements of an import, prepared once per open database. */
+enum db_stmt {
+	ST_INS_RUN, ST_INS_PARAM, ST_INS_SAMPLE, ST_INS_SERIES, ST_INS_AGG,
+	ST_FIND_METRIC, ST_INS_METRIC, ST_SET_UNIT, ST_NEXT_ITER, ST_NR,
+};
+
 struct db {
 	sqlite3 *sq;		/* owned */
 	char *path;		/* owned */
+	sqlite3_stmt *st[ST_NR];	/* owned; NULL until first needed */
+	/*
+	 * metric name -> metrics.id, across the files of one command.  Ids
+	 * made in a transaction that rolls back are gone: db_rollback()
+	 * clears the cache.
+	 */
+	struct strmap metric_ids;
 };
 
 /*
@@ -84,9 +97,6 @@ struct import_ctx {
 	int64_t import_id;
 	int64_t run_id;				/* current run; 0 = none */
 	long nr_runs, nr_samples, nr_aggregates, nr_series;
-	struct strmap metric_ids;		/* name -> metrics.id */
-	sqlite3_stmt *ins_run, *ins_param, *ins_sample, *ins_agg,
-		*ins_series, *upsert_metric, *next_iter;
 };
 
 /* Set up ctx for a new import row (inserted now); 0 or error(). */

@@ -184,6 +184,8 @@ static void list_candidates(struct db *db, enum dim dim, const char *param)
 	size_t i, j, nr;
 	char **v;
 
+	int any = 0;
+
 	if (dim == DIM_PARAM) {
 		if (distinct(db, "SELECT DISTINCT value FROM run_params WHERE "
 				 "key = ? ORDER BY 1", param, NULL, &v, &nr,
@@ -204,12 +206,16 @@ static void list_candidates(struct db *db, enum dim dim, const char *param)
 		if (distinct(db, q[i].sql, NULL, NULL, &v, &nr, 50))
 			return;
 		if (nr) {
+			any = 1;
 			fprintf(stderr, "  %s:\n", q[i].what);
 			for (j = 0; j < nr; j++)
 				fprintf(stderr, "    %s\n", v[j]);
 		}
 		free_strv(v, nr);
 	}
+	if (!any)
+		fprintf(stderr, "  (none: name variants with import --label, "
+			"--kernel or --commit)\n");
 }
 
 static int exists(struct db *db, const char *sql, const char *a,
@@ -423,6 +429,12 @@ int query_run_params(struct db *db, int64_t run_id, char ***keys,
 
 /* ---- metrics ---- */
 
+static int cmp_metric_row(const void *a, const void *b)
+{
+	return str_natcmp(((const struct metric_row *)a)->name,
+			  ((const struct metric_row *)b)->name);
+}
+
 int query_metrics(struct db *db, const struct run_filter *f,
 		  const char *metric_glob, struct metric_row **rows,
 		  size_t *nr)
@@ -437,15 +449,18 @@ int query_metrics(struct db *db, const struct run_filter *f,
 	*nr = 0;
 	if (direction_load(db, &dirs))
 		return -1;
-	sbuf_addstr(&sql, "SELECT m.id, m.name, m.unit, (SELECT count(*) FROM "
-			  "samples s JOIN runs r ON r.id = s.run_id WHERE "
-			  "s.metric_id = m.id");
+	/* one grouped pass over the samples, not one scan per metric */
+	sbuf_addstr(&sql, "SELECT m.id, m.name, m.unit, coalesce(sc.n, 0), "
+			  "coalesce(ac.n, 0) FROM metrics m LEFT JOIN ("
+			  "SELECT s.metric_id AS id, count(*) AS n FROM "
+			  "samples s JOIN runs r ON r.id = s.run_id WHERE 1");
 	add_filter(&sql, f, 0);
-	sbuf_addstr(&sql, "), (SELECT count(*) FROM aggregates r WHERE "
-			  "r.metric_id = m.id");
+	sbuf_addstr(&sql, " GROUP BY s.metric_id) sc ON sc.id = m.id LEFT JOIN ("
+			  "SELECT r.metric_id AS id, count(*) AS n FROM "
+			  "aggregates r WHERE 1");
 	add_filter(&sql, f, 1);
-	sbuf_addstr(&sql, ") AS na FROM metrics m WHERE m.name GLOB ?");
-	sbuf_addstr(&sql, " ORDER BY m.name");
+	sbuf_addstr(&sql, " GROUP BY r.metric_id) ac ON ac.id = m.id "
+			  "WHERE m.name GLOB ?");
 	st = db_prepare(db, sql.buf);
 	sbuf_release(&sql);
 	if (!st) {
@@ -476,6 +491,7 @@ int query_metrics(struct db *db, const struct run_filter *f,
 	direction_release(&dirs);
 	if (rc != SQLITE_DONE)
 		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	qsort(*rows, *nr, sizeof(**rows), cmp_metric_row);
 	return 0;
 }
 

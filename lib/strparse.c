@@ -4,7 +4,6 @@
 #include "compat.h"
 #include "strparse.h"
 #include <ctype.h>
-#include <fnmatch.h>
 
 void str_skip_blanks(const char **p)
 {
@@ -115,9 +114,120 @@ int ends_with(const char *s, const char *suffix)
 	return n >= m && !memcmp(s + n - m, suffix, m);
 }
 
+/* Does c match the set at p (just after '[')?  *end gets the ']'. */
+static int glob_set(const char *p, unsigned char c, const char **end)
+{
+	int neg = 0, hit = 0;
+
+	if (*p == '!' || *p == '^') {
+		neg = 1;
+		p++;
+	}
+	if (*p == ']') {	/* a leading ']' is literal */
+		hit |= c == ']';
+		p++;
+	}
+	for (; *p && *p != ']'; p++) {
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			hit |= c >= (unsigned char)*p && c <= (unsigned char)p[2];
+			p += 2;
+		} else {
+			hit |= c == (unsigned char)*p;
+		}
+	}
+	if (!*p)
+		return -1;	/* no closing ']': '[' is literal */
+	*end = p;
+	return hit != neg;
+}
+
+/*
+ * Shell glob with *, ? and [...] (fnmatch(3) without flags, for ASCII
+ * metric names), iterative with one backtrack point: linear in practice,
+ * and several times faster than glibc's fnmatch, which matters because
+ * every metric of a comparison is matched against the direction catalog.
+ */
 int glob_match(const char *pattern, const char *s)
 {
+	const char *p = pattern, *star = NULL, *resume = NULL, *end;
+
 	if (!pattern)
 		return 1;
-	return fnmatch(pattern, s ? s : "", 0) == 0;
+	if (!s)
+		s = "";
+	while (*s) {
+		if (*p == '*') {
+			star = ++p;
+			resume = s;
+			continue;
+		}
+		if (*p == '[') {
+			int m = glob_set(p + 1, (unsigned char)*s, &end);
+
+			if (m == 1) {
+				p = end + 1;
+				s++;
+				continue;
+			}
+			if (m < 0 && *s == '[') {
+				p++;
+				s++;
+				continue;
+			}
+		} else if (*p == '\\' && p[1]) {
+			if (p[1] == *s) {
+				p += 2;
+				s++;
+				continue;
+			}
+		} else if (*p && (*p == '?' || *p == *s)) {
+			p++;
+			s++;
+			continue;
+		}
+		if (!star)
+			return 0;
+		p = star;
+		s = ++resume;
+	}
+	while (*p == '*')
+		p++;
+	return !*p;
+}
+
+/*
+ * Metric names in natural order: digit runs compare as numbers, so
+ * clat_5% comes before clat_10%, and m2 before m10.
+ */
+int str_natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea = a, *eb = b;
+			size_t la, lb;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			la = (size_t)(ea - a);
+			lb = (size_t)(eb - b);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			if (memcmp(a, b, la))
+				return memcmp(a, b, la);
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
 }

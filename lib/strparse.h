@@ -25,6 +25,11 @@ int str_to_long(const char *s, long *out);
 /* Does s start with / end with prefix? */
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
+/*
+ * Natural order: runs of digits compare as numbers, so "clat_5%" sorts
+ * before "clat_10%" and "m2" before "m10".  Like strcmp's sign.
+ */
+int str_natcmp(const char *a, const char *b);
 /* Shell-style glob match (fnmatch without flags); NULL pattern matches. */
 int glob_match(const char *pattern, const char *s);
 

@@ -54,8 +54,9 @@ CREATE TABLE metrics (
 	unit		TEXT
 );
 
--- One value of one metric in one run.  Clustered by run for import speed
--- and for loading whole variants; metric_id index serves per-metric scans.
+-- One value of one metric in one run.  Clustered by run, for import speed
+-- and for loading whole variants; no index on metric_id (it would slow
+-- every insert; per-metric counts group one pass instead).
 CREATE TABLE samples (
 	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
 	metric_id	INTEGER NOT NULL REFERENCES metrics(id),
