@@ -107,7 +107,7 @@ static int cmp_metric(const void *x, const void *y)
 {
 	const struct sample_row *a = *(const struct sample_row *const *)x;
 	const struct sample_row *b = *(const struct sample_row *const *)y;
-	int c = strcmp(a->metric, b->metric);
+	int c = str_natcmp(a->metric, b->metric);
 
 	if (c)
 		return c;

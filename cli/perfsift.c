@@ -22,16 +22,21 @@ struct cmd_struct {
 	const char *const *usage;
 };
 
-extern const char *const debug_usage[], *const import_usage[],
+extern const char *const compare_usage[], *const debug_usage[],
+	*const import_usage[], *const regressions_usage[],
 	*const metrics_usage[], *const runs_usage[], *const show_usage[];
 
 static const struct cmd_struct commands[] = {
+	{ "compare", cmd_compare, NEED_DB,
+	  "compare variants, with significance", compare_usage },
 	{ "debug", cmd_debug, NEED_DB,
 	  "dump the database as text (for tests)", debug_usage },
 	{ "import", cmd_import, NEED_DB,
 	  "import benchmark output into the database", import_usage },
 	{ "metrics", cmd_metrics, NEED_DB,
 	  "list metrics, with unit, direction and run counts", metrics_usage },
+	{ "regressions", cmd_regressions, NEED_DB,
+	  "every significant regression in the database", regressions_usage },
 	{ "runs", cmd_runs, NEED_DB,
 	  "list runs, with variant, testcase, machine, samples", runs_usage },
 	{ "show", cmd_show, NEED_DB,
@@ -71,7 +76,7 @@ int usage_error(const char *const *usage, const char *fmt, ...)
 int print_json_steal(struct json_t *v)
 {
 	int r = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-					      JSON_REAL_PRECISION(17));
+					      JSON_REAL_PRECISION(15));
 	json_decref(v);
 	putchar('\n');
 	return r ? EXIT_ENV : EXIT_OK;

@@ -19,6 +19,8 @@ static const struct {
 	/* lkp: fio latency distribution buckets are shares, not times */
 	{ "fio.latency_*%", DIR_UNKNOWN },
 	{ "fio.workload", DIR_HIGHER },
+	{ "fio.*io_MiB", DIR_HIGHER },	/* I/O done in a fixed time */
+	{ "fio.*.ios", DIR_HIGHER },
 	{ "*.workload", DIR_HIGHER },
 	{ "will-it-scale.per_*_ops", DIR_HIGHER },
 	{ "will-it-scale.scalability", DIR_HIGHER },

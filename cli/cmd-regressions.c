@@ -1,0 +1,205 @@
+/*
+ * perfsift regressions: every significant regression in the database,
+ * each variant against its predecessor or against --base; with
+ * --exit-code, exit 1 when any is found (for CI pipelines).
+ */
+#include "../lib/compat.h"
+#include "../lib/compare-fmt.h"
+#include "../lib/direction.h"
+#include "../lib/regressions.h"
+#include "../lib/sbuf.h"
+#include "cmd.h"
+#include "table.h"
+#include <getopt.h>
+#include <jansson.h>
+
+const char *const regressions_usage[] = {
+	"usage: perfsift regressions [--base SEL] [--alpha A] [--min-change PCT]",
+	"                            [--test T] [--fdr F] [--json] [--exit-code]",
+	"",
+	"List every significant regression in the database: each variant",
+	"(label) against its predecessor -- in commit order when 'perfsift",
+	"commits import' placed every variant, else in import order -- or",
+	"every variant against --base.  The false discovery rate is held at",
+	"alpha over all the pairs together (Benjamini-Hochberg).  The tests",
+	"and the verdict are those of 'perfsift compare'.",
+	"",
+	"    --base SEL        compare every variant with SEL instead",
+	"    --alpha A         significance level (default 0.05)",
+	"    --min-change PCT  ignore significant changes below PCT %",
+	"    --test T          auto (default), welch or mwu",
+	"    --fdr F           bh (default) or none",
+	"    --json            one JSON document on stdout",
+	"    --exit-code       exit 1 if any regression is found, else 0",
+	NULL,
+};
+
+int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
+		     const char *const *usage);
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void print_json(const struct regressions *rg, double alpha, int fdr)
+{
+	json_t *doc = json_object(), *a = json_array();
+	size_t k, i, v;
+
+	json_object_set_new(doc, "alpha", json_real(alpha));
+	json_object_set_new(doc, "fdr", json_string(fdr ? "bh" : "none"));
+	json_object_set_new(doc, "order", json_string(rg->by_commit ?
+						      "commit" : "import"));
+	for (k = 0; k < rg->ncmp; k++) {
+		const struct comparison *c = &rg->cmp[k];
+
+		for (i = 0; i < c->nr; i++) {
+			const struct cmp_row *r = &c->rows[i];
+
+			for (v = 1; v < c->nvar; v++) {
+				const struct cmp_vs *x = &r->vs[v - 1];
+				json_t *o;
+
+				if (x->verdict != CMP_REGRESSION)
+					continue;
+				o = json_object();
+				json_object_set_new(o, "label", json_string(
+					selector_label(&c->var[v])));
+				json_object_set_new(o, "base", json_string(
+					selector_label(&c->var[0])));
+				json_object_set_new(o, "testcase",
+						    json_string(r->testcase));
+				json_object_set_new(o, "params",
+						    json_string(r->params));
+				json_object_set_new(o, "machine",
+						    json_string(r->machine));
+				json_object_set_new(o, "metric",
+						    json_string(r->metric));
+				json_object_set_new(o, "unit", r->unit ?
+					json_string(r->unit) : json_null());
+				json_object_set_new(o, "direction", json_string(
+					direction_name(r->direction)));
+				json_object_set_new(o, "base_mean",
+						    jnum(r->side[0].mean));
+				json_object_set_new(o, "mean",
+						    jnum(r->side[v].mean));
+				json_object_set_new(o, "change_pct",
+						    jnum(x->change_pct));
+				json_object_set_new(o, "ci_low_pct",
+						    jnum(x->ci_low_pct));
+				json_object_set_new(o, "ci_high_pct",
+						    jnum(x->ci_high_pct));
+				json_object_set_new(o, "p_value", jnum(x->p));
+				json_object_set_new(o, "q_value", jnum(x->q));
+				json_object_set_new(o, "test", json_string(
+					cmp_method_name(x->method)));
+				json_array_append_new(a, o);
+			}
+		}
+	}
+	json_object_set_new(doc, "regressions", a);
+	print_json_steal(doc);
+}
+
+static void print_text(const struct regressions *rg)
+{
+	struct table t;
+	size_t k, i, v;
+
+	table_init(&t, 8, 1UL << 4 | 1UL << 5 | 1UL << 6);
+	table_addf(&t, "VARIANT");
+	table_addf(&t, "BASE");
+	table_addf(&t, "TESTCASE");
+	table_addf(&t, "METRIC");
+	table_addf(&t, "CHANGE");
+	table_addf(&t, "CI");
+	table_addf(&t, "Q");
+	table_addf(&t, "TEST");
+	for (k = 0; k < rg->ncmp; k++) {
+		const struct comparison *c = &rg->cmp[k];
+
+		for (i = 0; i < c->nr; i++) {
+			const struct cmp_row *r = &c->rows[i];
+
+			for (v = 1; v < c->nvar; v++) {
+				const struct cmp_vs *x = &r->vs[v - 1];
+
+				if (x->verdict != CMP_REGRESSION)
+					continue;
+				table_addf(&t, "%s", selector_label(&c->var[v]));
+				table_addf(&t, "%s", selector_label(&c->var[0]));
+				table_addf(&t, "%s%s%s", *r->testcase ?
+					   r->testcase : "-", *r->params ?
+					   " " : "", r->params);
+				table_addf(&t, "%s", r->metric);
+				table_addf(&t, "%+.2f%%", x->change_pct);
+				if (isfinite(x->ci_low_pct))
+					table_addf(&t, "[%+.2f%%, %+.2f%%]",
+						   x->ci_low_pct,
+						   x->ci_high_pct);
+				else
+					table_addf(&t, "-");
+				if (isfinite(x->q))
+					table_addf(&t, "%.2g", x->q);
+				else
+					table_addf(&t, "-");
+				table_addf(&t, "%s", cmp_method_name(x->method));
+			}
+		}
+	}
+	if (rg->nr_regressions)
+		table_print(&t, stdout);
+	table_release(&t);
+	printf("%ld regression%s among %zu variant%s (%s order)\n",
+	       rg->nr_regressions, rg->nr_regressions == 1 ? "" : "s",
+	       rg->nvar, rg->nvar == 1 ? "" : "s",
+	       rg->by_commit ? "commit" : "import");
+}
+
+int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)
+{
+	enum { O_BASE = 256, O_JSON, O_EXIT };
+	static const struct option opts[] = {
+		{ "base", required_argument, NULL, O_BASE },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "min-change", required_argument, NULL, 'm' },
+		{ "test", required_argument, NULL, 't' },
+		{ "fdr", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "exit-code", no_argument, NULL, O_EXIT },
+		{ 0 },
+	};
+	struct cmp_opts o = CMP_OPTS_INIT;
+	struct regressions rg;
+	const char *base = NULL;
+	int c, json = 0, exit_code = 0, r, status;
+
+	optind = 0;
+	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case O_BASE: base = optarg; break;
+		case O_JSON: json = 1; break;
+		case O_EXIT: exit_code = 1; break;
+		default:
+			if (parse_cmp_common(c, optarg, &o, regressions_usage))
+				return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error(regressions_usage, "unexpected argument "
+				   "'%s'", argv[optind]);
+	r = regressions_find(&ctx->db, base, &o, &rg);
+	if (r) {
+		regressions_release(&rg);
+		return r == -2 ? EXIT_USAGE : EXIT_ENV;
+	}
+	if (json)
+		print_json(&rg, o.alpha, o.fdr);
+	else
+		print_text(&rg);
+	status = exit_code && rg.nr_regressions ? EXIT_FOUND : EXIT_OK;
+	regressions_release(&rg);
+	return status;
+}

@@ -1,0 +1,917 @@
+/*
+ * Comparison output formats (compare-fmt.h).  The mmtests and lkp
+ * layouts reproduce the tools' own column widths, worked out from their
+ * outputs (research/mmtests.md §1.2, research/lkp.md §1.4-1.6, and the
+ * robot email in samples/lkp): see the comment above each writer.
+ */
+#include "compat.h"
+#include "compare-fmt.h"
+#include "direction.h"
+#include "sbuf.h"
+#include "strparse.h"
+#include "jsonw.h"
+
+int cmp_format_parse(const char *s)
+{
+	static const char *const names[] = {
+		"text", "mmtests", "lkp", "json", "csv", "markdown",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i]))
+			return (int)i;
+	return -1;
+}
+
+static const char *label(const struct comparison *c, size_t v)
+{
+	return selector_label(&c->var[v]);
+}
+
+/* %.6g, or "-" for a number that cannot be computed. */
+static void num(struct sbuf *sb, double v)
+{
+	if (isfinite(v))
+		sbuf_addf(sb, "%.6g", v);
+	else
+		sbuf_addstr(sb, "-");
+}
+
+static void pct(struct sbuf *sb, double v)
+{
+	if (isfinite(v))
+		sbuf_addf(sb, "%+.2f%%", v);
+	else
+		sbuf_addstr(sb, "-");
+}
+
+static void pval(struct sbuf *sb, double p)
+{
+	if (!isfinite(p))
+		sbuf_addstr(sb, "-");
+	else if (p < 0.0001)
+		sbuf_addf(sb, "%.1e", p);
+	else
+		sbuf_addf(sb, "%.4f", p);
+}
+
+static void side_text(struct sbuf *sb, const struct cmp_side *s)
+{
+	if (s->source == SIDE_NONE) {
+		sbuf_addstr(sb, "missing");
+		return;
+	}
+	num(sb, s->mean);
+	if (isfinite(s->sd)) {
+		sbuf_addstr(sb, " ± ");
+		num(sb, s->sd);
+		if (s->source == SIDE_AGGREGATE && s->sd_kind &&
+		    strcmp(s->sd_kind, "sample"))
+			sbuf_addstr(sb, !strcmp(s->sd_kind, "population") ?
+					       " pop" : " rel");
+	}
+	if (s->n >= 0)
+		sbuf_addf(sb, " (n=%ld)", s->n);
+	else
+		sbuf_addstr(sb, " (n=?)");
+	if (s->source == SIDE_AGGREGATE)
+		sbuf_addf(sb, " %s", s->stat);
+}
+
+static int same_group(const struct cmp_row *a, const struct cmp_row *b)
+{
+	return !strcmp(a->testcase, b->testcase) &&
+	       !strcmp(a->params, b->params) && !strcmp(a->machine, b->machine);
+}
+
+static void group_title(struct sbuf *sb, const struct cmp_row *r)
+{
+	sbuf_addf(sb, "testcase %s", *r->testcase ? r->testcase : "-");
+	if (*r->params)
+		sbuf_addf(sb, "  params %s", r->params);
+	if (*r->machine)
+		sbuf_addf(sb, "  machine %s", r->machine);
+}
+
+/* ---- text ---- */
+
+/* Display width of UTF-8 text: continuation bytes take no column. */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* A grid of cells printed with aligned columns (right: bit per column). */
+struct grid {
+	struct sbuf *cell;
+	size_t ncols, nr, alloc;
+	unsigned long right;
+};
+
+static struct sbuf *grid_next(struct grid *g)
+{
+	ALLOC_GROW(g->cell, g->nr + 1, g->alloc);
+	sbuf_init(&g->cell[g->nr], 0);
+	return &g->cell[g->nr++];
+}
+
+static void grid_print(struct grid *g, FILE *f)
+{
+	size_t *w = xcalloc(g->ncols, sizeof(*w)), i;
+
+	for (i = 0; i < g->nr; i++)
+		if (width(g->cell[i].buf) > w[i % g->ncols])
+			w[i % g->ncols] = width(g->cell[i].buf);
+	for (i = 0; i < g->nr; i++) {
+		size_t col = i % g->ncols;
+		int pad = (int)(w[col] - width(g->cell[i].buf));
+		int last = col == g->ncols - 1;
+
+		if (g->right & (1UL << col))
+			fprintf(f, "%*s%s", pad, "", g->cell[i].buf);
+		else
+			fprintf(f, "%s%*s", g->cell[i].buf, last ? 0 : pad, "");
+		fputs(last ? "\n" : "  ", f);
+	}
+	for (i = 0; i < g->nr; i++)
+		sbuf_release(&g->cell[i]);
+	free(g->cell);
+	free(w);
+	memset(g, 0, sizeof(*g));
+}
+
+struct notes {
+	const char *text[16];
+	size_t nr;
+};
+
+/* Number of the footnote for text (1-based), added if new; 0 if full. */
+static size_t note_ref(struct notes *n, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if (!strcmp(n->text[i], text))
+			return i + 1;
+	if (n->nr == ARRAY_SIZE(n->text))
+		return 0;
+	n->text[n->nr++] = text;
+	return n->nr;
+}
+
+static int shown_vs(const struct cmp_vs *x, int all)
+{
+	return all || (x->significant && x->verdict != CMP_UNCHANGED);
+}
+
+static void text_row(struct grid *g, const struct comparison *c,
+		     const struct cmp_row *r, size_t v, struct notes *notes)
+{
+	const struct cmp_vs *x = &r->vs[v - 1];
+	struct sbuf *sb;
+
+	sb = grid_next(g);
+	sbuf_addstr(sb, r->metric);
+	if (r->unit)
+		sbuf_addf(sb, " (%s)", r->unit);
+	side_text(grid_next(g), &r->side[0]);
+	side_text(grid_next(g), &r->side[v]);
+	pct(grid_next(g), x->change_pct);
+	sb = grid_next(g);
+	if (isfinite(x->ci_low_pct))
+		sbuf_addf(sb, "[%+.2f%%, %+.2f%%]", x->ci_low_pct,
+			  x->ci_high_pct);
+	else
+		sbuf_addstr(sb, "-");
+	pval(grid_next(g), x->p);
+	pval(grid_next(g), x->q);
+	sbuf_addstr(grid_next(g), cmp_method_name(x->method));
+	sb = grid_next(g);
+	sbuf_addstr(sb, cmp_verdict_name(x->verdict));
+	if (x->significant && x->method == CMP_SOURCE)
+		sbuf_addf(sb, " (marked %s)", r->side[v].marker);
+	if (x->note) {
+		size_t ref = note_ref(notes, x->note);
+
+		if (ref)
+			sbuf_addf(sb, " [%zu]", ref);
+	}
+	(void)c;
+}
+
+/*
+ * Text: one table per new variant and testcase/params/machine group:
+ * metric, base mean ± sd (n-1) (n), new mean ± sd (n), % change with its
+ * confidence interval, p, q, test, verdict; notes as footnotes.
+ */
+static int write_text(const struct comparison *c, int all, FILE *f)
+{
+	static const char *const head[] = {
+		"METRIC", NULL, NULL, "CHANGE", NULL, "P", "Q", "TEST",
+		"VERDICT",
+	};
+	struct notes notes = { { 0 }, 0 };
+	size_t v, i, k, j, shown = 0;
+	int level = (int)lround(100 * (1 - c->opts.alpha));
+
+	fprintf(f, "base %s (%ld run%s)", label(c, 0), c->runs[0],
+		c->runs[0] == 1 ? "" : "s");
+	for (v = 1; v < c->nvar; v++)
+		fprintf(f, "%s %s (%ld run%s)", v == 1 ? " vs" : ",",
+			label(c, v), c->runs[v], c->runs[v] == 1 ? "" : "s");
+	fprintf(f, "\nmean \u00b1 sd: sample standard deviation (n-1); "
+		   "%d%% CI of the change (Fieller); significant: %s < %g\n",
+		level, c->opts.fdr ? "Benjamini-Hochberg q" : "p",
+		c->opts.alpha);
+	for (v = 1; v < c->nvar; v++) {
+		for (i = 0; i < c->nr; i = k) {
+			struct grid g = { NULL, ARRAY_SIZE(head), 0, 0,
+					  0x7UL << 3 | 1UL << 6 };
+			struct sbuf t = SBUF_INIT;
+			size_t n = 0;
+
+			for (k = i; k < c->nr &&
+				    same_group(&c->rows[i], &c->rows[k]); k++)
+				n += shown_vs(&c->rows[k].vs[v - 1], all);
+			if (!n)
+				continue;
+			for (j = 0; j < ARRAY_SIZE(head); j++) {
+				struct sbuf *sb = grid_next(&g);
+
+				if (head[j])
+					sbuf_addstr(sb, head[j]);
+				else if (j == 4)
+					sbuf_addf(sb, "%d%% CI", level);
+				else
+					sbuf_addstr(sb, label(c, j == 1 ? 0 : v));
+			}
+			for (j = i; j < k; j++)
+				if (shown_vs(&c->rows[j].vs[v - 1], all))
+					text_row(&g, c, &c->rows[j], v, &notes);
+			group_title(&t, &c->rows[i]);
+			fprintf(f, "\n%s\n", t.buf);
+			sbuf_release(&t);
+			grid_print(&g, f);
+			shown += n;
+		}
+	}
+	fputc('\n', f);
+	for (i = 0; i < notes.nr; i++)
+		fprintf(f, "[%zu] %s\n", i + 1, notes.text[i]);
+	fprintf(f, "%ld regression%s, %ld improvement%s, %ld unknown; %ld "
+		   "test%s over %zu metric row%s",
+		c->nr_regressions, c->nr_regressions == 1 ? "" : "s",
+		c->nr_improvements, c->nr_improvements == 1 ? "" : "s",
+		c->nr_unknown, c->nr_tests, c->nr_tests == 1 ? "" : "s", c->nr,
+		c->nr == 1 ? "" : "s");
+	if (!all)
+		fprintf(f, "; %zu shown (--all for every row)", shown);
+	fputc('\n', f);
+	return 0;
+}
+
+/* ---- mmtests ---- */
+
+/*
+ * compare-kernels layout (Compare.pm/PrintGeneric.pm): a two-line
+ * header split at the first '-' of each name (past "-rcN"), right
+ * aligned to FieldLength + CompareLength + 4 = 12 + 7 + 4 = 23 columns;
+ * rows "%-Ns %-Ms" (statistic, operation) then per variant "%12.2f" and
+ * " (%7.2f%%)", or " *%7.2f%%*" where significant; the percentage is
+ * positive when better (pdiff/pndiff); statistics outer, operations
+ * inner.  Checked against the 5.3.0-rc3 mail table in research/mmtests.md.
+ */
+enum mm_stat { MM_MIN, MM_MEAN, MM_STDDEV, MM_COEFFVAR, MM_MAX, MM_BMEAN,
+	       MM_NR };
+
+static void mm_split(const char *name, struct sbuf *top, struct sbuf *bot)
+{
+	const char *dash = strchr(name, '-');
+	size_t idx;
+
+	if (!dash) {
+		/*
+		 * MMTests prints the name minus its last character on top
+		 * here (index -1); we leave the top line empty instead
+		 */
+		sbuf_addstr(bot, name);
+		return;
+	}
+	idx = (size_t)(dash - name);
+	if (dash[1] == 'r' && dash[2] == 'c' && dash[3] >= '0' &&
+	    dash[3] <= '9') {
+		idx += 4;
+		if (idx > strlen(name))
+			idx = strlen(name);
+	}
+	sbuf_add(top, name, idx);
+	sbuf_addstr(bot, name[idx] ? name + idx + 1 : "");
+}
+
+static const char *mm_op(const struct cmp_row *r)
+{
+	size_t n = strlen(r->testcase);
+
+	if (n && !strncmp(r->metric, r->testcase, n) && r->metric[n] == '.')
+		return r->metric + n + 1;
+	return r->metric;
+}
+
+static int mm_higher(const struct cmp_row *r)
+{
+	return r->direction == DIR_HIGHER;
+}
+
+/* The value of statistic st for one side; NAN if not available. */
+static double mm_value(const struct cmp_row *r, const struct cmp_side *s,
+		       enum mm_stat st)
+{
+	int hi = mm_higher(r);
+
+	if (s->source == SIDE_AGGREGATE) {
+		if (st == MM_MEAN)
+			return s->mean;
+		if (st == MM_STDDEV)
+			return s->sd;
+		return NAN;
+	}
+	if (s->source != SIDE_SAMPLES)
+		return NAN;
+	switch (st) {
+	case MM_MIN: return s->sum.min;
+	case MM_MAX: return s->sum.max;
+	case MM_MEAN:
+		return hi && isfinite(s->sum.hmean) ? s->sum.hmean
+						    : s->sum.mean;
+	case MM_STDDEV:
+		if (hi && isfinite(s->sum.hmean))
+			return stats_mmtests_hstddev(s->v, s->nv);
+		return s->nv > 1 ? s->sum.sd_sample : NAN;
+	case MM_COEFFVAR: {
+		double m = mm_value(r, s, MM_MEAN), sd = mm_value(r, s,
+								   MM_STDDEV);
+
+		return m == 0 ? 0 : sd * 100 / m;
+	}
+	case MM_BMEAN:
+		return stats_mmtests_best_mean(s->v, s->nv, 95, hi,
+					       hi && isfinite(s->sum.hmean));
+	case MM_NR:
+		break;
+	}
+	return NAN;
+}
+
+static const char *mm_stat_label(const struct cmp_row *r, enum mm_stat st)
+{
+	int h = mm_higher(r) && r->side[0].source == SIDE_SAMPLES &&
+		isfinite(r->side[0].sum.hmean);
+
+	if (r->side[0].source == SIDE_AGGREGATE && st == MM_MEAN)
+		return r->side[0].stat;
+	switch (st) {
+	case MM_MIN: return "Min";
+	case MM_MEAN: return h ? "Hmean" : "Amean";
+	case MM_STDDEV: return h ? "HStddev" : "Stddev";
+	case MM_COEFFVAR: return h ? "HCoeffVar" : "CoeffVar";
+	case MM_MAX: return "Max";
+	case MM_BMEAN: return h ? "BHmean.95" : "BAmean.95";
+	case MM_NR: break;
+	}
+	return "?";
+}
+
+/* A side drawn from imported summaries rather than samples? */
+static int mm_from_summaries(const struct cmp_row *r)
+{
+	return r->side[0].source != SIDE_SAMPLES && r->side[0].nr_stats;
+}
+
+/* The value of the imported statistic called name; NAN if none. */
+static double mm_lookup(const struct cmp_side *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_stats; i++)
+		if (!strcmp(s->stats[i].stat, name))
+			return s->stats[i].value;
+	return NAN;
+}
+
+/* Spread statistics: lower is better whatever the metric (pndiff). */
+static int mm_spread(const char *name)
+{
+	return strstr(name, "Stddev") || strstr(name, "CoeffVar") ||
+	       strstr(name, "CI");
+}
+
+static void mm_add_label(const char ***v, size_t *nr, size_t *alloc,
+			 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i], name))
+			return;
+	ALLOC_GROW(*v, *nr + 1, *alloc);
+	(*v)[(*nr)++] = name;
+}
+
+/*
+ * Rows of one statistic of one operation; st is a slot of enum mm_stat
+ * for rows computed from samples, or -1 and name for imported summaries.
+ */
+static void mm_line(const struct comparison *c, const struct cmp_row *r,
+		    int st, const char *name, size_t wl, size_t wo, FILE *f)
+{
+	const char *stat = st >= 0 ? mm_stat_label(r, st) : name;
+	/* the comparison statistic carries the significance star */
+	const char *cmp_stat = st >= 0 ? mm_stat_label(r, MM_MEAN)
+				       : r->side[0].stat;
+	int higher = !mm_spread(stat) && mm_higher(r);
+	double base, x, d;
+	size_t v;
+
+	base = st >= 0 ? mm_value(r, &r->side[0], st)
+		       : mm_lookup(&r->side[0], name);
+	if (!isfinite(base))
+		return;
+	fprintf(f, "%-*s %-*s", (int)wl, stat, (int)wo, mm_op(r));
+	for (v = 0; v < c->nvar; v++) {
+		int sig = v && cmp_stat && !strcmp(cmp_stat, stat) &&
+			  r->vs[v - 1].significant;
+
+		x = st >= 0 ? mm_value(r, &r->side[v], st)
+			    : mm_lookup(&r->side[v], name);
+		if (!isfinite(x)) {
+			fprintf(f, "%12s %10s", "-", "");
+			continue;
+		}
+		d = v ? cmp_mmtests_pdiff(x, base, higher) : 0;
+		fprintf(f, "%12.2f", x);
+		fprintf(f, sig ? " *%7.2f%%*" : " (%7.2f%%)",
+			isfinite(d) ? d : 0);
+	}
+	fputc('\n', f);
+}
+
+static int write_mmtests(const struct comparison *c, int all, FILE *f)
+{
+	size_t i, k, v, j, s;
+
+	for (i = 0; i < c->nr; i = k) {
+		const struct cmp_row *g = &c->rows[i];
+		const char **names = NULL;
+		size_t nn = 0, an = 0, wl = 0, wo = 0;
+		int st, any = 0, any_samples = 0;
+
+		/* statistics are the outer loop: collect them first */
+		for (k = i; k < c->nr && same_group(g, &c->rows[k]); k++) {
+			const struct cmp_row *r = &c->rows[k];
+
+			if (!all && !cmp_row_interesting(c, r))
+				continue;
+			any = 1;
+			if (strlen(mm_op(r)) > wo)
+				wo = strlen(mm_op(r));
+			if (mm_from_summaries(r)) {
+				for (j = 0; j < r->side[0].nr_stats; j++)
+					mm_add_label(&names, &nn, &an,
+						     r->side[0].stats[j].stat);
+				continue;
+			}
+			any_samples = 1;
+			for (st = 0; st < MM_NR; st++)
+				if (strlen(mm_stat_label(r, st)) > wl)
+					wl = strlen(mm_stat_label(r, st));
+		}
+		if (!any) {
+			free(names);
+			continue;
+		}
+		for (j = 0; j < nn; j++)
+			if (strlen(names[j]) > wl)
+				wl = strlen(names[j]);
+		if (i)
+			fputc('\n', f);
+		{
+			struct sbuf t = SBUF_INIT, top = SBUF_INIT,
+				    bot = SBUF_INIT;
+
+			group_title(&t, g);
+			fprintf(f, "%s\n\n", t.buf);
+			for (v = 0; v < c->nvar; v++) {
+				struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+				int w = v ? 23 : (int)(wl + 1 + wo + 23);
+
+				mm_split(label(c, v), &a, &b);
+				sbuf_addf(&top, "%*s", w, a.buf);
+				sbuf_addf(&bot, "%*s", w, b.buf);
+				sbuf_release(&a);
+				sbuf_release(&b);
+			}
+			sbuf_rtrim(&top);
+			if (top.len)
+				fprintf(f, "%s\n", top.buf);
+			fprintf(f, "%s\n", bot.buf);
+			sbuf_release(&t);
+			sbuf_release(&top);
+			sbuf_release(&bot);
+		}
+		for (st = 0; any_samples && st < MM_NR; st++)
+			for (j = i; j < k; j++)
+				if ((all || cmp_row_interesting(c, &c->rows[j]))
+				    && !mm_from_summaries(&c->rows[j]))
+					mm_line(c, &c->rows[j], st, NULL, wl,
+						wo, f);
+		for (s = 0; s < nn; s++)
+			for (j = i; j < k; j++)
+				if ((all || cmp_row_interesting(c, &c->rows[j]))
+				    && mm_from_summaries(&c->rows[j]))
+					mm_line(c, &c->rows[j], -1, names[s],
+						wl, wo, f);
+		free(names);
+	}
+	return 0;
+}
+
+/* ---- lkp ---- */
+
+void fmt_lkp_value(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "%10s", "-");
+	else if (fabs(v) < 1000)
+		snprintf(buf, len, "%10.2f", v);
+	else if (fabs(v) > 1e8)
+		snprintf(buf, len, "%10.4g", v);
+	else
+		snprintf(buf, len, "%10lld", (long long)trunc(v));
+}
+
+/* " ±%3d%%" when the relative population stddev is above 2%, as ncompare */
+static void lkp_err(char *buf, size_t len, const struct cmp_side *s)
+{
+	double sd = NAN, rel;
+
+	if (s->source == SIDE_SAMPLES && s->nv > 1)
+		sd = s->sum.sd_pop;	/* lkp: population stddev */
+	else if (s->source == SIDE_AGGREGATE)
+		sd = s->sd;
+	rel = s->mean != 0 ? 100 * sd / fabs(s->mean) : NAN;
+	if (isfinite(rel) && rel > 2)
+		snprintf(buf, len, " \u00b1%3d%%", (int)rel);
+	else
+		snprintf(buf, len, "      ");
+}
+
+static int lkp_absolute(const char *metric)
+{
+	return starts_with(metric, "perf-profile") || ends_with(metric, "%");
+}
+
+/*
+ * ncompare's layout (lib/compare.rb), checked byte for byte against the
+ * 2025 robot email in samples/lkp: base value %10 + error 6 = 16
+ * columns; per new variant the change "%+10.1f%%" (11), a space, value
+ * %10 and error 6; then two spaces and the metric.  The ± uses the
+ * population standard deviation, as lkp does.
+ */
+static int write_lkp(const struct comparison *c, int all, FILE *f)
+{
+	size_t i, k, v;
+	char vb[64], eb[32];
+
+	for (i = 0; i < c->nr; i = k) {
+		const struct cmp_row *g = &c->rows[i];
+		int any = 0;
+
+		for (k = i; k < c->nr && same_group(g, &c->rows[k]); k++)
+			any |= all || cmp_row_interesting(c, &c->rows[k]);
+		if (!any)
+			continue;
+		if (i)
+			fputc('\n', f);
+		fprintf(f, "================================================="
+			   "========================================\n");
+		fprintf(f, "machine/params/testcase:\n  %s/%s/%s\n\n",
+			*g->machine ? g->machine : "-",
+			*g->params ? g->params : "-",
+			*g->testcase ? g->testcase : "-");
+		fprintf(f, "%16.16s ", label(c, 0));
+		for (v = 1; v < c->nvar; v++)
+			fprintf(f, "%27.27s ", label(c, v));
+		fprintf(f, "\n---------------- ");
+		for (v = 1; v < c->nvar; v++)
+			fprintf(f, "--------------------------- ");
+		fprintf(f, "\n         %%stddev");
+		for (v = 1; v < c->nvar; v++)
+			fprintf(f, "     %%change         %%stddev");
+		fprintf(f, "\n             \\  ");
+		for (v = 1; v < c->nvar; v++)
+			fprintf(f, "        |                \\  ");
+		fputc('\n', f);
+		for (size_t j = i; j < k; j++) {
+			const struct cmp_row *r = &c->rows[j];
+
+			if (!all && !cmp_row_interesting(c, r))
+				continue;
+			fmt_lkp_value(vb, sizeof(vb), r->side[0].mean);
+			lkp_err(eb, sizeof(eb), &r->side[0]);
+			fprintf(f, "%s%s", vb, eb);
+			for (v = 1; v < c->nvar; v++) {
+				const struct cmp_side *s = &r->side[v];
+				double ch;
+
+				if (lkp_absolute(r->metric))
+					ch = s->mean - r->side[0].mean;
+				else
+					ch = r->vs[v - 1].change_pct;
+				if (!isfinite(ch))
+					fprintf(f, "%11s", "");
+				else if (lkp_absolute(r->metric))
+					fprintf(f, "%+10.1f ", ch);
+				else if (fabs(ch) >= 1e5)
+					fprintf(f, "%+10.2g%%", ch);
+				else
+					fprintf(f, "%+10.1f%%", ch);
+				fmt_lkp_value(vb, sizeof(vb), s->mean);
+				lkp_err(eb, sizeof(eb), s);
+				fprintf(f, " %s%s", vb, eb);
+			}
+			fprintf(f, "  %s\n", r->metric);
+		}
+	}
+	return 0;
+}
+
+/* ---- json ---- */
+
+static void side_json(struct jsonw *w, const struct cmp_side *s)
+{
+	int samples = s->source == SIDE_SAMPLES;
+
+	if (s->n >= 0 && s->source != SIDE_NONE)
+		jw_int(w, "n", s->n);
+	else
+		jw_null(w, "n");
+	jw_num(w, "mean", s->source ? s->mean : NAN);
+	jw_num(w, "stddev", s->source ? s->sd : NAN);
+	jw_num(w, "min", samples ? s->sum.min : NAN);
+	jw_num(w, "max", samples ? s->sum.max : NAN);
+	jw_str(w, "source", s->source == SIDE_NONE ? NULL :
+			    samples ? "samples" : "aggregate");
+	if (s->source == SIDE_AGGREGATE) {
+		jw_str(w, "stat", s->stat);
+		jw_str(w, "stddev_kind", s->sd_kind);
+		jw_str(w, "marker", s->marker);
+	}
+}
+
+/*
+ * The document of SPEC §5.2, written by the streaming writer: a compare
+ * of thousands of metrics is mostly this (jansson's tree and dump took
+ * three quarters of the time).
+ */
+static int write_json(const struct comparison *c, int all, FILE *f)
+{
+	struct sbuf out = SBUF_INIT;
+	struct jsonw w;
+	size_t i, v;
+	int ret;
+
+	sbuf_init(&out, 4096 + c->nr * 1024);
+	jw_init(&w, &out);
+	jw_object(&w, NULL);
+	jw_str(&w, "base", label(c, 0));
+	jw_array(&w, "compared");
+	for (v = 1; v < c->nvar; v++)
+		jw_str(&w, NULL, label(c, v));
+	jw_end(&w);
+	jw_str(&w, "by", dim_name(c->var[0].dim));
+	jw_num(&w, "alpha", c->opts.alpha);
+	jw_str(&w, "fdr", c->opts.fdr ? "bh" : "none");
+	jw_str(&w, "stddev", "sample (n-1) for samples; as the source gave "
+			     "it for aggregates");
+	jw_array(&w, "rows");
+	for (i = 0; i < c->nr; i++) {
+		const struct cmp_row *row = &c->rows[i];
+
+		if (!all && !cmp_row_interesting(c, row))
+			continue;
+		jw_object(&w, NULL);
+		jw_str(&w, "testcase", row->testcase);
+		jw_str(&w, "params", row->params);
+		jw_str(&w, "machine", row->machine);
+		jw_str(&w, "metric", row->metric);
+		jw_str(&w, "unit", row->unit);
+		jw_str(&w, "direction", direction_name(row->direction));
+		jw_object(&w, "base");
+		side_json(&w, &row->side[0]);
+		jw_end(&w);
+		jw_array(&w, "vs");
+		for (v = 1; v < c->nvar; v++) {
+			const struct cmp_vs *x = &row->vs[v - 1];
+
+			jw_object(&w, NULL);
+			side_json(&w, &row->side[v]);
+			jw_str(&w, "label", label(c, v));
+			jw_num(&w, "change_pct", x->change_pct);
+			jw_num(&w, "ci_low_pct", x->ci_low_pct);
+			jw_num(&w, "ci_high_pct", x->ci_high_pct);
+			jw_num(&w, "p_value", x->p);
+			jw_num(&w, "q_value", x->q);
+			jw_str(&w, "test", cmp_method_name(x->method));
+			jw_bool(&w, "significant", x->significant);
+			jw_str(&w, "verdict", cmp_verdict_name(x->verdict));
+			jw_str(&w, "note", x->note);
+			jw_end(&w);
+		}
+		jw_end(&w);
+		jw_end(&w);
+	}
+	jw_end(&w);
+	jw_end(&w);
+	sbuf_addch(&out, '\n');
+	ret = fwrite(out.buf, 1, out.len, f) == out.len ? 0 : -1;
+	sbuf_release(&out);
+	return ret;
+}
+
+/* ---- csv ---- */
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+}
+
+static int write_csv(const struct comparison *c, int all, FILE *f)
+{
+	size_t i, v;
+
+	fputs("testcase,params,machine,metric,unit,direction,base,base_n,"
+	      "base_mean,base_stddev,label,n,mean,stddev,change_pct,"
+	      "ci_low_pct,ci_high_pct,p_value,q_value,test,significant,"
+	      "verdict\n", f);
+	for (i = 0; i < c->nr; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!all && !cmp_row_interesting(c, r))
+			continue;
+		for (v = 1; v < c->nvar; v++) {
+			const struct cmp_vs *x = &r->vs[v - 1];
+			const struct cmp_side *a = &r->side[0], *b = &r->side[v];
+
+			csv_field(f, r->testcase);
+			fputc(',', f);
+			csv_field(f, r->params);
+			fputc(',', f);
+			csv_field(f, r->machine);
+			fputc(',', f);
+			csv_field(f, r->metric);
+			fputc(',', f);
+			csv_field(f, r->unit);
+			fprintf(f, ",%s,", direction_name(r->direction));
+			csv_field(f, label(c, 0));
+			fputc(',', f);
+			if (a->source && a->n >= 0)
+				fprintf(f, "%ld", a->n);
+			csv_num(f, a->source ? a->mean : NAN);
+			csv_num(f, a->source ? a->sd : NAN);
+			fputc(',', f);
+			csv_field(f, label(c, v));
+			fputc(',', f);
+			if (b->source && b->n >= 0)
+				fprintf(f, "%ld", b->n);
+			csv_num(f, b->source ? b->mean : NAN);
+			csv_num(f, b->source ? b->sd : NAN);
+			csv_num(f, x->change_pct);
+			csv_num(f, x->ci_low_pct);
+			csv_num(f, x->ci_high_pct);
+			csv_num(f, x->p);
+			csv_num(f, x->q);
+			fprintf(f, ",%s,%s,%s\n", cmp_method_name(x->method),
+				x->significant ? "true" : "false",
+				cmp_verdict_name(x->verdict));
+		}
+	}
+	return 0;
+}
+
+/* ---- markdown ---- */
+
+static void md_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc(' ', f);
+}
+
+static int write_markdown(const struct comparison *c, int all, FILE *f)
+{
+	size_t i, v, shown = 0;
+	int level = (int)lround(100 * (1 - c->opts.alpha));
+
+	for (v = 1; v < c->nvar; v++) {
+		const struct cmp_row *prev = NULL;
+
+		for (i = 0; i < c->nr; i++) {
+			const struct cmp_row *r = &c->rows[i];
+			const struct cmp_vs *x = &r->vs[v - 1];
+			struct sbuf sb = SBUF_INIT;
+
+			if (!shown_vs(x, all))
+				continue;
+			if (!prev || !same_group(prev, r)) {
+				struct sbuf t = SBUF_INIT;
+
+				group_title(&t, r);
+				fprintf(f, "%s**%s** vs **%s** — %s\n\n",
+					shown ? "\n" : "", label(c, v),
+					label(c, 0), t.buf);
+				fprintf(f, "| metric | %s | %s | change | "
+					   "%d%% CI | p | q | verdict |\n",
+					label(c, 0), label(c, v), level);
+				fputs("|---|---:|---:|---:|---:|---:|---:|---|\n",
+				      f);
+				sbuf_release(&t);
+			}
+			prev = r;
+			md_cell(f, r->metric);
+			side_text(&sb, &r->side[0]);
+			md_cell(f, sb.buf);
+			sbuf_reset(&sb);
+			side_text(&sb, &r->side[v]);
+			md_cell(f, sb.buf);
+			sbuf_reset(&sb);
+			pct(&sb, x->change_pct);
+			md_cell(f, sb.buf);
+			sbuf_reset(&sb);
+			if (isfinite(x->ci_low_pct))
+				sbuf_addf(&sb, "[%+.2f%%, %+.2f%%]",
+					  x->ci_low_pct, x->ci_high_pct);
+			else
+				sbuf_addstr(&sb, "-");
+			md_cell(f, sb.buf);
+			sbuf_reset(&sb);
+			pval(&sb, x->p);
+			md_cell(f, sb.buf);
+			sbuf_reset(&sb);
+			pval(&sb, x->q);
+			md_cell(f, sb.buf);
+			sbuf_reset(&sb);
+			sbuf_addstr(&sb, cmp_verdict_name(x->verdict));
+			if (x->note)
+				sbuf_addf(&sb, " (%s)", x->note);
+			md_cell(f, sb.buf);
+			fputs("|\n", f);
+			sbuf_release(&sb);
+			shown++;
+		}
+	}
+	if (!shown)
+		fputs("No significant changes.\n", f);
+	return 0;
+}
+
+int cmp_write(const struct comparison *c, enum cmp_format fmt, int all,
+	      FILE *f)
+{
+	switch (fmt) {
+	case FMT_TEXT: return write_text(c, all, f);
+	case FMT_MMTESTS: return write_mmtests(c, all, f);
+	case FMT_LKP: return write_lkp(c, all, f);
+	case FMT_JSON: return write_json(c, all, f);
+	case FMT_CSV: return write_csv(c, all, f);
+	case FMT_MARKDOWN: return write_markdown(c, all, f);
+	}
+	BUG("unknown format %d", (int)fmt);
+}

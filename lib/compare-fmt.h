@@ -1,0 +1,24 @@
+#ifndef COMPARE_FMT_H
+#define COMPARE_FMT_H
+/*
+ * Writing a comparison (compare.h) in the formats of SPEC §8: text,
+ * mmtests (compare-kernels), lkp (ncompare), json, csv, markdown.
+ */
+#include <stdio.h>
+#include "compare.h"
+
+enum cmp_format {
+	FMT_TEXT, FMT_MMTESTS, FMT_LKP, FMT_JSON, FMT_CSV, FMT_MARKDOWN,
+};
+
+/* "text" -> FMT_TEXT ...; -1 if unknown. */
+int cmp_format_parse(const char *s);
+/* Write c to f; all = every row, else only significant changes. 0/-1. */
+int cmp_write(const struct comparison *c, enum cmp_format fmt, int all,
+	      FILE *f);
+
+/* Number formats shared with other reports. */
+/* lkp ncompare value: %10.2f below 1000, %10.4g above 1e8, else %10d. */
+void fmt_lkp_value(char *buf, size_t len, double v);
+
+#endif

@@ -1,0 +1,710 @@
+/*
+ * The comparison engine (see compare.h).
+ *
+ * Rows are keyed by (testcase, params, machine, metric).  When comparing
+ * along param:NAME, NAME=value is taken out of params, so the variants'
+ * runs line up.  Samples win over aggregates: a side has an aggregate
+ * only where no run of the variant has the metric.
+ *
+ * Tests (--test auto): the Mann-Whitney U test when both sides have
+ * enough runs for it to ever reach alpha (stats_mwu_min_p), else Welch's
+ * t-test, which works from n = 2 but leans on normality.  Aggregates with
+ * a known n and stddev get Welch from summaries; with n unknown, no
+ * p-value: the source's own marker stands (method "source").
+ */
+#include "compat.h"
+#include "compare.h"
+#include "direction.h"
+#include "sbuf.h"
+#include "strmap.h"
+#include "strparse.h"
+
+const char *cmp_method_name(enum cmp_method m)
+{
+	static const char *const names[] = { "none", "welch", "mwu", "source" };
+
+	return names[m];
+}
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	static const char *const names[] = {
+		"unchanged", "regression", "improvement", "unknown",
+	};
+
+	return names[v];
+}
+
+double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
+{
+	if (!isfinite(new_v) || !isfinite(base))
+		return NAN;
+	if (higher_better) {
+		if (new_v == base || new_v == 0)
+			return 0;
+		if (base == 0)
+			return 100;
+		return new_v * 100 / base - 100;
+	}
+	if (new_v == base)
+		return 0;
+	if (new_v == 0)
+		return 100;
+	if (base == 0)
+		return -99;
+	return 100 - new_v * 100 / base;
+}
+
+static const char *pool_add(struct comparison *c, const char *s)
+{
+	if (!s)
+		return NULL;
+	ALLOC_GROW(c->pool, c->nr_pool + 1, c->alloc_pool);
+	c->pool[c->nr_pool] = xstrdup(s);
+	return c->pool[c->nr_pool++];
+}
+
+/* ---- loading ---- */
+
+struct loader {
+	struct db *db;
+	struct comparison *c;
+	struct strmap groups;	/* "testcase\x1fparams\x1fmachine" -> idx */
+	char **group_key;	/* owned: the three parts, \x1f-joined */
+	size_t nr_groups, alloc_groups;
+	struct strmap rows;	/* (group idx, metric id) -> row idx */
+	struct strmap metrics;	/* metric id (8 bytes) -> pool index */
+	const char **mname, **munit;	/* by pool position */
+	size_t nr_m, alloc_m;
+	struct direction_overrides dirs;
+};
+
+static char *strip_param(const char *params, const struct selector *sel)
+{
+	struct sbuf sb = SBUF_INIT, want = SBUF_INIT;
+	const char *p;
+	size_t n;
+
+	if (sel->dim != DIM_PARAM)
+		return xstrdup(params);
+	sbuf_addf(&sb, ",%s,", params);
+	sbuf_addf(&want, ",%s=%s,", sel->param, sel->value);
+	p = strstr(sb.buf, want.buf);
+	if (p) {
+		n = (size_t)(p - sb.buf);
+		memmove(sb.buf + n, sb.buf + n + want.len - 1,
+			sb.len - n - want.len + 2);
+		sb.len -= want.len - 1;
+	}
+	/* drop the added commas */
+	if (sb.len >= 2) {
+		memmove(sb.buf, sb.buf + 1, sb.len - 2);
+		sbuf_setlen(&sb, sb.len - 2);
+	} else {
+		sbuf_reset(&sb);
+	}
+	sbuf_release(&want);
+	return sbuf_detach(&sb, NULL);
+}
+
+static size_t group_idx(struct loader *l, const char *testcase,
+			const char *params, const char *machine)
+{
+	struct sbuf key = SBUF_INIT;
+	int64_t idx;
+
+	sbuf_addf(&key, "%s\x1f%s\x1f%s", testcase, params, machine);
+	if (strmap_get(&l->groups, key.buf, key.len, &idx)) {
+		sbuf_release(&key);
+		return (size_t)idx;
+	}
+	ALLOC_GROW(l->group_key, l->nr_groups + 1, l->alloc_groups);
+	strmap_put(&l->groups, key.buf, key.len, (int64_t)l->nr_groups);
+	l->group_key[l->nr_groups] = sbuf_detach(&key, NULL);
+	return l->nr_groups++;
+}
+
+static int load_metrics(struct loader *l)
+{
+	sqlite3_stmt *st = db_prepare(l->db, "SELECT id, name, unit FROM "
+					     "metrics WHERE name GLOB ?");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, l->c->opts.metric_glob ?
+				 l->c->opts.metric_glob : "*", -1,
+			  SQLITE_TRANSIENT);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *unit = (const char *)sqlite3_column_text(st, 2);
+
+		ALLOC_GROW(l->mname, l->nr_m + 1, l->alloc_m);
+		l->munit = xrealloc(l->munit, l->alloc_m * sizeof(*l->munit));
+		l->mname[l->nr_m] = pool_add(l->c,
+				(const char *)sqlite3_column_text(st, 1));
+		l->munit[l->nr_m] = pool_add(l->c, unit);
+		strmap_put(&l->metrics, (const char *)&id, sizeof(id),
+			   (int64_t)l->nr_m);
+		l->nr_m++;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
+			       int create)
+{
+	struct comparison *c = l->c;
+	int64_t key[2] = { (int64_t)group, mid }, idx, m;
+	struct cmp_row *r;
+	const char *gk;
+	size_t n1, n2;
+
+	if (strmap_get(&l->rows, (const char *)key, sizeof(key), &idx))
+		return &c->rows[idx];
+	if (!create || !strmap_get(&l->metrics, (const char *)&mid,
+				   sizeof(mid), &m))
+		return NULL;
+	ALLOC_GROW(c->rows, c->nr + 1, c->alloc);
+	r = &c->rows[c->nr];
+	memset(r, 0, sizeof(*r));
+	gk = l->group_key[group];
+	n1 = strcspn(gk, "\x1f");
+	n2 = strcspn(gk + n1 + 1, "\x1f");
+	r->testcase = xstrndup(gk, n1);
+	r->params = xstrndup(gk + n1 + 1, n2);
+	r->machine = xstrdup(gk + n1 + 1 + n2 + 1);
+	r->metric = l->mname[m];
+	r->unit = l->munit[m];
+	r->direction = direction_of(&l->dirs, r->metric, r->unit);
+	r->side = xcalloc(c->nvar, sizeof(*r->side));
+	r->vs = xcalloc(c->nvar, sizeof(*r->vs));
+	strmap_put(&l->rows, (const char *)key, sizeof(key), (int64_t)c->nr);
+	return &c->rows[c->nr++];
+}
+
+/*
+ * The WHERE fragment of one variant plus the filters; the same for runs
+ * (alias r) and aggregates (alias r).  Returns the next bind index.
+ */
+static void where(struct sbuf *sql, const struct comparison *c, size_t v,
+		  int aggregates)
+{
+	const struct selector *s = &c->var[v];
+
+	switch (s->dim) {
+	case DIM_LABEL: sbuf_addstr(sql, " AND r.label = ?1"); break;
+	case DIM_KERNEL: sbuf_addstr(sql, " AND r.kernel = ?1"); break;
+	case DIM_COMMIT: sbuf_addstr(sql, " AND r.commit_sha = ?1"); break;
+	case DIM_MACHINE: sbuf_addstr(sql, " AND r.machine = ?1"); break;
+	case DIM_PARAM:
+		sbuf_addstr(sql, aggregates ?
+			" AND instr(',' || r.params || ',', ',' || ?2 || '=' "
+			"|| ?1 || ',') > 0" :
+			" AND EXISTS (SELECT 1 FROM run_params p WHERE "
+			"p.run_id = r.id AND p.key = ?2 AND p.value = ?1)");
+		break;
+	case DIM_AUTO:
+		BUG("unresolved selector");
+	}
+	if (c->opts.testcase_glob)
+		sbuf_addstr(sql, " AND r.testcase GLOB ?3");
+	if (c->opts.machine)
+		sbuf_addstr(sql, " AND r.machine = ?4");
+}
+
+static void bind_where(sqlite3_stmt *st, const struct comparison *c,
+		       size_t v)
+{
+	const struct selector *s = &c->var[v];
+
+	sqlite3_bind_text(st, 1, s->value, -1, SQLITE_TRANSIENT);
+	if (s->dim == DIM_PARAM)
+		sqlite3_bind_text(st, 2, s->param, -1, SQLITE_TRANSIENT);
+	if (c->opts.testcase_glob)
+		sqlite3_bind_text(st, 3, c->opts.testcase_glob, -1,
+				  SQLITE_TRANSIENT);
+	if (c->opts.machine)
+		sqlite3_bind_text(st, 4, c->opts.machine, -1,
+				  SQLITE_TRANSIENT);
+}
+
+static int load_samples(struct loader *l, size_t v)
+{
+	struct comparison *c = l->c;
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	struct strmap run_group = STRMAP_INIT;
+	int rc;
+
+	/* the runs first: their group, and how many */
+	sbuf_addstr(&sql, "SELECT r.id, r.testcase, r.params, r.machine FROM "
+			  "runs r WHERE 1");
+	where(&sql, c, v, 0);
+	st = db_prepare(l->db, sql.buf);
+	if (!st)
+		goto fail;
+	bind_where(st, c, v);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		char *params = strip_param(
+			(const char *)sqlite3_column_text(st, 2), &c->var[v]);
+		size_t g = group_idx(l, (const char *)sqlite3_column_text(st, 1),
+				     params,
+				     (const char *)sqlite3_column_text(st, 3));
+
+		free(params);
+		strmap_put(&run_group, (const char *)&id, sizeof(id),
+			   (int64_t)g);
+		c->runs[v]++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto fail_db;
+
+	sbuf_reset(&sql);
+	sbuf_addstr(&sql, "SELECT s.run_id, s.metric_id, s.value FROM runs r "
+			  "JOIN samples s ON s.run_id = r.id WHERE 1");
+	where(&sql, c, v, 0);
+	st = db_prepare(l->db, sql.buf);
+	if (!st)
+		goto fail;
+	bind_where(st, c, v);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0), g;
+		struct cmp_row *r;
+		struct cmp_side *sd;
+
+		if (!strmap_get(&run_group, (const char *)&id, sizeof(id), &g))
+			continue;
+		r = row_for(l, (size_t)g, sqlite3_column_int64(st, 1), 1);
+		if (!r)
+			continue;	/* metric not selected by --metric */
+		sd = &r->side[v];
+		ALLOC_GROW(sd->v, sd->nv + 1, sd->alloc);
+		sd->v[sd->nv++] = sqlite3_column_double(st, 2);
+		sd->source = SIDE_SAMPLES;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto fail_db;
+	sbuf_release(&sql);
+	strmap_clear(&run_group);
+	return 0;
+fail_db:
+	error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+fail:
+	sbuf_release(&sql);
+	strmap_clear(&run_group);
+	return -1;
+}
+
+/* Which aggregate statistic stands for the mean, best first. */
+static int stat_rank(const char *stat)
+{
+	static const char *const order[] = {
+		"mean", "Amean", "Hmean", "Gmean", "avg", "average",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (!strcasecmp(stat, order[i]))
+			return (int)i;
+	return -1;
+}
+
+static int load_aggregates(struct loader *l, size_t v)
+{
+	struct comparison *c = l->c;
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	sbuf_addstr(&sql, "SELECT r.testcase, r.params, r.machine, "
+			  "r.metric_id, r.stat, r.value, r.stddev, "
+			  "r.stddev_kind, r.n, r.marker FROM aggregates r "
+			  "WHERE 1");
+	where(&sql, c, v, 1);
+	st = db_prepare(l->db, sql.buf);
+	sbuf_release(&sql);
+	if (!st)
+		return -1;
+	bind_where(st, c, v);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *stat = (const char *)sqlite3_column_text(st, 4);
+		int rank = stat_rank(stat);
+		char *params;
+		struct cmp_row *r;
+		struct cmp_side *sd;
+		size_t g;
+
+		params = strip_param((const char *)sqlite3_column_text(st, 1),
+				     &c->var[v]);
+		g = group_idx(l, (const char *)sqlite3_column_text(st, 0),
+			      params, (const char *)sqlite3_column_text(st, 2));
+		free(params);
+		r = row_for(l, g, sqlite3_column_int64(st, 3), 1);
+		if (!r)
+			continue;
+		sd = &r->side[v];
+		if (sd->source == SIDE_SAMPLES)
+			continue;
+		/* every statistic is kept for the mmtests layout */
+		ALLOC_GROW(sd->stats, sd->nr_stats + 1, sd->alloc_stats);
+		sd->stats[sd->nr_stats].stat = pool_add(c, stat);
+		sd->stats[sd->nr_stats].value = sqlite3_column_double(st, 5);
+		sd->nr_stats++;
+		/* the best mean-like one stands for the side */
+		if (rank < 0 || (sd->source == SIDE_AGGREGATE &&
+				 stat_rank(sd->stat) <= rank))
+			continue;
+		sd->source = SIDE_AGGREGATE;
+		sd->stat = pool_add(c, stat);
+		sd->mean = sqlite3_column_double(st, 5);
+		sd->sd = sqlite3_column_type(st, 6) == SQLITE_NULL ?
+				 NAN : sqlite3_column_double(st, 6);
+		sd->sd_kind = pool_add(c,
+				(const char *)sqlite3_column_text(st, 7));
+		sd->n = sqlite3_column_type(st, 8) == SQLITE_NULL ?
+				-1 : sqlite3_column_int(st, 8);
+		sd->marker = pool_add(c,
+				(const char *)sqlite3_column_text(st, 9));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+	return 0;
+}
+
+/* ---- statistics per row ---- */
+
+static void finish_side(struct cmp_side *s)
+{
+	if (s->source == SIDE_SAMPLES) {
+		if (stats_summarize(s->v, s->nv, &s->sum)) {
+			s->source = SIDE_NONE;
+			return;
+		}
+		s->n = (long)s->nv;
+		s->mean = s->sum.mean;
+		s->sd = s->sum.sd_sample;
+		s->sd_sample = s->sum.sd_sample;
+		return;
+	}
+	if (s->source != SIDE_AGGREGATE) {
+		s->n = 0;
+		s->mean = s->sd = s->sd_sample = NAN;
+		return;
+	}
+	/* an MMTests table gives the spread as its own row */
+	if (!isfinite(s->sd)) {
+		const char *want = !strcmp(s->stat, "Hmean") ? "HStddev"
+							     : "Stddev";
+		size_t i;
+
+		for (i = 0; i < s->nr_stats; i++)
+			if (!strcmp(s->stats[i].stat, want)) {
+				s->sd = s->stats[i].value;
+				s->sd_kind = "sample";
+			}
+	}
+	/* stddev as the source gave it, stored absolute; Welch wants n-1 */
+	s->sd_sample = NAN;
+	if (isfinite(s->sd) && s->n >= 2) {
+		if (s->sd_kind && !strcmp(s->sd_kind, "population"))
+			s->sd_sample = s->sd * sqrt((double)s->n /
+						    (double)(s->n - 1));
+		else
+			s->sd_sample = s->sd;
+	}
+}
+
+static void set_note(struct cmp_vs *vs, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_note(struct cmp_vs *vs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(vs->note_buf, sizeof(vs->note_buf), fmt, ap);
+	va_end(ap);
+	vs->note = vs->note_buf;
+}
+
+static void test_pair(const struct comparison *c, const struct cmp_side *a,
+		      const struct cmp_side *b, struct cmp_vs *vs)
+{
+	struct stats_test t;
+	int use_mwu;
+
+	vs->p = vs->q = NAN;
+	vs->method = CMP_NONE;
+	if (a->source == SIDE_SAMPLES && b->source == SIDE_SAMPLES) {
+		int mwu_reaches = stats_mwu_min_p(a->nv, b->nv) <=
+				  c->opts.alpha;
+
+		use_mwu = c->opts.test == CMP_TEST_MWU ||
+			  (c->opts.test == CMP_TEST_AUTO && mwu_reaches);
+		if (use_mwu) {
+			if (stats_mwu(a->v, a->nv, b->v, b->nv, &t) == 0) {
+				vs->p = t.p;
+				vs->method = CMP_MWU;
+			}
+			if (!mwu_reaches)
+				set_note(vs, "%zu+%zu runs: the U test cannot "
+					 "reach alpha %g; need >= %zu per side",
+					 a->nv, b->nv, c->opts.alpha,
+					 c->mwu_need_n);
+			return;
+		}
+		if (a->nv < 2 || b->nv < 2) {
+			set_note(vs, "n=1 on a side: no test possible; "
+				 "need >= 2 runs per side");
+			return;
+		}
+		if (stats_welch(a->v, a->nv, b->v, b->nv, &t) == 0) {
+			vs->p = t.p;
+			vs->method = CMP_WELCH;
+		}
+		return;
+	}
+	/* one side or both are summaries */
+	if (a->n >= 2 && b->n >= 2 && isfinite(a->sd_sample) &&
+	    isfinite(b->sd_sample)) {
+		if (stats_welch_summary(a->mean, a->sd_sample, (double)a->n,
+					b->mean, b->sd_sample, (double)b->n,
+					&t) == 0) {
+			vs->p = t.p;
+			vs->method = CMP_WELCH;
+		}
+		return;
+	}
+	if (b->source == SIDE_AGGREGATE && (a->n < 0 || b->n < 0)) {
+		vs->method = CMP_SOURCE;
+		set_note(vs, "n not known: no p-value; the source's marker "
+			 "stands");
+		return;
+	}
+	if (a->n == 1 || b->n == 1)
+		set_note(vs, "n=1 on a side: no test possible; need >= 2 runs "
+			 "per side");
+	else
+		set_note(vs, "no standard deviation given: no test possible");
+}
+
+static void change_and_ci(const struct comparison *c,
+			  const struct cmp_side *a, const struct cmp_side *b,
+			  struct cmp_vs *vs)
+{
+	if (a->mean == b->mean)
+		vs->change_pct = 0;	/* also 0 -> 0 */
+	else if (a->mean != 0 && isfinite(a->mean) && isfinite(b->mean))
+		vs->change_pct = 100.0 * (b->mean / a->mean - 1.0);
+	else
+		vs->change_pct = NAN;
+	vs->ci_low_pct = vs->ci_high_pct = NAN;
+	if (a->n >= 2 && b->n >= 2 && isfinite(a->sd_sample) &&
+	    isfinite(b->sd_sample))
+		stats_change_ci(a->mean, a->sd_sample, (double)a->n, b->mean,
+				b->sd_sample, (double)b->n,
+				1.0 - c->opts.alpha, &vs->ci_low_pct,
+				&vs->ci_high_pct);
+}
+
+/* Significance and verdict of variant v (>= 1) on row r. */
+static void verdict(const struct comparison *c, struct cmp_row *r, size_t v)
+{
+	const struct cmp_side *a = &r->side[0], *b = &r->side[v];
+	struct cmp_vs *vs = &r->vs[v - 1];
+
+	double level = c->opts.fdr ? vs->q : vs->p;
+
+	if (vs->method == CMP_SOURCE) {
+		vs->significant = b->marker && *b->marker;
+	} else {
+		vs->significant = isfinite(level) && level < c->opts.alpha;
+	}
+	if (!isfinite(a->mean) || !isfinite(b->mean)) {
+		vs->verdict = CMP_UNKNOWN;
+		return;
+	}
+	if (!vs->significant) {
+		/* no test, or one that could never reach alpha: say so */
+		if (vs->method == CMP_NONE || vs->note)
+			vs->verdict = CMP_UNKNOWN;
+		else
+			vs->verdict = CMP_UNCHANGED;
+		return;
+	}
+	if (isfinite(vs->change_pct) &&
+	    fabs(vs->change_pct) < c->opts.min_change_pct) {
+		vs->verdict = CMP_UNCHANGED;
+		return;
+	}
+	/* the sign of the difference: the % change is NAN from a zero base */
+	if (r->direction == DIR_UNKNOWN || b->mean == a->mean)
+		vs->verdict = CMP_UNKNOWN;
+	else if ((b->mean < a->mean) == (r->direction == DIR_HIGHER))
+		vs->verdict = CMP_REGRESSION;
+	else
+		vs->verdict = CMP_IMPROVEMENT;
+}
+
+static int cmp_rows(const void *x, const void *y)
+{
+	const struct cmp_row *a = x, *b = y;
+	int d;
+
+	if ((d = strcmp(a->testcase, b->testcase)) ||
+	    (d = strcmp(a->params, b->params)) ||
+	    (d = strcmp(a->machine, b->machine)))
+		return d;
+	return str_natcmp(a->metric, b->metric);
+}
+
+static int compute(struct comparison *c)
+{
+	size_t i, v, m = 0, k;
+	double *p, *q;
+
+	for (i = 0; i < c->nr; i++) {
+		struct cmp_row *r = &c->rows[i];
+
+		for (v = 0; v < c->nvar; v++)
+			finish_side(&r->side[v]);
+		for (v = 1; v < c->nvar; v++) {
+			struct cmp_vs *vs = &r->vs[v - 1];
+
+			change_and_ci(c, &r->side[0], &r->side[v], vs);
+			if (r->side[0].source == SIDE_NONE ||
+			    r->side[v].source == SIDE_NONE) {
+				vs->p = vs->q = NAN;
+				vs->method = CMP_NONE;
+				vs->note = "missing on one side";
+				continue;
+			}
+			test_pair(c, &r->side[0], &r->side[v], vs);
+			if (isfinite(vs->p))
+				m++;
+		}
+	}
+	if (c->opts.defer)
+		return 0;
+	/* Benjamini-Hochberg over every p-value of this comparison */
+	p = xmalloc((m + 1) * sizeof(*p));
+	q = xmalloc((m + 1) * sizeof(*q));
+	for (i = 0, k = 0; i < c->nr; i++)
+		for (v = 1; v < c->nvar; v++)
+			if (isfinite(c->rows[i].vs[v - 1].p))
+				p[k++] = c->rows[i].vs[v - 1].p;
+	if (c->opts.fdr && stats_bh(p, m, q)) {
+		free(p);
+		free(q);
+		return error("out of memory computing q-values");
+	}
+	for (i = 0, k = 0; i < c->nr; i++) {
+		for (v = 1; v < c->nvar; v++) {
+			struct cmp_vs *vs = &c->rows[i].vs[v - 1];
+
+			if (isfinite(vs->p))
+				vs->q = c->opts.fdr ? q[k++] : vs->p;
+		}
+	}
+	free(p);
+	free(q);
+	compare_decide(c);
+	return 0;
+}
+
+void compare_decide(struct comparison *c)
+{
+	size_t i, v;
+
+	c->nr_tests = c->nr_regressions = c->nr_improvements = 0;
+	c->nr_unknown = 0;
+	for (i = 0; i < c->nr; i++) {
+		for (v = 1; v < c->nvar; v++) {
+			struct cmp_vs *vs = &c->rows[i].vs[v - 1];
+
+			verdict(c, &c->rows[i], v);
+			c->nr_tests += isfinite(vs->p);
+			c->nr_regressions += vs->verdict == CMP_REGRESSION;
+			c->nr_improvements += vs->verdict == CMP_IMPROVEMENT;
+			c->nr_unknown += vs->verdict == CMP_UNKNOWN;
+		}
+	}
+}
+
+int compare_variants(struct db *db, struct selector *var, size_t nvar,
+		     const struct cmp_opts *opts, struct comparison *out)
+{
+	struct loader l;
+	size_t v;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&l, 0, sizeof(l));
+	out->var = var;
+	out->nvar = nvar;
+	out->opts = *opts;
+	out->runs = xcalloc(nvar, sizeof(*out->runs));
+	out->mwu_need_n = stats_mwu_min_n(opts->alpha);
+	l.db = db;
+	l.c = out;
+	if (direction_load(db, &l.dirs) || load_metrics(&l))
+		goto out;
+	for (v = 0; v < nvar; v++)
+		if (load_samples(&l, v) || load_aggregates(&l, v))
+			goto out;
+	qsort(out->rows, out->nr, sizeof(*out->rows), cmp_rows);
+	ret = compute(out);
+out:
+	for (v = 0; v < l.nr_groups; v++)
+		free(l.group_key[v]);
+	free(l.group_key);
+	free(l.mname);
+	free(l.munit);
+	strmap_clear(&l.groups);
+	strmap_clear(&l.rows);
+	strmap_clear(&l.metrics);
+	direction_release(&l.dirs);
+	return ret;
+}
+
+int cmp_row_interesting(const struct comparison *c, const struct cmp_row *r)
+{
+	size_t v;
+
+	for (v = 1; v < c->nvar; v++) {
+		const struct cmp_vs *vs = &r->vs[v - 1];
+
+		if (vs->significant && vs->verdict != CMP_UNCHANGED)
+			return 1;
+	}
+	return 0;
+}
+
+void comparison_release(struct comparison *c)
+{
+	size_t i, v;
+
+	for (i = 0; i < c->nr; i++) {
+		struct cmp_row *r = &c->rows[i];
+
+		free(r->testcase);
+		free(r->params);
+		free(r->machine);
+		for (v = 0; v < c->nvar; v++) {
+			free(r->side[v].v);
+			free(r->side[v].stats);
+		}
+		free(r->side);
+		free(r->vs);
+	}
+	free(c->rows);
+	for (i = 0; i < c->nr_pool; i++)
+		free(c->pool[i]);
+	free(c->pool);
+	free(c->runs);
+	memset(c, 0, sizeof(*c));
+}

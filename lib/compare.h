@@ -1,0 +1,128 @@
+#ifndef COMPARE_H
+#define COMPARE_H
+/*
+ * The comparison engine: loads the values of two or more variants from
+ * the database, lines them up row by row (testcase, params, machine,
+ * metric), and for every new variant against the base computes the %
+ * change with its confidence interval, a p-value (Welch or Mann-Whitney
+ * U; Welch from summaries for aggregates), Benjamini-Hochberg q-values
+ * across the whole comparison, and a direction-aware verdict.
+ *
+ * Formatting lives in compare-fmt.c; this file only computes.
+ */
+#include <stddef.h>
+#include "db.h"
+#include "query.h"
+#include "stats.h"
+
+enum cmp_test { CMP_TEST_AUTO, CMP_TEST_WELCH, CMP_TEST_MWU };
+/* What decided a p-value (the JSON "test" field). */
+enum cmp_method { CMP_NONE, CMP_WELCH, CMP_MWU, CMP_SOURCE };
+enum cmp_verdict {
+	CMP_UNCHANGED, CMP_REGRESSION, CMP_IMPROVEMENT, CMP_UNKNOWN,
+};
+
+struct cmp_opts {
+	enum dim dim;			/* --by; DIM_AUTO: per selector */
+	const char *param;		/* the NAME of param:NAME */
+	const char *testcase_glob, *metric_glob, *machine;
+	enum cmp_test test;
+	double alpha;			/* default 0.05 */
+	int fdr;			/* 1: Benjamini-Hochberg, 0: none */
+	double min_change_pct;		/* |change| below this is unchanged */
+	int defer;			/* stop after p-values: the caller
+					 * sets q and calls compare_decide() */
+};
+#define CMP_OPTS_INIT { DIM_AUTO, NULL, NULL, NULL, NULL, CMP_TEST_AUTO, \
+			0.05, 1, 0.0, 0 }
+
+/* One statistic as an imported summary gave it ("Min", 5181.70). */
+struct agg_stat {
+	const char *stat;	/* borrowed: comparison pool */
+	double value;
+};
+
+/* One variant's values on one row. */
+struct cmp_side {
+	enum { SIDE_NONE, SIDE_SAMPLES, SIDE_AGGREGATE } source;
+	double *v;		/* owned: the samples */
+	size_t nv, alloc;
+	/* from samples: stats_summarize(); from an aggregate: mean, sd */
+	struct stats_summary sum;
+	long n;			/* -1: not known (aggregate) */
+	double mean;
+	double sd;		/* sample sd (n-1) for samples; for an
+				 * aggregate what the source gave, absolute */
+	double sd_sample;	/* n-1 sd usable for Welch; NAN if none */
+	const char *stat;	/* aggregate: "Amean", ...; borrowed pool */
+	const char *sd_kind;	/* aggregate: sample|population|relative */
+	const char *marker;	/* aggregate: the source's marker */
+	struct agg_stat *stats;	/* owned: every imported statistic of
+				 * this side, in import order (Min, Amean,
+				 * Stddev, ... of an MMTests table) */
+	size_t nr_stats, alloc_stats;
+};
+
+/* One new variant against the base, on one row. */
+struct cmp_vs {
+	double change_pct;	/* NAN: cannot be computed */
+	double ci_low_pct, ci_high_pct;	/* Fieller, level 1 - alpha */
+	double p, q;		/* NAN: none */
+	enum cmp_method method;
+	int significant;	/* q (or p with fdr none) < alpha */
+	enum cmp_verdict verdict;
+	const char *note;	/* borrowed static text, or NULL */
+	char note_buf[96];
+};
+
+struct cmp_row {
+	char *testcase, *params, *machine;	/* owned */
+	const char *metric, *unit;		/* borrowed: metric pool */
+	int direction;
+	struct cmp_side *side;			/* owned, one per variant */
+	struct cmp_vs *vs;			/* owned, nvar - 1 */
+};
+
+struct comparison {
+	struct selector *var;	/* borrowed: var[0] is the base */
+	size_t nvar;
+	struct cmp_opts opts;
+	struct cmp_row *rows;	/* owned, sorted */
+	size_t nr, alloc;
+	/* pools of metric names/units and aggregate strings */
+	char **pool;
+	size_t nr_pool, alloc_pool;
+	/* counts over all (row, vs) pairs */
+	long nr_regressions, nr_improvements, nr_unknown, nr_tests;
+	long *runs;		/* owned: runs per variant */
+	size_t mwu_need_n;	/* stats_mwu_min_n(alpha) */
+};
+
+/*
+ * Compare var[1..nvar) against var[0].  Returns 0, or -1 after error()
+ * (a database error).
+ */
+int compare_variants(struct db *db, struct selector *var, size_t nvar,
+		     const struct cmp_opts *opts, struct comparison *out);
+void comparison_release(struct comparison *c);
+/*
+ * Turn q-values into significance and verdicts, and count them.  Called
+ * by compare_variants() unless opts.defer; a caller that controls the
+ * false discovery rate over several comparisons (regressions) sets each
+ * vs->q itself first.
+ */
+void compare_decide(struct comparison *c);
+
+/* Is the row worth showing without --all? */
+int cmp_row_interesting(const struct comparison *c, const struct cmp_row *r);
+
+const char *cmp_method_name(enum cmp_method m);
+const char *cmp_verdict_name(enum cmp_verdict v);
+
+/*
+ * MMTests' percentage (research/mmtests.md §1.4): positive = better.
+ * pdiff for higher-is-better, pndiff otherwise (also for spread rows).
+ */
+double cmp_mmtests_pdiff(double new_v, double base, int higher_better);
+
+#endif

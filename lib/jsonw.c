@@ -1,0 +1,238 @@
+/*
+ * Streaming JSON writer (see jsonw.h).
+ */
+#include "compat.h"
+#include "jsonw.h"
+
+void jw_init(struct jsonw *w, struct sbuf *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+}
+
+static void put_string(struct sbuf *sb, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	sbuf_addch(sb, '"');
+	while (*s) {
+		const char *run = s;
+
+		/* copy runs of plain characters at once */
+		while (*s && *s != '"' && *s != '\\' &&
+		       (unsigned char)*s >= 0x20)
+			s++;
+		if (s > run)
+			sbuf_add(sb, run, (size_t)(s - run));
+		if (!*s)
+			break;
+		switch (*s) {
+		case '"': sbuf_add(sb, "\\\"", 2); break;
+		case '\\': sbuf_add(sb, "\\\\", 2); break;
+		case '\n': sbuf_add(sb, "\\n", 2); break;
+		case '\t': sbuf_add(sb, "\\t", 2); break;
+		case '\r': sbuf_add(sb, "\\r", 2); break;
+		default: {
+			unsigned char c = (unsigned char)*s;
+			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4],
+				      hex[c & 15] };
+
+			sbuf_add(sb, u, 6);
+		}
+		}
+		s++;
+	}
+	sbuf_addch(sb, '"');
+}
+
+/* Comma, newline and indent before an item; then "key": if any. */
+static void item(struct jsonw *w, const char *key)
+{
+	static const char spaces[] = "                                "
+				     "                                ";
+	struct sbuf *sb = w->out;
+	size_t indent = 2 * (size_t)w->depth;
+
+	if (w->depth) {
+		if (w->has_items[w->depth])
+			sbuf_addch(sb, ',');
+		sbuf_addch(sb, '\n');
+		while (indent) {
+			size_t n = indent < sizeof(spaces) - 1 ?
+					   indent : sizeof(spaces) - 1;
+
+			sbuf_add(sb, spaces, n);
+			indent -= n;
+		}
+		w->has_items[w->depth] = 1;
+	}
+	if (key) {
+		put_string(sb, key);
+		sbuf_add(sb, ": ", 2);
+	}
+}
+
+static void open(struct jsonw *w, const char *key, char c)
+{
+	item(w, key);
+	sbuf_addch(w->out, c);
+	if (++w->depth >= (int)sizeof(w->has_items))
+		BUG("JSON nested too deep");
+	w->has_items[w->depth] = 0;
+	w->kind[w->depth] = c;
+}
+
+void jw_object(struct jsonw *w, const char *key)
+{
+	open(w, key, '{');
+}
+
+void jw_array(struct jsonw *w, const char *key)
+{
+	open(w, key, '[');
+}
+
+void jw_end(struct jsonw *w)
+{
+	struct sbuf *sb = w->out;
+	int i;
+
+	if (!w->depth)
+		BUG("jw_end() without an open object or array");
+	if (w->has_items[w->depth]) {
+		sbuf_addch(sb, '\n');
+		for (i = 0; i < w->depth - 1; i++)
+			sbuf_add(sb, "  ", 2);
+	}
+	sbuf_addch(sb, w->kind[w->depth] == '{' ? '}' : ']');
+	w->depth--;
+}
+
+void jw_str(struct jsonw *w, const char *key, const char *s)
+{
+	item(w, key);
+	if (s)
+		put_string(w->out, s);
+	else
+		sbuf_add(w->out, "null", 4);
+}
+
+size_t fmt_g15(char *buf, double v)
+{
+	char digits[16];
+	uint64_t m;
+	int e, nd, i, pos = 0;
+	static long double p10[28];
+	long double a = fabsl((long double)v), scaled;
+
+	if (a == 0) {
+		buf[0] = '0';
+		buf[1] = '\0';
+		return 1;
+	}
+	e = (int)floorl(log10l(a));
+	if (e < -290 || e > 290)	/* far from benchmark numbers */
+		return (size_t)snprintf(buf, 32, "%.15g", v);
+	/*
+	 * The product is rounded once, in a 64-bit mantissa: the 15 digits
+	 * come out as printf's but for rare near-half-way cases.
+	 */
+	/* 10^k for k <= 27 is exact in long double: multiply or divide */
+	if (!p10[1]) {
+		p10[0] = 1;
+		for (i = 1; i < (int)ARRAY_SIZE(p10); i++)
+			p10[i] = p10[i - 1] * 10;
+	}
+	if (14 - e >= 0 && 14 - e < (int)ARRAY_SIZE(p10))
+		scaled = a * p10[14 - e];
+	else if (e - 14 > 0 && e - 14 < (int)ARRAY_SIZE(p10))
+		scaled = a / p10[e - 14];
+	else
+		scaled = a * powl(10.0L, (long double)(14 - e));
+	if (scaled < 1e14L) {		/* log10 rounded up */
+		e--;
+		scaled *= 10;
+	} else if (scaled >= 1e15L) {	/* log10 rounded down */
+		e++;
+		scaled /= 10;
+	}
+	m = (uint64_t)llroundl(scaled);
+	if (m >= 1000000000000000ULL) {	/* rounding carried a digit */
+		m /= 10;
+		e++;
+	}
+	for (nd = 15; nd > 0; nd--) {
+		digits[nd - 1] = (char)('0' + m % 10);
+		m /= 10;
+	}
+	nd = 15;
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	if (v < 0)
+		buf[pos++] = '-';
+	if (e < -4 || e >= 15) {
+		/* like %g: d.ddde+XX */
+		buf[pos++] = digits[0];
+		if (nd > 1) {
+			buf[pos++] = '.';
+			for (i = 1; i < nd; i++)
+				buf[pos++] = digits[i];
+		}
+		pos += snprintf(buf + pos, 8, "e%c%02d", e < 0 ? '-' : '+',
+				e < 0 ? -e : e);
+		return (size_t)pos;
+	}
+	if (e < 0) {
+		buf[pos++] = '0';
+		buf[pos++] = '.';
+		for (i = -1; i > e; i--)
+			buf[pos++] = '0';
+		for (i = 0; i < nd; i++)
+			buf[pos++] = digits[i];
+	} else {
+		for (i = 0; i <= e; i++)
+			buf[pos++] = i < nd ? digits[i] : '0';
+		if (nd > e + 1) {
+			buf[pos++] = '.';
+			for (i = e + 1; i < nd; i++)
+				buf[pos++] = digits[i];
+		}
+	}
+	buf[pos] = '\0';
+	return (size_t)pos;
+}
+
+void jw_num(struct jsonw *w, const char *key, double v)
+{
+	char buf[40];
+	size_t n;
+
+	item(w, key);
+	if (!isfinite(v)) {
+		sbuf_add(w->out, "null", 4);
+		return;
+	}
+	n = fmt_g15(buf, v);
+	sbuf_add(w->out, buf, n);
+}
+
+void jw_int(struct jsonw *w, const char *key, long long v)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "%lld", v);
+
+	item(w, key);
+	sbuf_add(w->out, buf, (size_t)n);
+}
+
+void jw_bool(struct jsonw *w, const char *key, int v)
+{
+	item(w, key);
+	sbuf_addstr(w->out, v ? "true" : "false");
+}
+
+void jw_null(struct jsonw *w, const char *key)
+{
+	item(w, key);
+	sbuf_add(w->out, "null", 4);
+}

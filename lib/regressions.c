@@ -1,0 +1,156 @@
+/*
+ * Finding every significant regression (see regressions.h).
+ */
+#include "compat.h"
+#include "regressions.h"
+
+static int list_variants(struct db *db, struct regressions *r)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT label, min(imp), min(pos), count(pos) = count(*) FROM ("
+		" SELECT r.label AS label, r.import_id AS imp, c.position AS pos"
+		" FROM runs r LEFT JOIN commits c ON c.sha = r.commit_sha"
+		" WHERE r.label NOT NULL UNION ALL"
+		" SELECT a.label, a.import_id, c.position FROM aggregates a"
+		" LEFT JOIN commits c ON c.sha = a.commit_sha"
+		" WHERE a.label NOT NULL)"
+		" GROUP BY label ORDER BY min(imp), label");
+	int64_t *pos = NULL;
+	size_t alloc = 0, alloc_pos = 0, i, j;
+	int all_placed = 1, rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct selector *s;
+
+		ALLOC_GROW(r->var, r->nvar + 1, alloc);
+		ALLOC_GROW(pos, r->nvar + 1, alloc_pos);
+		s = &r->var[r->nvar];
+		memset(s, 0, sizeof(*s));
+		s->dim = DIM_LABEL;
+		s->value = xstrdup((const char *)sqlite3_column_text(st, 0));
+		s->text = xstrdup(s->value);
+		pos[r->nvar] = sqlite3_column_int64(st, 2);
+		all_placed &= sqlite3_column_int(st, 3);
+		r->nvar++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(pos);
+		return error("%s: %s", db->path, db_errmsg(db));
+	}
+	r->by_commit = all_placed && r->nvar > 1;
+	if (r->by_commit) {
+		/* insertion sort by position; the import order breaks ties */
+		for (i = 1; i < r->nvar; i++) {
+			struct selector t = r->var[i];
+			int64_t tp = pos[i];
+
+			for (j = i; j > 0 && pos[j - 1] > tp; j--) {
+				r->var[j] = r->var[j - 1];
+				pos[j] = pos[j - 1];
+			}
+			r->var[j] = t;
+			pos[j] = tp;
+		}
+	}
+	free(pos);
+	return 0;
+}
+
+int regressions_find(struct db *db, const char *base,
+		     const struct cmp_opts *opts, struct regressions *out)
+{
+	struct cmp_opts o = *opts;
+	struct selector bsel;
+	double *p = NULL, *q = NULL;
+	size_t np = 0, alloc_p = 0, i, k, v, b = 0;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (list_variants(db, out))
+		return -1;
+	if (base) {
+		r = selector_resolve(db, base, DIM_AUTO, NULL, &bsel);
+		if (r) {
+			selector_release(&bsel);
+			return r == -1 ? -2 : -1;
+		}
+		/* the base first, then every other label */
+		for (i = 0; i < out->nvar; i++)
+			if (bsel.dim == DIM_LABEL &&
+			    !strcmp(out->var[i].value, bsel.value))
+				break;
+		if (i < out->nvar) {
+			selector_release(&out->var[i]);
+			memmove(&out->var[i], &out->var[i + 1],
+				(out->nvar - i - 1) * sizeof(*out->var));
+			out->nvar--;
+		}
+		out->var = xrealloc(out->var,
+				    (out->nvar + 1) * sizeof(*out->var));
+		memmove(&out->var[1], &out->var[0],
+			out->nvar * sizeof(*out->var));
+		out->var[0] = bsel;
+		out->nvar++;
+	}
+	if (out->nvar < 2)
+		return 0;
+	o.defer = 1;
+	out->ncmp = base ? 1 : out->nvar - 1;
+	out->cmp = xcalloc(out->ncmp, sizeof(*out->cmp));
+	for (k = 0; k < out->ncmp; k++) {
+		struct selector *pair = base ? out->var : &out->var[k];
+		size_t n = base ? out->nvar : 2;
+
+		if (compare_variants(db, pair, n, &o, &out->cmp[k]))
+			return -1;
+	}
+	/* one false discovery rate over every p-value of every pair */
+	for (k = 0; k < out->ncmp; k++)
+		for (i = 0; i < out->cmp[k].nr; i++)
+			for (v = 1; v < out->cmp[k].nvar; v++)
+				if (isfinite(out->cmp[k].rows[i].vs[v - 1].p)) {
+					ALLOC_GROW(p, np + 1, alloc_p);
+					p[np++] = out->cmp[k].rows[i].vs[v - 1].p;
+				}
+	q = xmalloc((np + 1) * sizeof(*q));
+	if (opts->fdr && stats_bh(p, np, q)) {
+		free(p);
+		free(q);
+		return error("out of memory computing q-values");
+	}
+	for (k = 0; k < out->ncmp; k++) {
+		struct comparison *c = &out->cmp[k];
+
+		for (i = 0; i < c->nr; i++)
+			for (v = 1; v < c->nvar; v++) {
+				struct cmp_vs *vs = &c->rows[i].vs[v - 1];
+
+				if (isfinite(vs->p)) {
+					vs->q = opts->fdr ? q[b] : vs->p;
+					b++;
+				}
+			}
+		c->opts.defer = 0;
+		compare_decide(c);
+		out->nr_regressions += c->nr_regressions;
+	}
+	free(p);
+	free(q);
+	return 0;
+}
+
+void regressions_release(struct regressions *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncmp; i++)
+		comparison_release(&r->cmp[i]);
+	free(r->cmp);
+	for (i = 0; i < r->nvar; i++)
+		selector_release(&r->var[i]);
+	free(r->var);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,208 @@
+#!/bin/sh
+# perfsift compare: the numbers against scipy (tests/fixtures/compare/
+# expect.json, made by gen.py), the honest cases (3+3 runs, zero
+# variance, n=1, aggregates only, 500 metrics under BH), and every
+# output format against golden files.
+. "$(dirname "$0")/lib.sh"
+
+FIX=$SRC/tests/fixtures/compare
+PY=/usr/bin/python3
+export FIX PY
+
+test_expect_success 'import the fixtures' '
+	perfsift --db known.db import -q $FIX/known.csv &&
+	perfsift --db small.db import -q $FIX/small.csv &&
+	perfsift --db bh.db import -q $FIX/bh500.csv &&
+	perfsift --db agg.db import -q $FIX/aggregates.csv
+'
+
+test_expect_success 'U test p-values, means, sd and Fieller CI match scipy' '
+	perfsift --db known.db compare base new --all --json >out.json &&
+	$PY $FIX/check.py out.json known
+'
+
+test_expect_success '--test welch matches scipy ttest_ind(equal_var=False)' '
+	perfsift --db known.db compare base new --all --test welch --json >out.json &&
+	$PY $FIX/check.py out.json known_welch
+'
+
+test_expect_success 'direction-aware verdicts' '
+	perfsift --db known.db compare base new --all --json >out.json &&
+	$PY -c "
+import json
+rows = {r[\"metric\"]: r[\"vs\"][0] for r in json.load(open(\"out.json\"))[\"rows\"]}
+assert rows[\"bench.throughput\"][\"verdict\"] == \"regression\", rows[\"bench.throughput\"]
+assert rows[\"bench.latency_us\"][\"verdict\"] == \"improvement\"
+assert rows[\"bench.noise_ops\"][\"verdict\"] == \"unchanged\"
+assert rows[\"bench.noise_ops\"][\"significant\"] is False
+"
+'
+
+test_expect_success 'zero variance: equal constants unchanged, different ones significant' '
+	perfsift --db known.db compare base new --all --json --metric "bench.const*" >out.json &&
+	$PY -c "
+import json
+rows = {r[\"metric\"]: r for r in json.load(open(\"out.json\"))[\"rows\"]}
+e = rows[\"bench.const_equal_ops\"]
+assert e[\"base\"][\"stddev\"] == 0 and e[\"vs\"][0][\"p_value\"] == 1.0, e
+assert e[\"vs\"][0][\"verdict\"] == \"unchanged\"
+d = rows[\"bench.const_diff_ops\"][\"vs\"][0]
+# exact U test, 5 vs 5 completely separated: 2/C(10,5)
+assert abs(d[\"p_value\"] - 2/252) < 1e-15, d
+assert d[\"verdict\"] == \"regression\" and d[\"ci_low_pct\"] == d[\"ci_high_pct\"]
+"
+'
+
+test_expect_success 'only significant rows without --all' '
+	perfsift --db known.db compare base new --json >out.json &&
+	$PY -c "
+import json
+m = sorted(r[\"metric\"] for r in json.load(open(\"out.json\"))[\"rows\"])
+assert m == [\"bench.const_diff_ops\", \"bench.latency_us\", \"bench.throughput\"], m
+"
+'
+
+test_expect_success '3+3 runs: auto uses Welch, which matches scipy' '
+	perfsift --db small.db compare base new --json >out.json &&
+	$PY $FIX/check.py out.json small
+'
+
+test_expect_success '3+3 runs: the U test can never reach alpha, and says so' '
+	perfsift --db small.db compare base new --test mwu --all --json >out.json &&
+	$PY $FIX/check.py out.json small_mwu &&
+	$PY -c "
+import json
+vs = json.load(open(\"out.json\"))[\"rows\"][0][\"vs\"][0]
+assert vs[\"verdict\"] == \"unknown\", vs
+assert \"need >= 4 per side\" in vs[\"note\"], vs
+" &&
+	perfsift --db small.db compare base new --test mwu --all >out.txt &&
+	grep "3+3 runs: the U test cannot reach alpha 0.05; need >= 4 per side" out.txt
+'
+
+test_expect_success 'n=1: no p-value, and why' '
+	printf "label,metric,value\nA,x_ops,10\nB,x_ops,12\n" >one.csv &&
+	perfsift --db one.db import -q one.csv &&
+	perfsift --db one.db compare A B --all --json >out.json &&
+	$PY -c "
+import json
+vs = json.load(open(\"out.json\"))[\"rows\"][0][\"vs\"][0]
+assert vs[\"p_value\"] is None and vs[\"test\"] == \"none\", vs
+assert vs[\"verdict\"] == \"unknown\" and \"n=1\" in vs[\"note\"], vs
+assert abs(vs[\"change_pct\"] - 20) < 1e-12
+"
+'
+
+test_expect_success 'a metric missing on one side is missing, not 0' '
+	printf "label,metric,value\nA,x_ops,10\nA,x_ops,11\nB,x_ops,12\nB,x_ops,13\nA,only_a_ops,5\nA,only_a_ops,6\n" >miss.csv &&
+	perfsift --db miss.db import -q miss.csv &&
+	perfsift --db miss.db compare A B --all --json >out.json &&
+	$PY -c "
+import json
+rows = {r[\"metric\"]: r for r in json.load(open(\"out.json\"))[\"rows\"]}
+r = rows[\"only_a_ops\"]
+assert r[\"vs\"][0][\"mean\"] is None and r[\"vs\"][0][\"n\"] is None, r
+assert r[\"vs\"][0][\"change_pct\"] is None and r[\"vs\"][0][\"source\"] is None
+assert r[\"vs\"][0][\"verdict\"] == \"unknown\"
+" &&
+	perfsift --db miss.db compare A B --all >out.txt &&
+	grep "^only_a_ops .*missing" out.txt
+'
+
+test_expect_success 'aggregates only: Welch from summaries matches scipy' '
+	perfsift --db agg.db compare v6.1 patched --all --json >out.json &&
+	$PY $FIX/check.py out.json aggregates &&
+	$PY -c "
+import json
+rows = {r[\"metric\"]: r for r in json.load(open(\"out.json\"))[\"rows\"]}
+e = rows[\"ebizzy.total_rsec-4\"]
+assert e[\"base\"][\"source\"] == \"aggregate\" and e[\"vs\"][0][\"test\"] == \"welch\"
+assert e[\"vs\"][0][\"verdict\"] == \"regression\", e
+k = rows[\"kernbench.elsp-2\"][\"vs\"][0]
+assert k[\"verdict\"] == \"regression\", k   # seconds: higher is worse
+s = rows[\"ebizzy.total_rsec-1\"][\"vs\"][0]
+assert s[\"test\"] == \"source\" and s[\"p_value\"] is None, s
+assert s[\"significant\"] is True and s[\"marker\"] == \"*\", s
+"
+'
+
+test_expect_success '500 metrics: BH keeps the planted regression and drops the noise' '
+	perfsift --db bh.db compare base new --json >bh.json &&
+	perfsift --db bh.db compare base new --fdr none --json >raw.json &&
+	$PY -c "
+import json
+e = json.load(open(\"$FIX/expect.json\"))[\"bh500\"]
+bh = json.load(open(\"bh.json\"))[\"rows\"]
+raw = json.load(open(\"raw.json\"))[\"rows\"]
+assert [r[\"metric\"] for r in bh] == [\"bench.m137_ops\"], [r[\"metric\"] for r in bh]
+assert bh[0][\"vs\"][0][\"verdict\"] == \"regression\"
+assert abs(bh[0][\"vs\"][0][\"q_value\"] - e[\"q137\"]) < 1e-9 * e[\"q137\"]
+assert abs(bh[0][\"vs\"][0][\"p_value\"] - e[\"p137\"]) < 1e-9 * e[\"p137\"]
+got = sorted(int(r[\"metric\"][7:10]) for r in raw if r[\"vs\"][0][\"significant\"])
+assert got == e[\"raw_significant\"], got
+assert len(got) > 10
+"
+'
+
+test_expect_success 'unknown and ambiguous selectors list the candidates (exit 2)' '
+	test_expect_code 2 perfsift --db known.db compare base nosuch 2>err &&
+	grep "nosuch" err && grep "^    base$" err && grep "^    new$" err
+'
+
+test_expect_success '--by param:NAME lines runs up without that parameter' '
+	cat >p.csv <<-\EOF &&
+	testcase,bs,engine,metric,value
+	fio,4k,psync,bw_MBps,100
+	fio,4k,psync,bw_MBps,101
+	fio,4k,psync,bw_MBps,99
+	fio,64k,psync,bw_MBps,400
+	fio,64k,psync,bw_MBps,405
+	fio,64k,psync,bw_MBps,398
+	EOF
+	perfsift --db p.db import -q p.csv &&
+	perfsift --db p.db compare --by param:bs 4k 64k --all --json >out.json &&
+	$PY -c "
+import json
+d = json.load(open(\"out.json\"))
+r = d[\"rows\"][0]
+assert d[\"by\"] == \"param\" and r[\"params\"] == \"engine=psync\", r
+assert r[\"vs\"][0][\"verdict\"] == \"improvement\", r
+"
+'
+
+for fmt in text mmtests lkp csv markdown; do
+	export fmt
+	test_expect_success "format $fmt (golden)" '
+		perfsift --db known.db compare base new --all --format $fmt >out &&
+		test_golden known-$fmt out &&
+		perfsift --db agg.db compare v6.1 patched --all --format $fmt >out &&
+		test_golden aggregates-$fmt out
+	'
+done
+
+test_expect_success 'json has every field of SPEC 5.2' '
+	perfsift --db known.db compare base new --json >out.json &&
+	$PY -c "
+import json
+d = json.load(open(\"out.json\"))
+for k in (\"base\", \"compared\", \"alpha\", \"fdr\", \"rows\"): assert k in d, k
+r = d[\"rows\"][0]
+for k in (\"testcase\", \"params\", \"machine\", \"metric\", \"unit\", \"direction\", \"base\", \"vs\"): assert k in r, k
+for k in (\"n\", \"mean\", \"stddev\", \"min\", \"max\", \"source\"): assert k in r[\"base\"], k
+for k in (\"label\", \"n\", \"mean\", \"stddev\", \"change_pct\", \"ci_low_pct\", \"ci_high_pct\", \"p_value\", \"q_value\", \"test\", \"significant\", \"verdict\"):
+    assert k in r[\"vs\"][0], k
+assert d[\"base\"] == \"base\" and d[\"compared\"] == [\"new\"] and d[\"fdr\"] == \"bh\"
+"
+'
+
+test_expect_success 'regressions: each variant against its predecessor; --exit-code' '
+	test_expect_code 1 perfsift --db known.db regressions --exit-code >out &&
+	grep "^new  *base .*bench.throughput" out &&
+	grep "^new  *base .*bench.const_diff_ops" out &&
+	grep "2 regressions among 2 variants (import order)" out &&
+	perfsift --db known.db regressions --base new >out &&
+	grep "^base  *new .*bench.latency_us" out &&
+	grep "1 regression among 2 variants" out
+'
+
+test_done
