@@ -82,7 +82,7 @@ static void put_sorted(double *v, const double *buf)
 		free(v);
 }
 
-/* ---- means and spread ------------------------------------------------ */
+/* ---- means and spread --------------------------------------------------- */
 
 /*
  * Two-pass mean: the naive mean, then the mean of the residuals added
@@ -215,7 +215,7 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	return 0;
 }
 
-/* ---- MMTests ---------------------------------------------------------- */
+/* ---- MMTests ------------------------------------------------------------ */
 
 /* Number of best values MMTests takes for N%: max(1, (int)(n*pct/100)). */
 static size_t mmtests_count(size_t n, double pct)
@@ -287,7 +287,12 @@ double stats_mmtests_hstddev(const double *x, size_t n)
 			return NAN;
 		inv_mean += 1 / x[i];
 	}
-	inv_mean /= (double)n;		/* = 1/H */
+	inv_mean /= (double)n;
+	/* second pass, as in stats_mean() */
+	for (i = 0; i < n; i++)
+		ss += 1 / x[i] - inv_mean;
+	inv_mean += ss / (double)n;	/* = 1/H */
+	ss = 0;
 	for (i = 0; i < n; i++) {
 		double d = 1 / x[i] - inv_mean;
 
@@ -331,71 +336,82 @@ static double lgamma_ratio(double a, double b)
 		stirling_corr(a) - stirling_corr(a + b);
 }
 
-/* log B(a, b), accurate in absolute terms when min(a, b) < 10. */
+/*
+ * log B(a, b) for min(a, b) < 10, accurate in absolute terms (ibeta()
+ * never needs it when both are large: beta_prefix_large() does that).
+ */
 static double lbeta(double a, double b)
 {
 	double lo = a < b ? a : b, hi = a < b ? b : a;
 
 	if (hi < 10)
 		return lgam(a) + lgam(b) - lgam(a + b);
-	if (lo < 10)
-		return lgam(lo) + lgamma_ratio(hi, lo);
-	/* both large: Stirling for all three gammas */
-	return LN_SQRT_2PI - 0.5 * log(a + b) +
-		(a - 0.5) * log(a / (a + b)) + (b - 0.5) * log(b / (a + b)) +
-		stirling_corr(a) + stirling_corr(b) - stirling_corr(a + b);
+	return lgam(lo) + lgamma_ratio(hi, lo);
 }
 
-/* ---- incomplete beta ------------------------------------------------------ */
+/* ---- incomplete beta ---------------------------------------------------- */
 
 #define CF_EPS		1e-16
-#define CF_TINY		1e-300
 #define CF_MAXIT	100000
+#define CF_BIG		1e100
 
 /*
- * Continued fraction for I_x(a, b) (Abramowitz & Stegun 26.5.8), evaluated
- * by the modified Lentz method: I_x(a,b) = prefix / a * cf, where
- * cf = 1/(1+ d1/(1+ d2/(1+ ...))) with
+ * Continued fraction for I_x(a, b) (Abramowitz & Stegun 26.5.8):
+ * I_x(a,b) = prefix / a * f, f = 1/(1+ d1/(1+ d2/(1+ ...))) with
  *   d(2m+1) = -(a+m)(a+b+m) x / ((a+2m)(a+2m+1)),
  *   d(2m)   =  m(b-m) x / ((a+2m-1)(a+2m)).
- * Converges fast for x < (a+1)/(a+b+2).
+ * Converges fast for x < (a+1)/(a+b+2).  Evaluated by the forward
+ * (Wallis) recurrence A(k) = A(k-1) + d(k-1) A(k-2), same for B, rescaled
+ * now and then; f = A/B.  That costs two divisions per m where Lentz's
+ * method needs six.  The convergence test needs no cancellation either:
+ * A(k)B(k-1) - A(k-1)B(k) = -d(k-1) times its previous value, and
+ * |f(k) - f(k-1)| / |f(k)| is that over |A(k) B(k-1)|.
  */
 static double beta_cf(double a, double b, double x)
 {
-	double c = 1, d, h, del, aa;
+	double a0 = 1, b0 = 1, a1 = 1, b1, det, d;
 	int m;
 
-	d = 1 - (a + b) * x / (a + 1);
-	if (fabs(d) < CF_TINY)
-		d = CF_TINY;
-	d = 1 / d;
-	h = d;
+	/* k = 2: A = 1, B = 1 + d1 */
+	d = -(a + b) * x / (a + 1);
+	b1 = 1 + d;
+	det = -d;
 	for (m = 1; m <= CF_MAXIT; m++) {
-		double m2 = 2.0 * m;
+		double m2 = 2.0 * m, an, bn;
 
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < CF_TINY)
-			d = CF_TINY;
-		c = 1 + aa / c;
-		if (fabs(c) < CF_TINY)
-			c = CF_TINY;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		if (fabs(d) < CF_TINY)
-			d = CF_TINY;
-		c = 1 + aa / c;
-		if (fabs(c) < CF_TINY)
-			c = CF_TINY;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < CF_EPS)
+		d = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		an = a1 + d * a0;
+		bn = b1 + d * b0;
+		a0 = a1;
+		b0 = b1;
+		a1 = an;
+		b1 = bn;
+		det = -d * det;
+		d = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		an = a1 + d * a0;
+		bn = b1 + d * b0;
+		a0 = a1;
+		b0 = b1;
+		a1 = an;
+		b1 = bn;
+		det = -d * det;
+		if (fabs(det) <= CF_EPS * fabs(a1 * b0))
 			break;
+		if (fabs(b1) > CF_BIG) {
+			a0 /= CF_BIG;
+			b0 /= CF_BIG;
+			a1 /= CF_BIG;
+			b1 /= CF_BIG;
+			det /= CF_BIG * CF_BIG;
+		} else if (fabs(b1) < 1 / CF_BIG) {
+			a0 *= CF_BIG;
+			b0 *= CF_BIG;
+			a1 *= CF_BIG;
+			b1 *= CF_BIG;
+			det *= CF_BIG * CF_BIG;
+		}
 	}
-	return h;
+	return a1 / b1;
 }
 
 /*
@@ -423,12 +439,14 @@ static double log_of(double x, double y)
 /*
  * I_x(a, b) given x, y = 1 - x, and, when both log x and log y are known
  * more precisely than x and y themselves (the t distribution), lx and ly;
- * lb = log B(a, b), or NAN to have it computed here.
+ * lb = log B(a, b), or NAN to have it computed here.  If comp is not
+ * NULL, 1 - I_x(a, b) is stored there, with full relative accuracy when
+ * it is the small one.
  */
 static double ibeta(double a, double b, double x, double y, double lx,
-		    double ly, double lb)
+		    double ly, double lb, double *comp)
 {
-	double pre, r;
+	double pre, r, j;
 	int flip = !(x < (a + 1) / (a + b + 2));
 
 	if (a >= 10 && b >= 10 && isnan(lb)) {
@@ -438,11 +456,18 @@ static double ibeta(double a, double b, double x, double y, double lx,
 			lb = lbeta(a, b);
 		pre = exp(a * lx + b * ly - lb);
 	}
-	if (!flip)
+	if (!flip) {
 		r = pre * beta_cf(a, b, x) / a;
-	else
-		r = 1 - pre * beta_cf(b, a, y) / b;
-	return r < 0 ? 0 : r > 1 ? 1 : r;
+		r = r > 1 ? 1 : r;
+		j = 1 - r;
+	} else {
+		j = pre * beta_cf(b, a, y) / b;
+		j = j > 1 ? 1 : j;
+		r = 1 - j;
+	}
+	if (comp)
+		*comp = j;
+	return r;
 }
 
 double stats_betainc(double a, double b, double x)
@@ -457,10 +482,10 @@ double stats_betainc(double a, double b, double x)
 	if (x == 1)
 		return 1;
 	y = 1 - x;
-	return ibeta(a, b, x, y, log_of(x, y), log_of(y, x), NAN);
+	return ibeta(a, b, x, y, log_of(x, y), log_of(y, x), NAN, NULL);
 }
 
-/* ---- normal distribution ---------------------------------------------- */
+/* ---- normal distribution ------------------------------------------------ */
 
 double stats_norm_sf(double z)
 {
@@ -484,11 +509,33 @@ static double norm_isf_guess(double q)
 		(1 + t * (1.432788 + t * (0.189269 + t * 0.001308)));
 }
 
-/* z > 0 with P(Z > z) = q, q in (0, 0.5): Newton on log sf from the guess. */
+/*
+ * z > 0 with P(Z > z) = q, q in (0, 0.5): Newton on log sf from the
+ * guess.  For q > 1/4 it solves P(0 < Z <= z) = erf(z/sqrt 2)/2 = 1/2 - q
+ * instead (1/2 - q is exact there, and erf keeps relative accuracy as z
+ * goes to 0); that function is concave, so Newton from z = c sqrt(2 pi),
+ * which is below the root, climbs to it monotonically.
+ */
 static double norm_isf(double q)
 {
-	double z = norm_isf_guess(q), lq = log(q);
+	double z, lq, c;
 	int i;
+
+	if (q > 0.25) {
+		c = 0.5 - q;
+		z = c * SQRT_2PI;
+		for (i = 0; i < 50; i++) {
+			double step = (c - 0.5 * erf(z * SQRT1_2)) /
+				norm_pdf(z);
+
+			z += step;
+			if (!(fabs(step) > 1e-15 * z))
+				break;
+		}
+		return z;
+	}
+	z = norm_isf_guess(q);
+	lq = log(q);
 
 	for (i = 0; i < 50; i++) {
 		double sf = stats_norm_sf(z), step;
@@ -517,7 +564,7 @@ double stats_norm_ppf(double p)
 	return p < 0.5 ? -norm_isf(p) : norm_isf(1 - p);
 }
 
-/* ---- Student t ------------------------------------------------------------ */
+/* ---- Student t ---------------------------------------------------------- */
 
 /* What every evaluation for one df shares. */
 struct tdist {
@@ -543,15 +590,19 @@ static void tdist_init(struct tdist *td, double df)
  * P(|T| > t) for t >= 0 = I_x(df/2, 1/2) with x = df / (df + t^2).
  * Everything is computed from r = t^2 / df, so that log x = -log1p(r)
  * and log y = log r - log1p(r) keep full relative accuracy even when
- * df/2 is huge.  If pdf is not NULL the density at t is stored there.
+ * df/2 is huge.  If pdf is not NULL the density at t is stored there;
+ * if comp is not NULL, P(|T| <= t), accurate also for t near 0.
  */
-static double t_tail2(const struct tdist *td, double t, double *pdf)
+static double t_tail2(const struct tdist *td, double t, double *pdf,
+		      double *comp)
 {
 	double s = t / sqrt(td->df), r, l1p, lr, x, y;
 
 	if (t == 0) {
 		if (pdf)
 			*pdf = exp(-0.5 * td->log_df - td->lb);
+		if (comp)
+			*comp = 0;
 		return 1;
 	}
 	if (s < 1e150) {
@@ -569,7 +620,7 @@ static double t_tail2(const struct tdist *td, double t, double *pdf)
 	if (pdf)
 		*pdf = exp(-(td->df + 1) * 0.5 * l1p - 0.5 * td->log_df -
 			   td->lb);
-	return ibeta(td->half_df, 0.5, x, y, -l1p, lr - l1p, td->lb);
+	return ibeta(td->half_df, 0.5, x, y, -l1p, lr - l1p, td->lb, comp);
 }
 
 double stats_t_sf(double t, double df)
@@ -586,24 +637,30 @@ double stats_t_sf(double t, double df)
 	if (t == 0)
 		return 0.5;
 	tdist_init(&td, df);
-	tail = t_tail2(&td, fabs(t), NULL);
+	tail = t_tail2(&td, fabs(t), NULL, NULL);
 	return t > 0 ? 0.5 * tail : 1 - 0.5 * tail;
 }
 
 /*
- * t > 0 with P(T > t) = q, q in (0, 0.5).  Newton's method on
+ * t > 0 with P(T > t) = q, q in (0, 0.5).  Halley's method on
  * G(u) = log P(|T| > e^u) - log 2q in u = log t, which is almost linear
  * in the tails, kept inside a bracket [lo, hi] known in closed form:
  * - pdf <= pdf(0) gives P(|T| > t) >= 1 - 2 pdf(0) t, so
  *   lo = (1/2 - q) / pdf(0) is below the root;
  * - (1 + t^2/df) > t^2/df gives P(|T| > t) < 2 df^(df/2-1) t^-df / B, so
  *   the t solving that bound for 2q is above the root.
- * A Cornish-Fisher expansion around the normal quantile starts it.
+ * A Cornish-Fisher expansion around the normal quantile starts it; two
+ * evaluations of the tail usually suffice.  For q > 1/4 the equation is
+ * solved for the central mass P(|T| <= t) = 1 - 2q instead (sgn = +1),
+ * which keeps t's relative accuracy as q approaches 1/2 and t 0.
+ * INFINITY if the quantile is beyond DBL_MAX (df well below 1).
  */
 static double t_isf(double q, double df)
 {
 	struct tdist td;
-	double target = 2 * q, ltarget = log(2 * q);
+	int sgn = q > 0.25 ? 1 : -1;
+	/* 1 - 2q = 2 (1/2 - q) is exact for q > 1/4 */
+	double ltarget = sgn > 0 ? log(2 * (0.5 - q)) : log(2 * q);
 	double pdf0, lo, hi, lhi, t, z, z2, step;
 	int i;
 
@@ -611,9 +668,13 @@ static double t_isf(double q, double df)
 	pdf0 = exp(-0.5 * td.log_df - td.lb);
 	lo = (0.5 - q) / pdf0;
 	lhi = (LN2 + (0.5 * df - 1) * td.log_df - td.lb - ltarget) / df;
-	if (lhi > 709)
-		lhi = 709;
-	hi = exp(lhi);
+	if (lhi > 709) {
+		hi = exp(709.0);
+		if (t_tail2(&td, hi, NULL, NULL) > 2 * q)
+			return INFINITY;
+	} else {
+		hi = exp(lhi);
+	}
 	if (!(lo > 0))
 		lo = DBL_MIN;
 	if (hi < lo)
@@ -629,27 +690,44 @@ static double t_isf(double q, double df)
 		t = sqrt(lo * hi);
 
 	for (i = 0; i < 200; i++) {
-		double pdf, tail = t_tail2(&td, t, &pdf), g, t_new;
+		double pdf, central, tail, v, g, dg, n, c, t_new;
+		double s = t / sqrt(df), r = s * s;
+		int halley;
 
-		if (tail == target)
+		tail = t_tail2(&td, t, &pdf, &central);
+		v = sgn > 0 ? central : tail;
+		g = log(v) - ltarget;
+		if (g == 0)
 			return t;
-		g = log(tail) - ltarget;
-		if (g > 0)
+		if (g * sgn < 0)
 			lo = t;		/* tail too big: t too small */
 		else
 			hi = t;
-		/* Newton in log t: dG/du = -2 t pdf / tail */
-		step = g * tail / (2 * t * pdf);
-		if (isfinite(step) && fabs(step) < 50)
-			t_new = t * exp(step);
-		else
+		/*
+		 * Halley in u = log t.  G' = -+2 t pdf / v, and since
+		 * t pdf'/pdf = -(df+1) r/(1+r),
+		 * G''/G' = 1 - (df+1) r/(1+r) - G'.
+		 */
+		dg = 2 * sgn * t * pdf / v;
+		n = g / dg;			/* Newton step is -n */
+		c = 1 - 0.5 * n * (1 - (df + 1) * r / (1 + r) - dg);
+		halley = c > 0.5 && c < 2;	/* else plain Newton */
+		step = halley ? -n / c : -n;
+		if (isfinite(step) && fabs(step) < 50) {
+			t_new = t + t * expm1(step);
+			/*
+			 * Converged: Halley's error after the step is of
+			 * order step^3, below 1e-18 here.
+			 */
+			if (halley && fabs(step) <= 1e-6)
+				return t_new;
+			if (fabs(t_new - t) <= 1e-12 * t)
+				return t_new;
+		} else {
 			t_new = NAN;
+		}
 		if (!(t_new > lo && t_new < hi))
 			t_new = hi / lo > 4 ? sqrt(lo * hi) : 0.5 * (lo + hi);
-		if (fabs(t_new - t) <= 1e-11 * t) {
-			t = t_new;
-			break;
-		}
 		t = t_new;
 		if (hi - lo <= 4 * DBL_EPSILON * hi)
 			break;
@@ -672,7 +750,7 @@ double stats_t_ppf(double p, double df)
 	return p < 0.5 ? -t_isf(p, df) : t_isf(1 - p, df);
 }
 
-/* ---- Welch ------------------------------------------------------------------ */
+/* ---- Welch -------------------------------------------------------------- */
 
 /* Welch-Satterthwaite df from the squared standard errors sa, sb. */
 static double welch_df(double sa, double na, double sb, double nb)
@@ -717,7 +795,7 @@ static int welch_var(double ma, double va, double na, double mb, double vb,
 	t = (ma - mb) / sqrt(sa + sb);
 	df = welch_df(sa, na, sb, nb);
 	tdist_init(&td, df);
-	p = t_tail2(&td, fabs(t), NULL);
+	p = t_tail2(&td, fabs(t), NULL, NULL);
 	out->stat = t;
 	out->df = df;
 	out->p = p > 1 ? 1 : p;
@@ -776,43 +854,33 @@ struct tie_group {
 };
 
 /*
- * Number of arrangements of na a's and nb b's (no ties) with U <= umax,
- * U = number of (a, b) pairs with a above b.  Mann & Whitney's recurrence
- * on the largest element: f(n, m, u) = f(n-1, m, u-m) + f(n, m-1, u),
- * kept as one (m, u) plane updated in place for n = 1..na, truncated at
- * umax.  Counts stay exact integers (C(50, 25) < 2^53).  NAN if out of
- * memory.
+ * Number of arrangements of na a's and nb b's (no ties) with U <= umax.
+ * The counts of U are the coefficients of the Gaussian binomial
+ *   [na+nb choose na]_q = prod_{i=1..na} (1 - q^(nb+i)) / (1 - q^i)
+ * (partitions fitting in an na x nb box), built one factor at a time as a
+ * power series cut at degree umax: multiplying by 1 - q^j is
+ * c[k] -= c[k-j] (k falling), dividing by it c[k] += c[k-j] (k rising).
+ * All values are integers below 2^53 for na + nb <= 2 *
+ * STATS_MWU_EXACT_MAX, so this is exact.  umax <= na*nb/2.
  */
 static double mwu_count_le(size_t na, size_t nb, size_t umax)
 {
-	double buf[SCRATCH_STACK], *f = buf, r;
-	size_t w = umax + 1, n, m, u;
+	double c[STATS_MWU_EXACT_MAX * STATS_MWU_EXACT_MAX / 2 + 1], r = 0;
+	size_t i, k, lo = na < nb ? na : nb, hi = na < nb ? nb : na;
 
-	if ((nb + 1) * w > SCRATCH_STACK) {
-		f = malloc((nb + 1) * w * sizeof(*f));
-		if (!f)
-			return NAN;
-	}
-	for (m = 0; m <= nb; m++) {
-		f[m * w] = 1;
-		for (u = 1; u < w; u++)
-			f[m * w + u] = 0;
-	}
-	for (n = 1; n <= na; n++) {
-		for (m = 1; m <= nb; m++) {
-			double *row = f + m * w;
-			const double *prev = row - w;
+	c[0] = 1;
+	for (k = 1; k <= umax; k++)
+		c[k] = 0;
+	for (i = 1; i <= lo; i++) {
+		size_t j = hi + i;
 
-			/* u descending: row[u - m] still holds n - 1 */
-			for (u = w; u-- > 0;)
-				row[u] = (u >= m ? row[u - m] : 0) + prev[u];
-		}
+		for (k = umax; k >= j && k <= umax; k--)
+			c[k] -= c[k - j];
+		for (k = i; k <= umax; k++)
+			c[k] += c[k - i];
 	}
-	r = 0;
-	for (u = 0; u < w; u++)
-		r += f[nb * w + u];
-	if (f != buf)
-		free(f);
+	for (k = 0; k <= umax; k++)
+		r += c[k];
 	return r;
 }
 
@@ -843,35 +911,35 @@ static int mwu_ties_count(const struct tie_group *grp, size_t ngrp, int dir,
 	for (gi = 0; gi < ngrp; gi++) {
 		const struct tie_group *tg = &grp[dir > 0 ? gi : ngrp - 1 - gi];
 		size_t t = (size_t)tg->na + tg->nb;
-		size_t a_lo = pos > nb ? pos - nb : 0;	/* A before group */
+		/* the A values possible before this group */
+		size_t a_lo = pos > nb ? pos - nb : 0;
 		size_t a_hi = pos < na ? pos : na;
 
 		cnk[0] = 1;
 		for (k = 1; k <= t; k++)
 			cnk[k] = cnk[k - 1] * (double)(t - k + 1) / (double)k;
-		/* new A ranges over [a_lo, a_hi + t] within the limits */
+		/*
+		 * A falling: rows below A still hold the counts before this
+		 * group, and row A itself is its own k = 0 term.
+		 */
 		for (A = (a_hi + t < na ? a_hi + t : na) + 1; A-- > 0;) {
 			double *row = g + A * w;
 
-			if (pos + t - A > nb || A + nb < pos + t) {
+			if (pos + t - A > nb) {
 				/* more b's than nb: impossible state */
 				memset(row, 0, w * sizeof(*row));
 				continue;
 			}
-			for (S = smax + 1; S-- > 0;) {
-				double sum = 0;
+			for (k = 1; k <= t && k <= A && A - k >= a_lo; k++) {
+				size_t a0 = A - k;
+				const double *src = g + a0 * w;
+				size_t add = 2 * k * (pos - a0) + k * (t - k);
+				double c = cnk[k];
 
-				for (k = 0; k <= t && k <= A; k++) {
-					size_t A0 = A - k, add;
-
-					if (A0 < a_lo || A0 > a_hi)
-						continue;
-					add = 2 * k * (pos - A0) + k * (t - k);
-					if (add > S)
-						continue;
-					sum += cnk[k] * g[A0 * w + S - add];
-				}
-				row[S] = sum;
+				if (a0 > a_hi)
+					continue;
+				for (S = add; S <= smax; S++)
+					row[S] += c * src[S - add];
 			}
 		}
 		pos += t;
@@ -960,8 +1028,6 @@ int stats_mwu(const double *a, size_t na, const double *b, size_t nb,
 		size_t u = u2 / 2, umin = u < nn - u ? u : nn - u;
 
 		le = mwu_count_le(na, nb, umin);
-		if (isnan(le))
-			goto out;
 		p = 2 * le / total;
 	} else {
 		/*
@@ -1013,7 +1079,7 @@ size_t stats_mwu_min_n(double alpha)
 	return 0;
 }
 
-/* ---- % change interval ------------------------------------------------ */
+/* ---- % change interval -------------------------------------------------- */
 
 /*
  * Fieller: the ratio R = mean_b / mean_a satisfies
@@ -1055,7 +1121,7 @@ int stats_change_ci(double mean_a, double sd_a, double na,
 	return 0;
 }
 
-/* ---- Benjamini-Hochberg ----------------------------------------------- */
+/* ---- Benjamini-Hochberg ------------------------------------------------- */
 
 struct p_idx {
 	double p;
@@ -1104,7 +1170,7 @@ int stats_bh(const double *p, size_t m, double *q_out)
 	return 0;
 }
 
-/* ---- Hodges-Lehmann --------------------------------------------------- */
+/* ---- Hodges-Lehmann ----------------------------------------------------- */
 
 double stats_hodges_lehmann(const double *a, size_t na,
 			    const double *b, size_t nb)

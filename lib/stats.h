@@ -29,18 +29,26 @@
  */
 #define STATS_MWU_EXACT_MAX 25
 
-/* Summary of one set of samples.  Every standard deviation says which it is. */
+/*
+ * Summary of one set of samples.  Every standard deviation says which it
+ * is.  Fields that cannot be computed are NAN.
+ */
 struct stats_summary {
 	size_t n;
 	double mean;		/* arithmetic mean */
 	double hmean;		/* harmonic mean; NAN unless every x > 0 */
 	double gmean;		/* geometric mean; NAN unless every x > 0 */
-	double median, q1, q3;	/* linear interpolation, numpy's default ("type 7") */
+	/* linear interpolation, numpy's default ("type 7") */
+	double median, q1, q3;
 	double min, max;
-	double sd_sample;	/* sample standard deviation (n-1 divisor); NAN if n < 2 */
-	double sd_pop;		/* population standard deviation (n divisor, as lkp uses) */
-	double cv_pct;		/* 100 * sd_sample / |mean|; NAN if n < 2 or mean == 0 */
-	double sem;		/* standard error of the mean: sd_sample / sqrt(n); NAN if n < 2 */
+	/* sample standard deviation (n-1 divisor); NAN if n < 2 */
+	double sd_sample;
+	/* population standard deviation (n divisor, as lkp uses) */
+	double sd_pop;
+	/* 100 * sd_sample / |mean|; NAN if n < 2 or mean == 0 */
+	double cv_pct;
+	/* standard error of the mean: sd_sample / sqrt(n); NAN if n < 2 */
+	double sem;
 };
 
 /*
@@ -92,6 +100,9 @@ double stats_mmtests_hstddev(const double *x, size_t n);
  *   p = 0, INFINITY at p = 1.
  * stats_norm_sf(): P(Z > z) for the standard normal, via erfc().
  * stats_norm_ppf(): the z with P(Z <= z) = p.
+ * Accuracy, measured against 50-digit mpmath: relative error below 5e-14
+ * for df <= 1e4 (betainc: a, b <= 3e4), growing to ~4e-11 at df ~ 3e6;
+ * quantiles keep relative accuracy near p = 1/2 and down to p = 1e-300.
  */
 double stats_betainc(double a, double b, double x);
 double stats_t_sf(double t, double df);
@@ -99,8 +110,13 @@ double stats_t_ppf(double p, double df);
 double stats_norm_sf(double z);
 double stats_norm_ppf(double p);
 
+/* Result of a two-sample test. */
 struct stats_test {
-	double stat;	/* t (mean_a - mean_b, scipy's sign) for Welch, U of sample a for Mann-Whitney */
+	/*
+	 * Welch: t, positive when mean_a > mean_b (scipy's sign);
+	 * Mann-Whitney: U of sample a.
+	 */
+	double stat;
 	double df;	/* Welch-Satterthwaite df; NAN for MWU */
 	double p;	/* two-sided p-value; NAN when it cannot be computed */
 	int exact;	/* MWU: 1 if exact distribution used */
