@@ -101,3 +101,15 @@ clean:
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+# libFuzzer build of tests/fuzz/fuzz-import.c (clang); run it with
+# build-fuzz/fuzz-import -max_total_time=60 CORPUS_DIR (e.g. copies of tests/data/*/*/input)
+fuzz:
+	@$(MAKE) --no-print-directory B=build-fuzz CC=clang \
+		SANITIZE=fuzzer-no-link,address,undefined CFLAGS='-O1 -g' \
+		build-fuzz/libperfsift.a
+	$(QUIET_LD)clang -O1 -g -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+		-o build-fuzz/fuzz-import tests/fuzz/fuzz-import.c \
+		build-fuzz/libperfsift.a $(LDLIBS)
+
+.PHONY: fuzz

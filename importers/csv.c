@@ -147,6 +147,7 @@ static int parse_header(struct csv_state *s, int nf, const char *path,
 	for (i = 0; i < nf; i++) {
 		s->col[i] = C_PARAM;
 		s->colname[i] = xstrdup(s->field[i]);
+		s->nr_cols = (size_t)i + 1;	/* what to free on error */
 		if (!*s->field[i])
 			return error("%s:%ld: column %d has an empty name", path,
 				     line, i + 1);
