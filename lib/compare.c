@@ -66,15 +66,21 @@ static const char *pool_add(struct comparison *c, const char *s)
 
 /* ---- loading ---- */
 
+/* testcase, params, machine of a set of rows; strings in the pool */
+struct group {
+	const char *testcase, *params, *machine;
+};
+
 struct loader {
 	struct db *db;
 	struct comparison *c;
 	struct strmap groups;	/* "testcase\x1fparams\x1fmachine" -> idx */
-	char **group_key;	/* owned: the three parts, \x1f-joined */
+	struct group *group;	/* owned array */
 	size_t nr_groups, alloc_groups;
 	struct strmap rows;	/* (group idx, metric id) -> row idx */
-	struct strmap metrics;	/* metric id (8 bytes) -> pool index */
-	const char **mname, **munit;	/* by pool position */
+	struct strmap metrics;	/* metric id (8 bytes) -> metric index */
+	const char **mname, **munit;	/* by metric index; pool strings */
+	signed char *mdir;	/* by metric index: direction, 2 = not yet */
 	size_t nr_m, alloc_m;
 	struct direction_overrides dirs;
 };
@@ -111,16 +117,25 @@ static size_t group_idx(struct loader *l, const char *testcase,
 			const char *params, const char *machine)
 {
 	struct sbuf key = SBUF_INIT;
+	struct group *g;
 	int64_t idx;
 
-	sbuf_addf(&key, "%s\x1f%s\x1f%s", testcase, params, machine);
+	sbuf_addstr(&key, testcase);
+	sbuf_addch(&key, '\x1f');
+	sbuf_addstr(&key, params);
+	sbuf_addch(&key, '\x1f');
+	sbuf_addstr(&key, machine);
 	if (strmap_get(&l->groups, key.buf, key.len, &idx)) {
 		sbuf_release(&key);
 		return (size_t)idx;
 	}
-	ALLOC_GROW(l->group_key, l->nr_groups + 1, l->alloc_groups);
+	ALLOC_GROW(l->group, l->nr_groups + 1, l->alloc_groups);
 	strmap_put(&l->groups, key.buf, key.len, (int64_t)l->nr_groups);
-	l->group_key[l->nr_groups] = sbuf_detach(&key, NULL);
+	sbuf_release(&key);
+	g = &l->group[l->nr_groups];
+	g->testcase = pool_add(l->c, testcase);
+	g->params = pool_add(l->c, params);
+	g->machine = pool_add(l->c, machine);
 	return l->nr_groups++;
 }
 
@@ -140,6 +155,8 @@ static int load_metrics(struct loader *l)
 
 		ALLOC_GROW(l->mname, l->nr_m + 1, l->alloc_m);
 		l->munit = xrealloc(l->munit, l->alloc_m * sizeof(*l->munit));
+		l->mdir = xrealloc(l->mdir, l->alloc_m * sizeof(*l->mdir));
+		l->mdir[l->nr_m] = 2;
 		l->mname[l->nr_m] = pool_add(l->c,
 				(const char *)sqlite3_column_text(st, 1));
 		l->munit[l->nr_m] = pool_add(l->c, unit);
@@ -157,8 +174,6 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	struct comparison *c = l->c;
 	int64_t key[2] = { (int64_t)group, mid }, idx, m;
 	struct cmp_row *r;
-	const char *gk;
-	size_t n1, n2;
 
 	if (strmap_get(&l->rows, (const char *)key, sizeof(key), &idx))
 		return &c->rows[idx];
@@ -168,15 +183,18 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	ALLOC_GROW(c->rows, c->nr + 1, c->alloc);
 	r = &c->rows[c->nr];
 	memset(r, 0, sizeof(*r));
-	gk = l->group_key[group];
-	n1 = strcspn(gk, "\x1f");
-	n2 = strcspn(gk + n1 + 1, "\x1f");
-	r->testcase = xstrndup(gk, n1);
-	r->params = xstrndup(gk + n1 + 1, n2);
-	r->machine = xstrdup(gk + n1 + 1 + n2 + 1);
+	r->testcase = l->group[group].testcase;
+	r->params = l->group[group].params;
+	r->machine = l->group[group].machine;
+	r->group_rank = (unsigned)group;	/* ranked later */
+	r->metric_rank = (unsigned)m;
 	r->metric = l->mname[m];
 	r->unit = l->munit[m];
-	r->direction = direction_of(&l->dirs, r->metric, r->unit);
+	/* one catalog lookup per metric, however many rows have it */
+	if (l->mdir[m] == 2)
+		l->mdir[m] = (signed char)direction_of(&l->dirs, r->metric,
+							r->unit);
+	r->direction = l->mdir[m];
 	r->side = xcalloc(c->nvar, sizeof(*r->side));
 	r->vs = xcalloc(c->nvar, sizeof(*r->vs));
 	strmap_put(&l->rows, (const char *)key, sizeof(key), (int64_t)c->nr);
@@ -553,13 +571,66 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v)
 static int cmp_rows(const void *x, const void *y)
 {
 	const struct cmp_row *a = x, *b = y;
+
+	if (a->group_rank != b->group_rank)
+		return a->group_rank < b->group_rank ? -1 : 1;
+	return (a->metric_rank > b->metric_rank) -
+	       (a->metric_rank < b->metric_rank);
+}
+
+static const struct loader *rank_loader;	/* for the qsort callbacks */
+
+static int cmp_group_idx(const void *x, const void *y)
+{
+	const struct group *a = &rank_loader->group[*(const size_t *)x];
+	const struct group *b = &rank_loader->group[*(const size_t *)y];
 	int d;
 
 	if ((d = strcmp(a->testcase, b->testcase)) ||
-	    (d = strcmp(a->params, b->params)) ||
-	    (d = strcmp(a->machine, b->machine)))
+	    (d = strcmp(a->params, b->params)))
 		return d;
-	return str_natcmp(a->metric, b->metric);
+	return strcmp(a->machine, b->machine);
+}
+
+static int cmp_metric_idx(const void *x, const void *y)
+{
+	return str_natcmp(rank_loader->mname[*(const size_t *)x],
+			  rank_loader->mname[*(const size_t *)y]);
+}
+
+/*
+ * Sort the rows by testcase/params/machine, then metric in natural
+ * order: rank the groups and metrics once, then sort on the integers
+ * (a string comparison per row comparison cost more than the stats).
+ */
+static void sort_rows(struct loader *l)
+{
+	struct comparison *c = l->c;
+	size_t n = l->nr_groups > l->nr_m ? l->nr_groups : l->nr_m, i;
+	size_t *idx = xmalloc((n + 1) * sizeof(*idx));
+	unsigned *grank = xmalloc((l->nr_groups + 1) * sizeof(*grank));
+	unsigned *mrank = xmalloc((l->nr_m + 1) * sizeof(*mrank));
+
+	rank_loader = l;
+	for (i = 0; i < l->nr_groups; i++)
+		idx[i] = i;
+	qsort(idx, l->nr_groups, sizeof(*idx), cmp_group_idx);
+	for (i = 0; i < l->nr_groups; i++)
+		grank[idx[i]] = (unsigned)i;
+	for (i = 0; i < l->nr_m; i++)
+		idx[i] = i;
+	qsort(idx, l->nr_m, sizeof(*idx), cmp_metric_idx);
+	for (i = 0; i < l->nr_m; i++)
+		mrank[idx[i]] = (unsigned)i;
+	rank_loader = NULL;
+	for (i = 0; i < c->nr; i++) {
+		c->rows[i].group_rank = grank[c->rows[i].group_rank];
+		c->rows[i].metric_rank = mrank[c->rows[i].metric_rank];
+	}
+	qsort(c->rows, c->nr, sizeof(*c->rows), cmp_rows);
+	free(idx);
+	free(grank);
+	free(mrank);
 }
 
 static int compute(struct comparison *c)
@@ -656,14 +727,13 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	for (v = 0; v < nvar; v++)
 		if (load_samples(&l, v) || load_aggregates(&l, v))
 			goto out;
-	qsort(out->rows, out->nr, sizeof(*out->rows), cmp_rows);
+	sort_rows(&l);
 	ret = compute(out);
 out:
-	for (v = 0; v < l.nr_groups; v++)
-		free(l.group_key[v]);
-	free(l.group_key);
+	free(l.group);
 	free(l.mname);
 	free(l.munit);
+	free(l.mdir);
 	strmap_clear(&l.groups);
 	strmap_clear(&l.rows);
 	strmap_clear(&l.metrics);
@@ -691,9 +761,6 @@ void comparison_release(struct comparison *c)
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
 
-		free(r->testcase);
-		free(r->params);
-		free(r->machine);
 		for (v = 0; v < c->nvar; v++) {
 			free(r->side[v].v);
 			free(r->side[v].stats);

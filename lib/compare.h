@@ -76,9 +76,10 @@ struct cmp_vs {
 };
 
 struct cmp_row {
-	char *testcase, *params, *machine;	/* owned */
+	const char *testcase, *params, *machine;	/* borrowed: pool */
 	const char *metric, *unit;		/* borrowed: metric pool */
 	int direction;
+	unsigned group_rank, metric_rank;	/* sort keys (private) */
 	struct cmp_side *side;			/* owned, one per variant */
 	struct cmp_vs *vs;			/* owned, nvar - 1 */
 };

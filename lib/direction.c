@@ -79,8 +79,12 @@ static int word_in(const char *w, size_t n, const char *const *list,
 {
 	size_t i;
 
+	int c0 = tolower((unsigned char)*w);
+
+	/* the first letter rules most out before the library call */
 	for (i = 0; i < nr; i++)
-		if (strlen(list[i]) == n && !strncasecmp(w, list[i], n))
+		if (list[i][0] == c0 && !strncasecmp(w, list[i], n) &&
+		    !list[i][n])
 			return 1;
 	return 0;
 }
@@ -117,9 +121,15 @@ int direction_builtin(const char *metric, const char *unit)
 	size_t i;
 	int d;
 
-	for (i = 0; i < ARRAY_SIZE(named); i++)
+	for (i = 0; i < ARRAY_SIZE(named); i++) {
+		/* the literal head of the pattern rules most out cheaply */
+		size_t lit = strcspn(named[i].glob, "*?[\\");
+
+		if (strncmp(named[i].glob, metric, lit))
+			continue;
 		if (glob_match(named[i].glob, metric))
 			return named[i].dir;
+	}
 	/* a rate unit decides before the words */
 	if (unit && *unit) {
 		if (word_in(unit, strlen(unit), higher_words,
