@@ -14,8 +14,8 @@
 #include <jansson.h>
 
 const char *const show_usage[] = {
-	"usage: perfsift show SELECTOR [--metric GLOB] [--testcase GLOB]",
-	"                     [--machine M] [--json]",
+	"usage: perfsift show SELECTOR [--by DIM] [--metric GLOB]",
+	"                     [--testcase GLOB] [--machine M] [--json]",
 	"",
 	"Show every value of one variant or run.  SELECTOR is a label, a",
 	"kernel version, a commit sha prefix, or run:ID for a single run.",
@@ -23,6 +23,9 @@ const char *const show_usage[] = {
 	"column per run, then n, the mean and the sample standard deviation",
 	"(n-1 divisor).  Aggregates (summaries imported as printed) follow.",
 	"",
+	"    --by DIM        what SELECTOR is: label, kernel, commit, machine",
+	"                    or param:NAME (default: a label, else a kernel,",
+	"                    else a commit prefix)",
 	"    --metric GLOB   only metrics matching GLOB",
 	"    --testcase GLOB only runs whose testcase matches",
 	"    --machine M     only runs on machine M",
@@ -221,7 +224,11 @@ static void show_text(const struct run_row *runs, size_t nr,
 			table_addf(&t, "%s", a[i].metric);
 			table_addf(&t, "%s", a[i].stat);
 			fmt_num(&t, a[i].value);
-			if (isfinite(a[i].stddev))
+			if (isfinite(a[i].stddev) && a[i].stddev_kind &&
+			    !strcmp(a[i].stddev_kind, "relative"))
+				table_addf(&t, "%.6g (%g%% relative)",
+					   a[i].stddev, a[i].stddev_source);
+			else if (isfinite(a[i].stddev))
 				table_addf(&t, "%.6g (%s)", a[i].stddev,
 					   a[i].stddev_kind ? a[i].stddev_kind
 							    : "?");
@@ -242,8 +249,9 @@ static void show_text(const struct run_row *runs, size_t nr,
 
 int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	enum { O_METRIC = 1, O_TESTCASE, O_MACHINE, O_JSON };
+	enum { O_METRIC = 1, O_TESTCASE, O_MACHINE, O_JSON, O_BY };
 	static const struct option opts[] = {
+		{ "by", required_argument, NULL, O_BY },
 		{ "metric", required_argument, NULL, O_METRIC },
 		{ "testcase", required_argument, NULL, O_TESTCASE },
 		{ "machine", required_argument, NULL, O_MACHINE },
@@ -258,6 +266,8 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct aggregate_row *a = NULL;
 	size_t nr = 0, ns = 0, na = 0;
 	int json = 0, c, status = EXIT_ENV, r;
+	enum dim dim = DIM_AUTO;
+	char *param = NULL;
 	long run_id = -1;
 
 	optind = 0;
@@ -268,22 +278,36 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 		case O_TESTCASE: f.testcase = optarg; break;
 		case O_MACHINE: f.machine = optarg; break;
 		case O_JSON: json = 1; break;
-		default: return usage_error(show_usage, "bad option");
+		case O_BY:
+			free(param);
+			if (dim_parse(optarg, &dim, &param))
+				return usage_error(show_usage, "--by wants "
+						   "label, kernel, commit, "
+						   "machine or param:NAME");
+			break;
+		default:
+			free(param);
+			return usage_error(show_usage, "bad option");
 		}
 	}
-	if (optind + 1 != argc)
+	if (optind + 1 != argc) {
+		free(param);
 		return usage_error(show_usage, "expected one SELECTOR");
+	}
 	text = argv[optind];
 	memset(&sel, 0, sizeof(sel));
 	if (starts_with(text, "run:")) {
-		if (str_to_long(text + 4, &run_id) || run_id <= 0)
+		if (str_to_long(text + 4, &run_id) || run_id <= 0) {
+			free(param);
 			return usage_error(show_usage, "run:ID wants a run id, "
 					   "got '%s'", text);
+		}
 		f.run_id = run_id;
 	} else {
-		r = selector_resolve(&ctx->db, text, DIM_AUTO, NULL, &sel);
+		r = selector_resolve(&ctx->db, text, dim, param, &sel);
 		if (r) {
 			selector_release(&sel);
+			free(param);
 			return r == -1 ? EXIT_USAGE : EXIT_ENV;
 		}
 		f.sel = &sel;
@@ -310,5 +334,6 @@ out:
 	aggregate_rows_free(a, na);
 	if (f.sel)
 		selector_release(&sel);
+	free(param);
 	return status;
 }

@@ -53,12 +53,31 @@ struct csv_state {
 
 int csv_detect(const char *path, const char *head, size_t len)
 {
-	const char *nl = memchr(head, '\n', len);
-	size_t n = nl ? (size_t)(nl - head) : len;
+	const char *end = head + len, *nl;
+	size_t n;
 	char first[1024];
 	int has_metric = 0, has_value = 0;
 	char *p, *tok;
 
+	/* the header: past a byte order mark, blank and # comment lines */
+	if (len >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		head += 3;
+	for (;;) {
+		const char *q = head;
+
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < end && (*q == '\n' || *q == '#')) {
+			nl = memchr(q, '\n', (size_t)(end - q));
+			if (!nl)
+				return 0;
+			head = nl + 1;
+			continue;
+		}
+		break;
+	}
+	nl = memchr(head, '\n', (size_t)(end - head));
+	n = nl ? (size_t)(nl - head) : (size_t)(end - head);
 	if (n >= sizeof(first))
 		n = sizeof(first) - 1;
 	memcpy(first, head, n);
@@ -225,6 +244,9 @@ static int parse_time(const char *v, int64_t *out)
 	double d;
 
 	if (!str_to_double(v, &d)) {
+		/* 0 .. year 9999: anything else is not a time */
+		if (!(d >= 0 && d < 253402300800.0))
+			return -1;
 		*out = (int64_t)d;
 		return 0;
 	}
@@ -317,7 +339,7 @@ static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 		if (get(s, C_N)) {
 			if (get_number(s, C_N, &d, path, lnum))
 				return -1;
-			if (d < 0 || d != floor(d))
+			if (d < 0 || d != floor(d) || d > LONG_MAX / 2)
 				return error("%s:%ld: expected a count in column "
 					     "'n', got '%s'", path, lnum,
 					     get(s, C_N));

@@ -4,6 +4,7 @@
  */
 #include "../lib/compat.h"
 #include "../lib/sbuf.h"
+#include "../lib/strmap.h"
 #include "import.h"
 #include "importer.h"
 #include <dirent.h>
@@ -17,6 +18,7 @@ static int cmp_str(const void *a, const void *b)
 struct file_list {
 	char **v;
 	size_t nr, alloc;
+	struct strmap seen;	/* (st_dev, st_ino) of dirs and files */
 };
 
 static void add_file(struct file_list *l, const char *path)
@@ -25,20 +27,40 @@ static void add_file(struct file_list *l, const char *path)
 	l->v[l->nr++] = xstrdup(path);
 }
 
-static int walk(struct file_list *l, const char *path, int depth)
+/* Has this inode been walked or listed already?  Marks it if not. */
+static int seen_before(struct file_list *l, const struct stat *st)
+{
+	uint64_t key[2] = { (uint64_t)st->st_dev, (uint64_t)st->st_ino };
+	int64_t v;
+
+	if (strmap_get(&l->seen, (const char *)key, sizeof(key), &v))
+		return 1;
+	strmap_put(&l->seen, (const char *)key, sizeof(key), 1);
+	return 0;
+}
+
+/*
+ * Add the regular files under path, sorted, recursively; symlinks are
+ * followed, but a directory or file reached twice (a link back up the
+ * tree) is walked or listed once.  Returns the number of entries that
+ * could not be read (each reported with error()).
+ */
+static size_t walk(struct file_list *l, const char *path, int depth)
 {
 	struct file_list entries = { 0 };
 	struct dirent *de;
+	size_t i, bad = 0;
 	DIR *dir;
-	size_t i;
-	int bad = 0;
 
-	if (depth > 64)
-		return error("%s: directories nested too deep", path);
+	if (depth > 64) {
+		error("%s: directories nested too deep", path);
+		return 1;
+	}
 	dir = opendir(path);
-	if (!dir)
-		return error("%s: cannot read directory: %s", path,
-			     strerror(errno));
+	if (!dir) {
+		error("%s: cannot read directory: %s", path, strerror(errno));
+		return 1;
+	}
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -51,18 +73,20 @@ static int walk(struct file_list *l, const char *path, int depth)
 		struct stat st;
 
 		if (stat(sub, &st)) {
-			bad += error("%s: cannot stat: %s", sub,
-				     strerror(errno)) < 0;
+			error("%s: cannot open: %s", sub, strerror(errno));
+			bad++;
 		} else if (S_ISDIR(st.st_mode)) {
-			bad += walk(l, sub, depth + 1) < 0;
+			if (!seen_before(l, &st))
+				bad += walk(l, sub, depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
-			add_file(l, sub);
+			if (!seen_before(l, &st))
+				add_file(l, sub);
 		}
 		free(sub);
 		free(entries.v[i]);
 	}
 	free(entries.v);
-	return bad ? -1 : 0;
+	return bad;
 }
 
 char **import_expand(const char *const *paths, size_t nr, size_t *nr_files,
@@ -81,12 +105,14 @@ char **import_expand(const char *const *paths, size_t nr, size_t *nr_files,
 			error("%s: cannot open: %s", paths[i], strerror(errno));
 			(*nr_bad)++;
 		} else if (S_ISDIR(st.st_mode)) {
-			if (walk(&l, paths[i], 0))
-				(*nr_bad)++;
+			if (!seen_before(&l, &st))
+				*nr_bad += walk(&l, paths[i], 0);
 		} else {
+			/* named on the command line: always imported */
 			add_file(&l, paths[i]);
 		}
 	}
+	strmap_clear(&l.seen);
 	*nr_files = l.nr;
 	return l.v;
 }

@@ -37,6 +37,31 @@ int db_exec(struct db *db, const char *sql)
 	return 0;
 }
 
+/*
+ * db_exec() for the set-up statements of db_open(), retried while another
+ * process holds a lock: switching to WAL needs an exclusive lock and
+ * does not always go through the busy handler (a process that is
+ * creating the same database, for one).
+ */
+static int db_exec_patient(struct db *db, const char *sql)
+{
+	long waited_ms = 0;
+
+	for (;;) {
+		int rc = sqlite3_exec(db->sq, sql, NULL, NULL, NULL);
+
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			return db_exec(db, sql);	/* says why */
+		if (waited_ms >= BUSY_TIMEOUT_MS)
+			return error("%s: database is locked (waited %ld s)",
+				     db->path, waited_ms / 1000);
+		sqlite3_sleep(10);
+		waited_ms += 10;
+	}
+}
+
 sqlite3_stmt *db_prepare(struct db *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
@@ -144,7 +169,7 @@ int db_open(struct db *db, const char *path)
 	}
 	sqlite3_busy_timeout(db->sq, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(db->sq, 1);
-	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
+	if (db_exec_patient(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
 	    /*
 	     * Foreign keys are declared for the reader, not enforced: every

@@ -128,6 +128,10 @@ int input_getline(struct input *in)
 			break;
 	}
 	in->line++;
+	/* text formats only: a NUL would silently cut the line short */
+	if (memchr(in->sb.buf, '\0', in->sb.len))
+		return error("%s:%ld: NUL byte in a text line (binary data?)",
+			     in->path, in->line);
 	if (in->sb.len && in->sb.buf[in->sb.len - 1] == '\r')
 		sbuf_setlen(&in->sb, in->sb.len - 1);
 	return 1;

@@ -247,6 +247,32 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 			   text, NULL);
 		if (r < 0)
 			return -2;
+		if (r && dim == DIM_AUTO) {
+			/*
+			 * The same text as the kernel (or commit) of runs
+			 * that do not carry the label: ambiguous.  (The usual
+			 * case, label defaulted from the kernel, is not.)
+			 */
+			int other = exists(db,
+				"SELECT 1 FROM runs WHERE (kernel = ?1 OR "
+				"(length(?1) >= 4 AND substr(commit_sha, 1, "
+				"length(?1)) = ?1)) AND label IS NOT ?1 "
+				"UNION ALL SELECT 1 FROM aggregates WHERE "
+				"(kernel = ?1 OR (length(?1) >= 4 AND "
+				"substr(commit_sha, 1, length(?1)) = ?1)) AND "
+				"label IS NOT ?1", text, NULL);
+
+			if (other < 0)
+				return -2;
+			if (other) {
+				error("'%s' is ambiguous: it is a label and the "
+				      "kernel or commit of other runs; say "
+				      "which with --by label|kernel|commit; "
+				      "candidates:", text);
+				list_candidates(db, DIM_AUTO, NULL);
+				return -1;
+			}
+		}
 		if (r) {
 			out->dim = DIM_LABEL;
 			goto found;
@@ -521,8 +547,8 @@ int query_aggregates(struct db *db, const struct run_filter *f,
 	*nr = 0;
 	sbuf_addstr(&sql, "SELECT r.label, r.kernel, r.commit_sha, r.testcase, "
 			  "r.params, r.machine, m.name, m.unit, r.stat, "
-			  "r.value, r.stddev, r.stddev_kind, r.n, r.marker "
-			  "FROM aggregates r JOIN metrics m ON m.id = "
+			  "r.value, r.stddev, r.stddev_kind, r.n, r.marker, "
+			  "r.stddev_source FROM aggregates r JOIN metrics m ON m.id = "
 			  "r.metric_id WHERE m.name GLOB ?");
 	add_filter(&sql, f, 1);
 	sbuf_addstr(&sql, " ORDER BY r.id");
@@ -555,6 +581,8 @@ int query_aggregates(struct db *db, const struct run_filter *f,
 		a->n = sqlite3_column_type(st, 12) == SQLITE_NULL ?
 			       -1 : sqlite3_column_int(st, 12);
 		a->marker = col_dup(st, 13);
+		a->stddev_source = sqlite3_column_type(st, 14) == SQLITE_NULL ?
+					   NAN : sqlite3_column_double(st, 14);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

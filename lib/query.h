@@ -102,7 +102,8 @@ void sample_rows_free(struct sample_row *rows, size_t nr);
 struct aggregate_row {
 	char *label, *kernel, *commit, *testcase, *params, *machine;
 	char *metric, *unit, *stat, *stddev_kind, *marker;
-	double value, stddev;	/* stddev: NAN if not given */
+	double value, stddev;	/* stddev: absolute; NAN if not given */
+	double stddev_source;	/* as the source printed it (4 for 4%) */
 	long n;			/* -1: not known */
 };
 int query_aggregates(struct db *db, const struct run_filter *f,

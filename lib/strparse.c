@@ -41,8 +41,13 @@ int str_double(const char **p, double *out)
 	if ((*s == '-' || *s == '+') && !(isdigit((unsigned char)s[1]) ||
 					  s[1] == '.'))
 		return -1;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		return -1;
+	{
+		/* strtod takes hexadecimal too: "0x10", "-0x1p3" */
+		const char *d = *s == '-' || *s == '+' ? s + 1 : s;
+
+		if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+			return -1;
+	}
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || !isfinite(v))
