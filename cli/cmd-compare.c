@@ -128,15 +128,19 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 		case O_MACHINE: o.machine = optarg; break;
 		case O_FORMAT:
 			fmt = cmp_format_parse(optarg);
-			if (fmt < 0)
+			if (fmt < 0) {
+				free(param);
 				return usage_error(compare_usage, "unknown "
 						   "format '%s'", optarg);
+			}
 			break;
 		case O_JSON: fmt = FMT_JSON; break;
 		case O_ALL: all = 1; break;
 		default:
-			if (parse_cmp_common(c, optarg, &o, compare_usage))
+			if (parse_cmp_common(c, optarg, &o, compare_usage)) {
+				free(param);
 				return EXIT_USAGE;
+			}
 		}
 	}
 	o.param = param;

@@ -97,7 +97,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	long runs = 0, samples = 0, aggregates = 0, nr_ok = 0, nr_already = 0;
 	long nr_failed;
 	char **files;
-	int c;
+	int c, status;
 
 	optind = 0;
 	while ((c = getopt_long(argc, (char *const *)argv, "q", opts,
@@ -111,16 +111,19 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 				error("unknown format '%s'; formats:", optarg);
 				for (k = 0; k < n; k++)
 					fprintf(stderr, "    %s\n", imp[k].name);
-				return EXIT_USAGE;
+				status = EXIT_USAGE;
+				goto out;
 			}
 			o.format = optarg;
 			break;
 		case O_KERNEL: o.ovr.kernel = optarg; break;
 		case O_COMMIT:
-			if (check_commit(optarg))
-				return usage_error(import_usage, "--commit "
-						   "wants a hex sha, got '%s'",
-						   optarg);
+			if (check_commit(optarg)) {
+				status = usage_error(import_usage, "--commit "
+						     "wants a hex sha, got '%s'",
+						     optarg);
+				goto out;
+			}
 			o.ovr.commit = optarg;
 			break;
 		case O_LABEL: o.ovr.label = optarg; break;
@@ -129,9 +132,12 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		case O_PARAM: {
 			const char *eq = strchr(optarg, '=');
 
-			if (!eq || eq == optarg)
-				return usage_error(import_usage, "--param wants "
-						   "k=v, got '%s'", optarg);
+			if (!eq || eq == optarg) {
+				status = usage_error(import_usage, "--param "
+						     "wants k=v, got '%s'",
+						     optarg);
+				goto out;
+			}
 			ALLOC_GROW(params, nr_params + 1, alloc_params);
 			params[nr_params].key = xstrndup(optarg,
 						(size_t)(eq - optarg));
@@ -142,13 +148,16 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		case O_DRY_RUN: o.dry_run = 1; break;
 		case 'q': quiet = 1; break;
 		default:
-			return usage_error(import_usage, "bad option");
+			status = usage_error(import_usage, "bad option");
+			goto out;
 		}
 	}
 	o.ovr.params = params;
 	o.ovr.nr_params = nr_params;
-	if (optind >= argc)
-		return usage_error(import_usage, "no PATH to import");
+	if (optind >= argc) {
+		status = usage_error(import_usage, "no PATH to import");
+		goto out;
+	}
 
 	files = import_expand(argv + optind, (size_t)(argc - optind),
 			      &nr_files, &nr_bad);
@@ -190,8 +199,10 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	if (nr_failed)
 		printf("; %ld failed", nr_failed);
 	putchar('\n');
+	status = nr_failed ? EXIT_BADINPUT : EXIT_OK;
+out:
 	for (i = 0; i < nr_params; i++)
 		free((char *)params[i].key);
 	free(params);
-	return nr_failed ? EXIT_BADINPUT : EXIT_OK;
+	return status;
 }
