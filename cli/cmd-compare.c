@@ -107,6 +107,7 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct cmp_opts o = CMP_OPTS_INIT;
 	struct comparison cmp;
 	struct selector *var;
+	struct db *db;
 	char *param = NULL;
 	int c, fmt = FMT_TEXT, all = 0, status = EXIT_OK, r;
 	size_t nvar, i, j;
@@ -150,9 +151,14 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 				   "NEW variant");
 	}
 	nvar = (size_t)(argc - optind);
+	db = cmd_db(ctx);
+	if (!db) {
+		free(param);
+		return EXIT_ENV;
+	}
 	var = xcalloc(nvar, sizeof(*var));
 	for (i = 0; i < nvar; i++) {
-		r = selector_resolve(&ctx->db, argv[optind + i], o.dim, param,
+		r = selector_resolve(db, argv[optind + i], o.dim, param,
 				     &var[i]);
 		if (r) {
 			status = r == -1 ? EXIT_USAGE : EXIT_ENV;
@@ -169,7 +175,7 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 				goto out;
 			}
 	}
-	if (compare_variants(&ctx->db, var, nvar, &o, &cmp)) {
+	if (compare_variants(db, var, nvar, &o, &cmp)) {
 		status = EXIT_ENV;
 		goto out;
 	}

@@ -31,23 +31,28 @@ static void num(sqlite3_stmt *st, int i)
 
 static int dump(struct db *db)
 {
+	/*
+	 * Runs are numbered by order, not id, so that goldens are stable;
+	 * row_number() numbers them in one pass.
+	 */
 	static const char *const queries[] = {
-		/* runs numbered by order, not id, so that goldens are stable */
 		"SELECT 'import', format, size FROM imports ORDER BY id",
-		"SELECT 'run', (SELECT count(*) FROM runs x WHERE x.id <= r.id),"
-		" suite, testcase, params, machine, kernel, commit_sha, label,"
-		" iteration, start_time, line FROM runs r ORDER BY id",
-		"SELECT 'sample', (SELECT count(*) FROM runs x WHERE x.id <= "
-		"s.run_id), m.name, m.unit, s.value, s.line FROM samples s JOIN"
-		" metrics m ON m.id = s.metric_id ORDER BY s.run_id, m.name",
+		"SELECT 'run', row_number() OVER (ORDER BY id), suite, testcase,"
+		" params, machine, kernel, commit_sha, label, iteration,"
+		" start_time, line FROM runs r ORDER BY id",
+		"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
+		" runs) SELECT 'sample', n.k, m.name, m.unit, s.value, s.line"
+		" FROM samples s JOIN n ON n.id = s.run_id JOIN metrics m ON"
+		" m.id = s.metric_id ORDER BY s.run_id, m.name",
 		"SELECT 'aggregate', a.label, a.kernel, a.commit_sha, a.testcase,"
 		" a.params, a.machine, m.name, a.stat, a.value, a.stddev,"
 		" a.stddev_kind, a.stddev_source, a.n, a.marker, a.line FROM"
 		" aggregates a JOIN metrics m ON m.id = a.metric_id ORDER BY"
 		" a.id",
-		"SELECT 'series', (SELECT count(*) FROM runs x WHERE x.id <= "
-		"s.run_id), m.name, s.t, s.value FROM series s JOIN metrics m ON"
-		" m.id = s.metric_id ORDER BY s.run_id, m.name, s.t",
+		"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
+		" runs) SELECT 'series', n.k, m.name, s.t, s.value FROM series"
+		" s JOIN n ON n.id = s.run_id JOIN metrics m ON m.id ="
+		" s.metric_id ORDER BY s.run_id, m.name, s.t",
 	};
 	size_t q;
 
@@ -79,7 +84,10 @@ static int dump(struct db *db)
 
 int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
+	struct db *db;
+
 	if (argc != 2 || strcmp(argv[1], "dump"))
 		return usage_error(debug_usage, "expected 'debug dump'");
-	return dump(&ctx->db);
+	db = cmd_db(ctx);
+	return db ? dump(db) : EXIT_ENV;
 }

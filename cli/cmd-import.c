@@ -63,15 +63,19 @@ static void report(const struct import_result *r, int dry_run)
 	printf("%s\n", dry_run ? " (dry run)" : "");
 }
 
-static int check_commit(const char *s)
+/* A hex sha (4..64 digits), lowercased in place as git prints it. */
+static int check_commit(char *s)
 {
 	size_t n = strlen(s), i;
 
 	if (n < 4 || n > 64)
 		return -1;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (s[i] >= 'A' && s[i] <= 'F')
+			s[i] = (char)(s[i] - 'A' + 'a');
 		if (!strchr("0123456789abcdef", s[i]))
 			return -1;
+	}
 	return 0;
 }
 
@@ -97,6 +101,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	long runs = 0, samples = 0, aggregates = 0, nr_ok = 0, nr_already = 0;
 	long nr_failed;
 	char **files;
+	struct db *db;
 	int c, status;
 
 	optind = 0;
@@ -159,6 +164,14 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		goto out;
 	}
 
+	/* a dry run on a database that does not exist yet: in memory */
+	if (o.dry_run && access(ctx->db_path, F_OK))
+		ctx->db_path = ":memory:";
+	db = cmd_db(ctx);
+	if (!db) {
+		status = EXIT_ENV;
+		goto out;
+	}
 	files = import_expand(argv + optind, (size_t)(argc - optind),
 			      &nr_files, &nr_bad);
 	progress = !quiet && nr_files > 1 && isatty(2);
@@ -171,7 +184,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 				nr_files, files[i]);
 			fflush(stderr);
 		}
-		if (import_file(&ctx->db, &o, files[i], &r) ||
+		if (import_file(db, &o, files[i], &r) ||
 		    r.status == IMPORT_FAILED) {
 			nr_failed++;
 		} else if (r.status == IMPORT_ALREADY) {

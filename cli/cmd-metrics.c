@@ -68,6 +68,7 @@ int cmd_metrics(int argc, const char **argv, struct perfsift_ctx *ctx)
 	const char *metric_glob = NULL, *set = NULL, *unset = NULL;
 	struct cli_filter cf;
 	struct metric_row *rows;
+	struct db *db;
 	size_t nr, i;
 	int c, status;
 
@@ -87,11 +88,14 @@ int cmd_metrics(int argc, const char **argv, struct perfsift_ctx *ctx)
 	if (optind < argc)
 		return usage_error(metrics_usage, "unexpected argument '%s'",
 				   argv[optind]);
+	db = cmd_db(ctx);
+	if (!db)
+		return EXIT_ENV;
 	if (set || unset)
-		return set_direction(&ctx->db, set ? set : unset, !set);
-	if (cli_filter_resolve(&cf, &ctx->db, &status))
+		return set_direction(db, set ? set : unset, !set);
+	if (cli_filter_resolve(&cf, db, &status))
 		return status;
-	if (query_metrics(&ctx->db, &cf.f, metric_glob, &rows, &nr)) {
+	if (query_metrics(db, &cf.f, metric_glob, &rows, &nr)) {
 		cli_filter_release(&cf);
 		return EXIT_ENV;
 	}

@@ -190,6 +190,8 @@ int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)
 	if (optind < argc)
 		return usage_error(regressions_usage, "unexpected argument "
 				   "'%s'", argv[optind]);
+	if (!cmd_db(ctx))
+		return EXIT_ENV;
 	r = regressions_find(&ctx->db, base, &o, &rg);
 	if (r) {
 		regressions_release(&rg);

@@ -67,6 +67,7 @@ int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx)
 	static const struct option opts[] = { FILTER_OPTIONS, { 0 } };
 	struct cli_filter cf;
 	struct run_row *rows;
+	struct db *db;
 	size_t nr, i;
 	int c, status;
 
@@ -79,9 +80,12 @@ int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx)
 	if (optind < argc)
 		return usage_error(runs_usage, "unexpected argument '%s'",
 				   argv[optind]);
-	if (cli_filter_resolve(&cf, &ctx->db, &status))
+	db = cmd_db(ctx);
+	if (!db)
+		return EXIT_ENV;
+	if (cli_filter_resolve(&cf, db, &status))
 		return status;
-	if (query_runs(&ctx->db, &cf.f, &rows, &nr)) {
+	if (query_runs(db, &cf.f, &rows, &nr)) {
 		cli_filter_release(&cf);
 		return EXIT_ENV;
 	}
@@ -89,7 +93,7 @@ int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx)
 		json_t *a = json_array();
 
 		for (i = 0; i < nr; i++)
-			json_array_append_new(a, run_to_json(&ctx->db, &rows[i]));
+			json_array_append_new(a, run_to_json(db, &rows[i]));
 		status = print_json_steal(a);
 	} else {
 		struct table t;

@@ -264,6 +264,7 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct run_row *runs = NULL;
 	struct sample_row *s = NULL;
 	struct aggregate_row *a = NULL;
+	struct db *db;
 	size_t nr = 0, ns = 0, na = 0;
 	int json = 0, c, status = EXIT_ENV, r;
 	enum dim dim = DIM_AUTO;
@@ -295,6 +296,11 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 		return usage_error(show_usage, "expected one SELECTOR");
 	}
 	text = argv[optind];
+	db = cmd_db(ctx);
+	if (!db) {
+		free(param);
+		return EXIT_ENV;
+	}
 	memset(&sel, 0, sizeof(sel));
 	if (starts_with(text, "run:")) {
 		if (str_to_long(text + 4, &run_id) || run_id <= 0) {
@@ -304,7 +310,7 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 		}
 		f.run_id = run_id;
 	} else {
-		r = selector_resolve(&ctx->db, text, dim, param, &sel);
+		r = selector_resolve(db, text, dim, param, &sel);
 		if (r) {
 			selector_release(&sel);
 			free(param);
@@ -312,10 +318,10 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 		}
 		f.sel = &sel;
 	}
-	if (query_runs(&ctx->db, &f, &runs, &nr) ||
-	    query_samples(&ctx->db, &f, metric_glob, &s, &ns))
+	if (query_runs(db, &f, &runs, &nr) ||
+	    query_samples(db, &f, metric_glob, &s, &ns))
 		goto out;
-	if (query_aggregates(&ctx->db, &f, metric_glob, &a, &na))
+	if (query_aggregates(db, &f, metric_glob, &a, &na))
 		goto out;
 	if (run_id > 0 && !nr) {
 		error("no run with id %ld; see 'perfsift runs'", run_id);
@@ -323,7 +329,7 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 		goto out;
 	}
 	if (json)
-		status = show_json(&ctx->db, runs, nr, s, ns, a, na);
+		status = show_json(db, runs, nr, s, ns, a, na);
 	else {
 		show_text(runs, nr, s, ns, a, na);
 		status = EXIT_OK;

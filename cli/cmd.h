@@ -9,8 +9,14 @@
 
 struct perfsift_ctx {
 	const char *db_path;	/* --db, $PERFSIFT_DB, or ./perfsift.db */
-	struct db db;		/* opened by the hub for NEED_DB commands */
+	struct db db;		/* opened by cmd_db(), closed by the hub */
 };
+
+/*
+ * The database, opened (created, migrated) on first use; NULL after an
+ * error message: the command returns EXIT_ENV.
+ */
+struct db *cmd_db(struct perfsift_ctx *ctx);
 
 int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx);

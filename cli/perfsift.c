@@ -10,6 +10,8 @@
 #include "cmd.h"
 #include <jansson.h>
 
+/* The database is opened by the command itself (cmd_db()), after its
+ * options are parsed: a usage error creates no file. */
 enum cmd_flags {
 	NEED_DB = 1 << 0,
 };
@@ -82,6 +84,13 @@ int print_json_steal(struct json_t *v)
 	return r ? EXIT_ENV : EXIT_OK;
 }
 
+struct db *cmd_db(struct perfsift_ctx *ctx)
+{
+	if (!ctx->db.sq && db_open(&ctx->db, ctx->db_path))
+		return NULL;
+	return &ctx->db;
+}
+
 static const struct cmd_struct *find_cmd(const char *name)
 {
 	size_t i;
@@ -140,6 +149,7 @@ int main(int argc, const char **argv)
 	struct perfsift_ctx ctx = { 0 };
 	const struct cmd_struct *c;
 	const char *help_argv[3];
+	char *cmd_argv0;
 	int i, status;
 
 	ctx.db_path = getenv("PERFSIFT_DB");
@@ -189,12 +199,12 @@ int main(int argc, const char **argv)
 		      argv[0]);
 		return EXIT_USAGE;
 	}
-	if (c->flags & NEED_DB) {
-		if (db_open(&ctx.db, ctx.db_path))
-			return EXIT_ENV;
-	}
+	/* getopt's own messages then read "perfsift import: ..." */
+	cmd_argv0 = xstrfmt("perfsift %s", argv[0]);
+	argv[0] = cmd_argv0;
 	status = c->fn(argc, argv, &ctx);
-	if (c->flags & NEED_DB)
+	if (ctx.db.sq)
 		db_close(&ctx.db);
+	free(cmd_argv0);
 	return finish_stdout(status);
 }

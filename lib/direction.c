@@ -11,12 +11,16 @@
 #include "strparse.h"
 #include <ctype.h>
 
-/* Exact globs checked first, in order (lkp KPIs, MMTests operations). */
-static const struct {
+/*
+ * Named metrics, checked first: lkp KPIs and monitors whose words would
+ * mislead (fio.latency_2us% is a share of I/Os, not a time).
+ */
+struct dir_rule {
 	const char *glob;
 	int dir;
-} named[] = {
-	/* lkp: fio latency distribution buckets are shares, not times */
+};
+
+static const struct dir_rule named[] = {
 	{ "fio.latency_*%", DIR_UNKNOWN },
 	{ "fio.workload", DIR_HIGHER },
 	{ "fio.*io_MiB", DIR_HIGHER },	/* I/O done in a fixed time */
@@ -25,7 +29,6 @@ static const struct {
 	{ "will-it-scale.per_*_ops", DIR_HIGHER },
 	{ "will-it-scale.scalability", DIR_HIGHER },
 	{ "aim7.jobs-per-min", DIR_HIGHER },
-	{ "aim9.*", DIR_HIGHER },
 	{ "unixbench.score", DIR_HIGHER },
 	{ "hackbench.throughput", DIR_HIGHER },
 	{ "netperf.Throughput_*", DIR_HIGHER },
@@ -38,7 +41,14 @@ static const struct {
 	{ "*.time.system_time", DIR_LOWER },
 	{ "*.time.user_time", DIR_LOWER },
 	{ "*.time.percent_of_cpu_this_job_got", DIR_UNKNOWN },
-	/* MMTests: benchmarks whose operations are rates */
+};
+
+/*
+ * MMTests' per-benchmark conventions, used only when neither the unit
+ * nor the words of the name decide (ebizzy.latency_ms is still lower).
+ */
+static const struct dir_rule benchmarks[] = {
+	{ "aim9.*", DIR_HIGHER },
 	{ "ebizzy.*", DIR_HIGHER },
 	{ "blogbench.*", DIR_HIGHER },
 	{ "dbench*.*", DIR_LOWER },	/* dbench4 reports latency per op */
@@ -70,7 +80,8 @@ static const char *const lower_words[] = {
 	"duration", "runtime", "usec", "us", "msec", "ms", "nsec", "ns", "sec",
 	"seconds", "secs", "cycles", "faults", "fault", "stalls", "stall",
 	"misses", "miss", "wait", "delay", "overhead", "syst", "user",
-	"sys", "allocstall", "pgmajfault", "pgscan", "oom_kill", "errors",
+	"sys", "allocstall", "pgfault", "pgmajfault", "pgscan", "oom_kill",
+	"errors",
 	"fail", "failures", "retries", "path-length", "cpi",
 };
 
@@ -115,22 +126,57 @@ static int words_vote(const char *s)
 							   : DIR_UNKNOWN;
 }
 
+/* The direction of the first rule that matches; 2 if none does. */
+static int lookup(const struct dir_rule *rule, size_t nr, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		/* the literal head of the pattern rules most out cheaply */
+		size_t lit = strcspn(rule[i].glob, "*?[\\");
+
+		if (strncmp(rule[i].glob, metric, lit))
+			continue;
+		if (glob_match(rule[i].glob, metric))
+			return rule[i].dir;
+	}
+	return 2;
+}
+
+/*
+ * Rates and times per operation, read from the shape of a name or unit:
+ * "files/sec", "MB/s", "ops_per_sec" are rates (higher); "ms/op",
+ * "usec/call" are times per operation (lower).  0 if neither.
+ */
+static int rate_vote(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+
+	if (strstr(s, "per_sec") || strstr(s, "per-sec") ||
+	    strstr(s, "per_second"))
+		return DIR_HIGHER;
+	if (!slash)
+		return 0;
+	if (!strcmp(slash, "/s") || !strcmp(slash, "/sec") ||
+	    !strcmp(slash, "/second") || !strcmp(slash, "/min"))
+		return DIR_HIGHER;
+	if (!strcmp(slash, "/op") || !strcmp(slash, "/call") ||
+	    !strcmp(slash, "/req") || !strcmp(slash, "/iter"))
+		return DIR_LOWER;
+	return 0;
+}
+
 int direction_builtin(const char *metric, const char *unit)
 {
 	const char *last;
-	size_t i;
 	int d;
 
-	for (i = 0; i < ARRAY_SIZE(named); i++) {
-		/* the literal head of the pattern rules most out cheaply */
-		size_t lit = strcspn(named[i].glob, "*?[\\");
-
-		if (strncmp(named[i].glob, metric, lit))
-			continue;
-		if (glob_match(named[i].glob, metric))
-			return named[i].dir;
-	}
-	/* a rate unit decides before the words */
+	d = lookup(named, ARRAY_SIZE(named), metric);
+	if (d != 2)
+		return d;
+	/* a rate or time unit decides before the words */
+	if (unit && *unit && (d = rate_vote(unit)))
+		return d;
 	if (unit && *unit) {
 		if (word_in(unit, strlen(unit), higher_words,
 			    ARRAY_SIZE(higher_words)))
@@ -141,8 +187,15 @@ int direction_builtin(const char *metric, const char *unit)
 	}
 	/* the last dotted component first: "fio.read_clat_mean_ns" */
 	last = strrchr(metric, '.');
-	d = words_vote(last ? last + 1 : metric);
+	last = last ? last + 1 : metric;
+	d = rate_vote(last);
+	if (d)
+		return d;
+	d = words_vote(last);
 	if (d != DIR_UNKNOWN)
+		return d;
+	d = lookup(benchmarks, ARRAY_SIZE(benchmarks), metric);
+	if (d != 2)
 		return d;
 	return words_vote(metric);
 }

@@ -180,4 +180,16 @@ test_expect_success 'a write error on stdout is an error (exit 4)' '
 	test_expect_code 4 perfsift runs --json >/dev/full 2>err
 '
 
+test_expect_success 'a usage error or a dry run creates no database' '
+	test_expect_code 2 perfsift --db u.db runs --bogus 2>err &&
+	grep -q "^perfsift runs: unrecognized option" err &&
+	test ! -e u.db &&
+	test_expect_code 2 perfsift --db u.db import --commit XYZ x.csv 2>/dev/null &&
+	test ! -e u.db &&
+	printf "metric,value\nx,1\n" >d.csv &&
+	perfsift --db u.db import --dry-run d.csv >out &&
+	grep -q "d.csv: csv, 1 run, 1 sample (dry run)" out &&
+	test ! -e u.db
+'
+
 test_done
