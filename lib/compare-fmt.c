@@ -764,9 +764,11 @@ static void csv_field(FILE *f, const char *s)
 
 static void csv_num(FILE *f, double v)
 {
+	char buf[40];
+
 	fputc(',', f);
 	if (isfinite(v))
-		fprintf(f, "%.10g", v);
+		fwrite(buf, 1, fmt_g15(buf, v), f);
 }
 
 static int write_csv(const struct comparison *c, int all, FILE *f)

@@ -132,11 +132,25 @@ static int lookup(const struct dir_rule *rule, size_t nr, const char *metric)
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		/* the literal head of the pattern rules most out cheaply */
-		size_t lit = strcspn(rule[i].glob, "*?[\\");
+		const char *g = rule[i].glob;
+		/* literal parts of the pattern rule most names out cheaply */
+		size_t lit = strcspn(g, "*?[\\");
 
-		if (strncmp(rule[i].glob, metric, lit))
+		if (strncmp(g, metric, lit))
 			continue;
+		if (!lit) {
+			char seg[64];
+			size_t n;
+
+			g += strspn(g, "*");
+			n = strcspn(g, "*?[\\");
+			if (n && n < sizeof(seg)) {
+				memcpy(seg, g, n);
+				seg[n] = '\0';
+				if (!strstr(metric, seg))
+					continue;
+			}
+		}
 		if (glob_match(rule[i].glob, metric))
 			return rule[i].dir;
 	}

@@ -77,24 +77,9 @@ int sbuf_grow_capped(struct sbuf *sb, size_t extra)
 	return 0;
 }
 
-void sbuf_add(struct sbuf *sb, const void *data, size_t len)
-{
-	sbuf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
-	sb->len += len;
-	sb->buf[sb->len] = '\0';
-}
-
 void sbuf_addstr(struct sbuf *sb, const char *s)
 {
 	sbuf_add(sb, s, strlen(s));
-}
-
-void sbuf_addch(struct sbuf *sb, int c)
-{
-	sbuf_grow(sb, 1);
-	sb->buf[sb->len++] = (char)c;
-	sb->buf[sb->len] = '\0';
 }
 
 void sbuf_addpad(struct sbuf *sb, size_t width)

@@ -8,6 +8,7 @@
  */
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 struct sbuf {
 	size_t alloc, len;
@@ -28,14 +29,30 @@ void sbuf_setlen(struct sbuf *sb, size_t len);
 
 /* These grow without limit checks (die on OOM); use for output. */
 void sbuf_grow(struct sbuf *sb, size_t extra);
-void sbuf_add(struct sbuf *sb, const void *data, size_t len);
 void sbuf_addstr(struct sbuf *sb, const char *s);
-void sbuf_addch(struct sbuf *sb, int c);
 void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
 /* Append s with at most n spaces of padding to width w (left aligned). */
 void sbuf_addpad(struct sbuf *sb, size_t width);
+
+/* Inline: these run once per byte or field on the hot paths. */
+static inline void sbuf_add(struct sbuf *sb, const void *data, size_t len)
+{
+	if (sb->len + len + 1 > sb->alloc)
+		sbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void sbuf_addch(struct sbuf *sb, int c)
+{
+	if (sb->len + 2 > sb->alloc)
+		sbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
 
 /* Grow for input: returns -1 (no error printed) if len+extra > cap. */
 int sbuf_grow_capped(struct sbuf *sb, size_t extra);
