@@ -8,16 +8,20 @@
 #   make update-golden   regenerate golden files (review with git diff)
 
 CC       ?= cc
+# CFLAGS is the user's (optimisation, debug); the project's own flags are
+# added in ALL_CFLAGS, so that `make CFLAGS=-O0` keeps them.
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla -Wundef
 WERROR   ?= 1
-CFLAGS   += $(if $(filter 1,$(WERROR)),-Werror)
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) $(CFLAGS)
 PKGS     := sqlite3 jansson libcurl zlib
 CPPFLAGS += -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# libraries no object needs yet (libcurl until mail) are not linked
+LDFLAGS  += -Wl,--as-needed
 ifdef SANITIZE
-CFLAGS   += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 # Objects go to their own folder per build flavour, so that `make asan`
@@ -45,7 +49,7 @@ deps-build:
 	@scripts/deps.sh build
 
 $(PROG): $(CLI_OBJ) $(B)/libperfsift.a
-	$(QUIET_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/libperfsift.a: $(LIB_OBJ)
 	@rm -f $@
@@ -53,7 +57,7 @@ $(B)/libperfsift.a: $(LIB_OBJ)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # The schema migrations, embedded as C strings, in file-name order.
 $(B)/schema.c: $(SCHEMA) scripts/embed-schema.sh
@@ -61,11 +65,11 @@ $(B)/schema.c: $(SCHEMA) scripts/embed-schema.sh
 	$(QUIET_GEN)scripts/embed-schema.sh $(SCHEMA) >$@
 
 $(B)/schema.o: $(B)/schema.c
-	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/tests/t-%: tests/unit/t-%.c $(B)/libperfsift.a
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 check: deps-check
 	@$(MAKE) --no-print-directory $(PROG) $(UNIT_BIN)
@@ -92,7 +96,7 @@ bench: deps-check $(PROG)
 	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats scripts/bench.sh
 
 $(B)/bench-stats: tests/bench-stats.c $(B)/libperfsift.a
-	$(QUIET_LD)$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 clean:
 	rm -rf build build-asan perfsift

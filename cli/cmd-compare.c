@@ -179,10 +179,23 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 		status = EXIT_ENV;
 		goto out;
 	}
-	if (!cmp.nr)
+	if (!cmp.nr) {
 		warning("no metric is shared by these variants%s",
 			o.metric_glob || o.testcase_glob || o.machine ?
 			" with these filters" : "");
+	} else {
+		size_t k, paired = 0;
+
+		for (k = 0; k < cmp.nr && !paired; k++)
+			for (j = 1; j < nvar; j++)
+				paired |= cmp.rows[k].side[0].source &&
+					  cmp.rows[k].side[j].source;
+		if (!paired)
+			warning("no row has values on both sides: the variants "
+				"share no testcase, params and machine; if "
+				"they differ by a run parameter, compare "
+				"along it with --by param:NAME");
+	}
 	if (cmp_write(&cmp, fmt, all, stdout))
 		status = EXIT_ENV;
 	comparison_release(&cmp);

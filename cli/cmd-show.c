@@ -138,7 +138,7 @@ static void show_group(const struct run_row *const *g, size_t n,
 				ALLOC_GROW(sel, nsel + 1, alloc);
 				sel[nsel++] = &s[i];
 			}
-	qsort(sel, nsel, sizeof(*sel), cmp_metric);
+	QSORT(sel, nsel, cmp_metric);
 
 	table_init(&t, 5 + cols, ~1UL & ~(1UL << 1));
 	table_addf(&t, "METRIC");

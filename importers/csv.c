@@ -339,7 +339,7 @@ static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 		if (get(s, C_N)) {
 			if (get_number(s, C_N, &d, path, lnum))
 				return -1;
-			if (d < 0 || d != floor(d) || d > LONG_MAX / 2)
+			if (d < 0 || d != floor(d) || d > 1e15)
 				return error("%s:%ld: expected a count in column "
 					     "'n', got '%s'", path, lnum,
 					     get(s, C_N));

@@ -67,7 +67,7 @@ static size_t walk(struct file_list *l, const char *path, int depth)
 		add_file(&entries, de->d_name);
 	}
 	closedir(dir);
-	qsort(entries.v, entries.nr, sizeof(*entries.v), cmp_str);
+	QSORT(entries.v, entries.nr, cmp_str);
 	for (i = 0; i < entries.nr; i++) {
 		char *sub = xstrfmt("%s/%s", path, entries.v[i]);
 		struct stat st;

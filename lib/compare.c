@@ -614,12 +614,12 @@ static void sort_rows(struct loader *l)
 	rank_loader = l;
 	for (i = 0; i < l->nr_groups; i++)
 		idx[i] = i;
-	qsort(idx, l->nr_groups, sizeof(*idx), cmp_group_idx);
+	QSORT(idx, l->nr_groups, cmp_group_idx);
 	for (i = 0; i < l->nr_groups; i++)
 		grank[idx[i]] = (unsigned)i;
 	for (i = 0; i < l->nr_m; i++)
 		idx[i] = i;
-	qsort(idx, l->nr_m, sizeof(*idx), cmp_metric_idx);
+	QSORT(idx, l->nr_m, cmp_metric_idx);
 	for (i = 0; i < l->nr_m; i++)
 		mrank[idx[i]] = (unsigned)i;
 	rank_loader = NULL;
@@ -627,7 +627,7 @@ static void sort_rows(struct loader *l)
 		c->rows[i].group_rank = grank[c->rows[i].group_rank];
 		c->rows[i].metric_rank = mrank[c->rows[i].metric_rank];
 	}
-	qsort(c->rows, c->nr, sizeof(*c->rows), cmp_rows);
+	QSORT(c->rows, c->nr, cmp_rows);
 	free(idx);
 	free(grank);
 	free(mrank);

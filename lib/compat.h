@@ -36,5 +36,14 @@
 
 #define UNUSED __attribute__((unused))
 
+/* qsort() of nothing may pass NULL, which is undefined: git's QSORT. */
+static inline void sane_qsort(void *base, size_t nmemb, size_t size,
+			      int (*compar)(const void *, const void *))
+{
+	if (nmemb > 1)
+		qsort(base, nmemb, size, compar);
+}
+#define QSORT(base, n, compar) sane_qsort((base), (n), sizeof(*(base)), (compar))
+
 #include "banned.h"
 #endif

@@ -25,6 +25,8 @@ void err_set_quiet_warnings(int quiet)
 }
 
 static void report(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void report(const char *prefix, const char *fmt, va_list ap)
 {
 	if (capture) {
 		if (capture->len)

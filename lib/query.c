@@ -517,7 +517,7 @@ int query_metrics(struct db *db, const struct run_filter *f,
 	direction_release(&dirs);
 	if (rc != SQLITE_DONE)
 		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
-	qsort(*rows, *nr, sizeof(**rows), cmp_metric_row);
+	QSORT(*rows, *nr, cmp_metric_row);
 	return 0;
 }
 

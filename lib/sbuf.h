@@ -32,7 +32,8 @@ void sbuf_grow(struct sbuf *sb, size_t extra);
 void sbuf_addstr(struct sbuf *sb, const char *s);
 void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
+void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Append s with at most n spaces of padding to width w (left aligned). */
 void sbuf_addpad(struct sbuf *sb, size_t width);
 

@@ -170,6 +170,25 @@ assert r[\"vs\"][0][\"verdict\"] == \"improvement\", r
 "
 '
 
+test_expect_success 'variants that differ in params: a warning points to --by param' '
+	cat >q.csv <<-\EOF &&
+	label,testcase,bs,metric,value
+	small,fio,4k,bw_MBps,100
+	small,fio,4k,bw_MBps,101
+	big,fio,64k,bw_MBps,400
+	big,fio,64k,bw_MBps,402
+	EOF
+	perfsift --db q.db import -q q.csv &&
+	perfsift --db q.db compare small big >out 2>err &&
+	grep -q "no row has values on both sides.*--by param:NAME" err &&
+	perfsift --db q.db compare --by param:bs 4k 64k --all --json >out.json &&
+	$PY -c "
+import json
+r = json.load(open(\"out.json\"))[\"rows\"][0]
+assert r[\"vs\"][0][\"n\"] == 2 and r[\"base\"][\"n\"] == 2, r
+"
+'
+
 for fmt in text mmtests lkp csv markdown; do
 	export fmt
 	test_expect_success "format $fmt (golden)" '
