@@ -224,4 +224,37 @@ test_expect_success 'regressions: each variant against its predecessor; --exit-c
 	grep "1 regression among 2 variants" out
 '
 
+test_expect_success 'regressions: in recorded commit order when every variant has one' '
+	cat >c.csv <<-\EOF &&
+	commit,metric,value
+	cccccccccccccccccccccccccccccccccccccccc,x_ops,80
+	cccccccccccccccccccccccccccccccccccccccc,x_ops,81
+	cccccccccccccccccccccccccccccccccccccccc,x_ops,79
+	aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,x_ops,100
+	aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,x_ops,101
+	aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,x_ops,99
+	bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,x_ops,100.5
+	bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,x_ops,100
+	bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,x_ops,99.5
+	EOF
+	perfsift --db c.db import -q c.csv &&
+	# imported c, a, b: c -> a is a rise, a -> b flat: nothing to report
+	perfsift --db c.db regressions >out &&
+	grep -x "0 regressions among 3 variants (import order)" out &&
+	# the commits table says a, b, c: the drop is at c, against b
+	sqlite3 c.db "INSERT INTO commits(sha, position) VALUES
+		('"'"'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'"'"', 0),
+		('"'"'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'"'"', 1),
+		('"'"'cccccccccccccccccccccccccccccccccccccccc'"'"', 2)" &&
+	perfsift --db c.db regressions --json >out.json &&
+	$PY -c "
+import json
+d = json.load(open(\"out.json\"))
+assert d[\"order\"] == \"commit\", d
+r = d[\"regressions\"]
+assert len(r) == 1, r
+assert r[0][\"label\"] == \"cccccccccccc\" and r[0][\"base\"] == \"bbbbbbbbbbbb\", r
+"
+'
+
 test_done
