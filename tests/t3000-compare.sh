@@ -225,27 +225,21 @@ test_expect_success 'regressions: each variant against its predecessor; --exit-c
 '
 
 test_expect_success 'regressions: in recorded commit order when every variant has one' '
-	cat >c.csv <<-\EOF &&
-	commit,metric,value
-	cccccccccccccccccccccccccccccccccccccccc,x_ops,80
-	cccccccccccccccccccccccccccccccccccccccc,x_ops,81
-	cccccccccccccccccccccccccccccccccccccccc,x_ops,79
-	aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,x_ops,100
-	aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,x_ops,101
-	aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,x_ops,99
-	bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,x_ops,100.5
-	bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,x_ops,100
-	bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,x_ops,99.5
-	EOF
-	perfsift --db c.db import -q c.csv &&
+	a=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa &&
+	b=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb &&
+	c=cccccccccccccccccccccccccccccccccccccccc &&
+	printf "metric,value\nx_ops,80\nx_ops,81\nx_ops,79\n" >c.csv &&
+	printf "metric,value\nx_ops,100\nx_ops,101\nx_ops,99\n" >a.csv &&
+	printf "metric,value\nx_ops,100.5\nx_ops,100\nx_ops,99.5\n" >b.csv &&
 	# imported c, a, b: c -> a is a rise, a -> b flat: nothing to report
+	perfsift --db c.db import -q --commit $c c.csv &&
+	perfsift --db c.db import -q --commit $a a.csv &&
+	perfsift --db c.db import -q --commit $b b.csv &&
 	perfsift --db c.db regressions >out &&
 	grep -x "0 regressions among 3 variants (import order)" out &&
 	# the commits table says a, b, c: the drop is at c, against b
 	sqlite3 c.db "INSERT INTO commits(sha, position) VALUES
-		('"'"'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'"'"', 0),
-		('"'"'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'"'"', 1),
-		('"'"'cccccccccccccccccccccccccccccccccccccccc'"'"', 2)" &&
+		('"'"'$a'"'"', 0), ('"'"'$b'"'"', 1), ('"'"'$c'"'"', 2)" &&
 	perfsift --db c.db regressions --json >out.json &&
 	$PY -c "
 import json
