@@ -42,70 +42,73 @@ static json_t *jnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static void json_one(const struct comparison *c, const struct cmp_row *r,
+		     size_t v, void *data)
+{
+	const struct cmp_vs *x = &r->vs[v - 1];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "label", json_string(selector_label(&c->var[v])));
+	json_object_set_new(o, "base", json_string(selector_label(&c->var[0])));
+	json_object_set_new(o, "testcase", json_string(r->testcase));
+	json_object_set_new(o, "params", json_string(r->params));
+	json_object_set_new(o, "machine", json_string(r->machine));
+	json_object_set_new(o, "metric", json_string(r->metric));
+	json_object_set_new(o, "unit", r->unit ? json_string(r->unit)
+					       : json_null());
+	json_object_set_new(o, "direction",
+			    json_string(direction_name(r->direction)));
+	json_object_set_new(o, "base_mean", jnum(r->side[0].mean));
+	json_object_set_new(o, "mean", jnum(r->side[v].mean));
+	json_object_set_new(o, "change_pct", jnum(x->change_pct));
+	json_object_set_new(o, "ci_low_pct", jnum(x->ci_low_pct));
+	json_object_set_new(o, "ci_high_pct", jnum(x->ci_high_pct));
+	json_object_set_new(o, "p_value", jnum(x->p));
+	json_object_set_new(o, "q_value", jnum(x->q));
+	json_object_set_new(o, "test", json_string(cmp_method_name(x->method)));
+	json_array_append_new(data, o);
+}
+
 static void print_json(const struct regressions *rg, double alpha, int fdr)
 {
 	json_t *doc = json_object(), *a = json_array();
-	size_t k, i, v;
 
 	json_object_set_new(doc, "alpha", json_real(alpha));
 	json_object_set_new(doc, "fdr", json_string(fdr ? "bh" : "none"));
 	json_object_set_new(doc, "order", json_string(rg->by_commit ?
 						      "commit" : "import"));
-	for (k = 0; k < rg->ncmp; k++) {
-		const struct comparison *c = &rg->cmp[k];
-
-		for (i = 0; i < c->nr; i++) {
-			const struct cmp_row *r = &c->rows[i];
-
-			for (v = 1; v < c->nvar; v++) {
-				const struct cmp_vs *x = &r->vs[v - 1];
-				json_t *o;
-
-				if (x->verdict != CMP_REGRESSION)
-					continue;
-				o = json_object();
-				json_object_set_new(o, "label", json_string(
-					selector_label(&c->var[v])));
-				json_object_set_new(o, "base", json_string(
-					selector_label(&c->var[0])));
-				json_object_set_new(o, "testcase",
-						    json_string(r->testcase));
-				json_object_set_new(o, "params",
-						    json_string(r->params));
-				json_object_set_new(o, "machine",
-						    json_string(r->machine));
-				json_object_set_new(o, "metric",
-						    json_string(r->metric));
-				json_object_set_new(o, "unit", r->unit ?
-					json_string(r->unit) : json_null());
-				json_object_set_new(o, "direction", json_string(
-					direction_name(r->direction)));
-				json_object_set_new(o, "base_mean",
-						    jnum(r->side[0].mean));
-				json_object_set_new(o, "mean",
-						    jnum(r->side[v].mean));
-				json_object_set_new(o, "change_pct",
-						    jnum(x->change_pct));
-				json_object_set_new(o, "ci_low_pct",
-						    jnum(x->ci_low_pct));
-				json_object_set_new(o, "ci_high_pct",
-						    jnum(x->ci_high_pct));
-				json_object_set_new(o, "p_value", jnum(x->p));
-				json_object_set_new(o, "q_value", jnum(x->q));
-				json_object_set_new(o, "test", json_string(
-					cmp_method_name(x->method)));
-				json_array_append_new(a, o);
-			}
-		}
-	}
+	regressions_each(rg, json_one, a);
 	json_object_set_new(doc, "regressions", a);
 	print_json_steal(doc);
+}
+
+static void text_one(const struct comparison *c, const struct cmp_row *r,
+		     size_t v, void *data)
+{
+	const struct cmp_vs *x = &r->vs[v - 1];
+	struct table *t = data;
+
+	table_addf(t, "%s", selector_label(&c->var[v]));
+	table_addf(t, "%s", selector_label(&c->var[0]));
+	table_addf(t, "%s%s%s", *r->testcase ? r->testcase : "-",
+		   *r->params ? " " : "", r->params);
+	table_addf(t, "%s", r->metric);
+	table_addf(t, "%+.2f%%", x->change_pct);
+	if (isfinite(x->ci_low_pct))
+		table_addf(t, "[%+.2f%%, %+.2f%%]", x->ci_low_pct,
+			   x->ci_high_pct);
+	else
+		table_addf(t, "-");
+	if (isfinite(x->q))
+		table_addf(t, "%.2g", x->q);
+	else
+		table_addf(t, "-");
+	table_addf(t, "%s", cmp_method_name(x->method));
 }
 
 static void print_text(const struct regressions *rg)
 {
 	struct table t;
-	size_t k, i, v;
 
 	table_init(&t, 8, 1UL << 4 | 1UL << 5 | 1UL << 6);
 	table_addf(&t, "VARIANT");
@@ -116,38 +119,7 @@ static void print_text(const struct regressions *rg)
 	table_addf(&t, "CI");
 	table_addf(&t, "Q");
 	table_addf(&t, "TEST");
-	for (k = 0; k < rg->ncmp; k++) {
-		const struct comparison *c = &rg->cmp[k];
-
-		for (i = 0; i < c->nr; i++) {
-			const struct cmp_row *r = &c->rows[i];
-
-			for (v = 1; v < c->nvar; v++) {
-				const struct cmp_vs *x = &r->vs[v - 1];
-
-				if (x->verdict != CMP_REGRESSION)
-					continue;
-				table_addf(&t, "%s", selector_label(&c->var[v]));
-				table_addf(&t, "%s", selector_label(&c->var[0]));
-				table_addf(&t, "%s%s%s", *r->testcase ?
-					   r->testcase : "-", *r->params ?
-					   " " : "", r->params);
-				table_addf(&t, "%s", r->metric);
-				table_addf(&t, "%+.2f%%", x->change_pct);
-				if (isfinite(x->ci_low_pct))
-					table_addf(&t, "[%+.2f%%, %+.2f%%]",
-						   x->ci_low_pct,
-						   x->ci_high_pct);
-				else
-					table_addf(&t, "-");
-				if (isfinite(x->q))
-					table_addf(&t, "%.2g", x->q);
-				else
-					table_addf(&t, "-");
-				table_addf(&t, "%s", cmp_method_name(x->method));
-			}
-		}
-	}
+	regressions_each(rg, text_one, &t);
 	if (rg->nr_regressions)
 		table_print(&t, stdout);
 	table_release(&t);

@@ -154,3 +154,22 @@ void regressions_release(struct regressions *r)
 	free(r->var);
 	memset(r, 0, sizeof(*r));
 }
+
+void regressions_each(const struct regressions *rg,
+		      void (*fn)(const struct comparison *c,
+				 const struct cmp_row *r, size_t v,
+				 void *data),
+		      void *data)
+{
+	size_t k, i, v;
+
+	for (k = 0; k < rg->ncmp; k++) {
+		const struct comparison *c = &rg->cmp[k];
+
+		for (i = 0; i < c->nr; i++)
+			for (v = 1; v < c->nvar; v++)
+				if (c->rows[i].vs[v - 1].verdict ==
+				    CMP_REGRESSION)
+					fn(c, &c->rows[i], v, data);
+	}
+}

@@ -23,4 +23,11 @@ int regressions_find(struct db *db, const char *base,
 		     const struct cmp_opts *opts, struct regressions *out);
 void regressions_release(struct regressions *r);
 
+/* Call fn for every regression found: row r of comparison c, variant v. */
+void regressions_each(const struct regressions *rg,
+		      void (*fn)(const struct comparison *c,
+				 const struct cmp_row *r, size_t v,
+				 void *data),
+		      void *data);
+
 #endif
