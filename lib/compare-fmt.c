@@ -685,7 +685,7 @@ static int write_json(const struct comparison *c, int all, FILE *f)
 	size_t i, v;
 	int ret;
 
-	sbuf_init(&out, 4096 + c->nr * 1024);
+	sbuf_init(&out, 80 << 10);
 	jw_init(&w, &out);
 	jw_object(&w, NULL);
 	jw_str(&w, "base", label(c, 0));
@@ -734,11 +734,17 @@ static int write_json(const struct comparison *c, int all, FILE *f)
 		}
 		jw_end(&w);
 		jw_end(&w);
+		/* write out as we go: a small buffer, no page faults */
+		if (out.len > (64 << 10)) {
+			if (fwrite(out.buf, 1, out.len, f) != out.len)
+				break;
+			sbuf_reset(&out);
+		}
 	}
 	jw_end(&w);
 	jw_end(&w);
 	sbuf_addch(&out, '\n');
-	ret = fwrite(out.buf, 1, out.len, f) == out.len ? 0 : -1;
+	ret = fwrite(out.buf, 1, out.len, f) == out.len && !ferror(f) ? 0 : -1;
 	sbuf_release(&out);
 	return ret;
 }

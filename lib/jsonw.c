@@ -130,7 +130,9 @@ size_t fmt_g15(char *buf, double v)
 		buf[1] = '\0';
 		return 1;
 	}
-	e = (int)floorl(log10l(a));
+	/* the decimal exponent from the binary one; corrected below */
+	frexp(v, &e);
+	e = (int)floor((e - 1) * 0.30102999566398120);
 	if (e < -290 || e > 290)	/* far from benchmark numbers */
 		return (size_t)snprintf(buf, 32, "%.15g", v);
 	/*
