@@ -84,10 +84,11 @@ echo
 echo "== perfsift compare --by param:bs 4k 64k --metric 'fio.read*'"
 "$P" compare --by param:bs 4k 64k --metric 'fio.read*'
 echo
-echo "== the same, lkp layout, vmstat counters included"
-"$P" compare --by param:bs 4k 64k --format lkp \
-	--metric 'fio.read_[bic]*' | head -n 20
-"$P" compare --by param:bs 4k 64k --format lkp --testcase proc-vmstat |
-	sed -n '7,20p'
+echo "== the same in lkp's layout (% stddev is lkp's population one)"
+"$P" compare --by param:bs 4k 64k --format lkp --metric 'fio.read_[bi]*'
+echo
+echo "== /proc/vmstat, every counter: with false discovery control (BH), then without"
+"$P" compare --by param:bs 4k 64k --testcase proc-vmstat | tail -n 1
+"$P" compare --by param:bs 4k 64k --testcase proc-vmstat --fdr none | tail -n 1
 echo
 echo "raw captures and the database are in $OUT/"
