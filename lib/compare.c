@@ -66,6 +66,9 @@ static const char *pool_add(struct comparison *c, const char *s)
 
 /* ---- loading ---- */
 
+/* Direct row arrays take at most this many entries (4 bytes each). */
+#define ROW_OF_BUDGET (8u << 20)
+
 /* testcase, params, machine of a set of rows; strings in the pool */
 struct group {
 	const char *testcase, *params, *machine;
@@ -78,6 +81,16 @@ struct loader {
 	struct group *group;	/* owned array */
 	size_t nr_groups, alloc_groups;
 	struct strmap rows;	/* (group idx, metric id) -> row idx */
+	/*
+	 * The same as direct arrays, one per group, indexed by metric id
+	 * (ids are dense): one array load per sample instead of a hash
+	 * probe that misses the cache.  row + 1, 0 = none.  NULL when the
+	 * arrays would be too large; then the strmap serves.
+	 */
+	uint32_t **row_of;	/* owned, by group; each owned or NULL */
+	size_t row_of_used;	/* entries allocated, up to ROW_OF_BUDGET */
+	int hashed_any;		/* a group went to the strmap: all later do */
+	int64_t max_metric_id;
 	struct strmap metrics;	/* metric id (8 bytes) -> metric index */
 	const char **mname, **munit;	/* by metric index; pool strings */
 	signed char *mdir;	/* by metric index: direction, 2 = not yet */
@@ -129,6 +142,11 @@ static size_t group_idx(struct loader *l, const char *testcase,
 		sbuf_release(&key);
 		return (size_t)idx;
 	}
+	if (l->row_of) {
+		l->row_of = xrealloc(l->row_of, (l->nr_groups + 1) *
+						    sizeof(*l->row_of));
+		l->row_of[l->nr_groups] = NULL;
+	}
 	ALLOC_GROW(l->group, l->nr_groups + 1, l->alloc_groups);
 	strmap_put(&l->groups, key.buf, key.len, (int64_t)l->nr_groups);
 	sbuf_release(&key);
@@ -153,6 +171,8 @@ static int load_metrics(struct loader *l)
 		int64_t id = sqlite3_column_int64(st, 0);
 		const char *unit = (const char *)sqlite3_column_text(st, 2);
 
+		if (id > l->max_metric_id)
+			l->max_metric_id = id;
 		ALLOC_GROW(l->mname, l->nr_m + 1, l->alloc_m);
 		l->munit = xrealloc(l->munit, l->alloc_m * sizeof(*l->munit));
 		l->mdir = xrealloc(l->mdir, l->alloc_m * sizeof(*l->mdir));
@@ -165,6 +185,9 @@ static int load_metrics(struct loader *l)
 		l->nr_m++;
 	}
 	sqlite3_finalize(st);
+	/* direct row arrays unless even one group's would be too large */
+	if (l->max_metric_id < ROW_OF_BUDGET)
+		l->row_of = xcalloc(1, sizeof(*l->row_of));
 	return 0;
 }
 
@@ -174,9 +197,23 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	struct comparison *c = l->c;
 	int64_t key[2] = { (int64_t)group, mid }, idx, m;
 	struct cmp_row *r;
+	int direct;
 
-	if (strmap_get(&l->rows, (const char *)key, sizeof(key), &idx))
+	direct = l->row_of && mid >= 0 && mid <= l->max_metric_id;
+	if (direct && !l->row_of[group] &&
+	    l->row_of_used + (size_t)l->max_metric_id + 1 <= ROW_OF_BUDGET &&
+	    !l->hashed_any) {
+		l->row_of[group] = xcalloc((size_t)l->max_metric_id + 1,
+					   sizeof(uint32_t));
+		l->row_of_used += (size_t)l->max_metric_id + 1;
+	}
+	direct = direct && l->row_of[group];
+	if (direct) {
+		if (l->row_of[group][mid])
+			return &c->rows[l->row_of[group][mid] - 1];
+	} else if (strmap_get(&l->rows, (const char *)key, sizeof(key), &idx)) {
 		return &c->rows[idx];
+	}
 	if (!create || !strmap_get(&l->metrics, (const char *)&mid,
 				   sizeof(mid), &m))
 		return NULL;
@@ -197,7 +234,14 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	r->direction = l->mdir[m];
 	r->side = xcalloc(c->nvar, sizeof(*r->side));
 	r->vs = xcalloc(c->nvar, sizeof(*r->vs));
-	strmap_put(&l->rows, (const char *)key, sizeof(key), (int64_t)c->nr);
+	if (direct) {
+		l->row_of[group][mid] = (uint32_t)c->nr + 1;
+	} else {
+		/* past the budget: this and every later group hash */
+		l->hashed_any = 1;
+		strmap_put(&l->rows, (const char *)key, sizeof(key),
+			   (int64_t)c->nr);
+	}
 	return &c->rows[c->nr++];
 }
 
@@ -730,6 +774,9 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	sort_rows(&l);
 	ret = compute(out);
 out:
+	for (v = 0; l.row_of && v < l.nr_groups; v++)
+		free(l.row_of[v]);
+	free(l.row_of);
 	free(l.group);
 	free(l.mname);
 	free(l.munit);

@@ -52,10 +52,14 @@ static void rehash(struct strmap *m)
 	m->alloc = old.alloc ? old.alloc * 2 : 64;
 	m->slots = xcalloc(m->alloc, sizeof(*m->slots));
 	for (i = 0; i < old.alloc; i++) {
-		struct strmap_entry *e = &old.slots[i];
+		struct strmap_entry *e = &old.slots[i], *n;
 
-		if (e->key)
-			*find(m, e->key, e->keylen, e->hash) = *e;
+		if (!e->key)
+			continue;
+		n = find(m, e->key, e->keylen, e->hash);
+		*n = *e;
+		if (e->key == e->inline_key)
+			n->key = n->inline_key;	/* it moved with the entry */
 	}
 	free(old.slots);
 }
@@ -65,11 +69,18 @@ void strmap_put(struct strmap *m, const char *key, size_t len, int64_t value)
 	uint64_t h = fnv1a(key, len);
 	struct strmap_entry *e;
 
-	if ((m->nr + 1) * 4 > m->alloc * 3)
+	/* at most half full: linear probing stays short */
+	if ((m->nr + 1) * 2 > m->alloc)
 		rehash(m);
 	e = find(m, key, len, h);
 	if (!e->key) {
-		e->key = xstrndup(key, len);
+		if (len < STRMAP_INLINE) {
+			memcpy(e->inline_key, key, len);
+			e->inline_key[len] = '\0';
+			e->key = e->inline_key;
+		} else {
+			e->key = xstrndup(key, len);
+		}
 		e->keylen = len;
 		e->hash = h;
 		m->nr++;
@@ -82,7 +93,8 @@ void strmap_clear(struct strmap *m)
 	size_t i;
 
 	for (i = 0; i < m->alloc; i++)
-		free(m->slots[i].key);
+		if (m->slots[i].key != m->slots[i].inline_key)
+			free(m->slots[i].key);
 	free(m->slots);
 	m->slots = NULL;
 	m->nr = m->alloc = 0;

@@ -8,11 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define STRMAP_INLINE 24	/* keys up to this long live in the entry */
+
 struct strmap_entry {
-	char *key;		/* owned; NULL = empty slot */
+	char *key;		/* NULL = empty slot; else inline_key or owned */
 	size_t keylen;
 	uint64_t hash;
 	int64_t value;
+	char inline_key[STRMAP_INLINE];	/* short keys: no malloc, no miss */
 };
 
 struct strmap {
