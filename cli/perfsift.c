@@ -10,16 +10,13 @@
 #include "cmd.h"
 #include <jansson.h>
 
-/* The database is opened by the command itself (cmd_db()), after its
- * options are parsed: a usage error creates no file. */
-enum cmd_flags {
-	NEED_DB = 1 << 0,
-};
-
+/*
+ * A command opens the database itself (cmd_db()), after its options are
+ * parsed: a usage error creates no file.
+ */
 struct cmd_struct {
 	const char *name;
 	int (*fn)(int, const char **, struct perfsift_ctx *);
-	int flags;
 	const char *help;	/* one line for `perfsift help` */
 	const char *const *usage;
 };
@@ -29,19 +26,19 @@ extern const char *const compare_usage[], *const debug_usage[],
 	*const metrics_usage[], *const runs_usage[], *const show_usage[];
 
 static const struct cmd_struct commands[] = {
-	{ "compare", cmd_compare, NEED_DB,
+	{ "compare", cmd_compare,
 	  "compare variants, with significance", compare_usage },
-	{ "debug", cmd_debug, NEED_DB,
+	{ "debug", cmd_debug,
 	  "dump the database as text (for tests)", debug_usage },
-	{ "import", cmd_import, NEED_DB,
+	{ "import", cmd_import,
 	  "import benchmark output into the database", import_usage },
-	{ "metrics", cmd_metrics, NEED_DB,
+	{ "metrics", cmd_metrics,
 	  "list metrics, with unit, direction and run counts", metrics_usage },
-	{ "regressions", cmd_regressions, NEED_DB,
+	{ "regressions", cmd_regressions,
 	  "every significant regression in the database", regressions_usage },
-	{ "runs", cmd_runs, NEED_DB,
+	{ "runs", cmd_runs,
 	  "list runs, with variant, testcase, machine, samples", runs_usage },
-	{ "show", cmd_show, NEED_DB,
+	{ "show", cmd_show,
 	  "all values of one run or variant", show_usage },
 };
 
