@@ -903,4 +903,20 @@ test_expect_success 'CSV: an out-of-range time or count is refused' '
 	grep -q "^perfsift: error: bign.csv:2: expected a count" err
 '
 
+test_expect_success 'a progress line on a terminal; none with -q or without a terminal' '
+	PERFSIFT_DB=$TRASH/progress.db &&
+	mkdir prog && printf "metric,value\nx,1\n" >prog/a.csv &&
+	printf "metric,value\ny,2\n" >prog/b.csv &&
+	# script(1) (bsdutils, always installed) gives the command a pty
+	script -qec "$PERFSIFT import prog" /dev/null </dev/null >tty.out &&
+	grep -q "importing 1/2 prog/a.csv" tty.out &&
+	grep -q "importing 2/2 prog/b.csv" tty.out &&
+	rm -f "$PERFSIFT_DB"* &&
+	script -qec "$PERFSIFT import -q prog" /dev/null </dev/null >tty.out &&
+	! grep -q "importing" tty.out &&
+	rm -f "$PERFSIFT_DB"* &&
+	perfsift import prog >out 2>err &&
+	! grep -q "importing" err
+'
+
 test_done
