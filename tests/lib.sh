@@ -28,6 +28,8 @@ cd "$TRASH"
 PERFSIFT_DB=$TRASH/test.db
 export PERFSIFT_DB
 
+# A function, so `perfsift ... &` backgrounds a subshell: $! is not the
+# perfsift process.  To kill an import mid-way, start "$PERFSIFT" itself.
 perfsift() {
 	"$PERFSIFT" "$@"
 }
@@ -129,6 +131,22 @@ test_near() {
 		m = a < 0 ? -a : a; mb = b < 0 ? -b : b; if (mb > m) m = mb;
 		if (d <= r * m || d == 0) exit 0;
 		printf "not near: %s vs %s (rel %s)\n", a, b, r; exit 1 }'
+}
+
+# the row counts of every table, on one line; a database that was never
+# created (a usage error, a dry run) holds nothing
+db_counts() {
+	if [ ! -f "${1:-$PERFSIFT_DB}" ]; then
+		echo "0 0 0 0 0 0 0"
+		return
+	fi
+	sqlite3 "${1:-$PERFSIFT_DB}" "SELECT (SELECT count(*) FROM imports) ||
+		' ' || (SELECT count(*) FROM runs) ||
+		' ' || (SELECT count(*) FROM run_params) ||
+		' ' || (SELECT count(*) FROM samples) ||
+		' ' || (SELECT count(*) FROM aggregates) ||
+		' ' || (SELECT count(*) FROM metrics) ||
+		' ' || (SELECT count(*) FROM series)"
 }
 
 # The database must still be sound.

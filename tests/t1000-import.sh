@@ -28,21 +28,6 @@ jget() {
 	/usr/bin/python3 "$TRASH/jget.py" "$@"
 }
 
-# the row counts of every table, on one line; a database that was never
-# created (a usage error, a dry run) holds nothing
-db_counts() {
-	if [ ! -f "${1:-$PERFSIFT_DB}" ]; then
-		echo "0 0 0 0 0 0 0"
-		return
-	fi
-	sqlite3 "${1:-$PERFSIFT_DB}" "SELECT (SELECT count(*) FROM imports) ||
-		' ' || (SELECT count(*) FROM runs) ||
-		' ' || (SELECT count(*) FROM run_params) ||
-		' ' || (SELECT count(*) FROM samples) ||
-		' ' || (SELECT count(*) FROM aggregates) ||
-		' ' || (SELECT count(*) FROM metrics) ||
-		' ' || (SELECT count(*) FROM series)"
-}
 
 cat >a.csv <<\EOF
 label,metric,value

@@ -6,15 +6,6 @@
 # database that lost or gained anything it should not have.
 . "$(dirname "$0")/lib.sh"
 
-db_counts() {
-	sqlite3 "${1:-$PERFSIFT_DB}" "SELECT (SELECT count(*) FROM imports) ||
-		' ' || (SELECT count(*) FROM runs) ||
-		' ' || (SELECT count(*) FROM run_params) ||
-		' ' || (SELECT count(*) FROM samples) ||
-		' ' || (SELECT count(*) FROM aggregates) ||
-		' ' || (SELECT count(*) FROM metrics) ||
-		' ' || (SELECT count(*) FROM series)"
-}
 
 # gen_csv LABEL ROWS: a long-format CSV, 1000 metrics, ROWS/1000 runs
 # (few runs per variant: the import does a lookup per new run that
