@@ -233,7 +233,7 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 							r->unit);
 	r->direction = l->mdir[m];
 	r->side = xcalloc(c->nvar, sizeof(*r->side));
-	r->vs = xcalloc(c->nvar, sizeof(*r->vs));
+	r->vs = xcalloc(c->nvar - 1, sizeof(*r->vs));
 	if (direct) {
 		l->row_of[group][mid] = (uint32_t)c->nr + 1;
 	} else {
@@ -343,6 +343,11 @@ static int load_samples(struct loader *l, size_t v)
 		if (!r)
 			continue;	/* metric not selected by --metric */
 		sd = &r->side[v];
+		if (!sd->alloc) {
+			/* usually one value per run: size it for that */
+			sd->alloc = c->runs[v] ? (size_t)c->runs[v] : 1;
+			sd->v = xmalloc(sd->alloc * sizeof(*sd->v));
+		}
 		ALLOC_GROW(sd->v, sd->nv + 1, sd->alloc);
 		sd->v[sd->nv++] = sqlite3_column_double(st, 2);
 		sd->source = SIDE_SAMPLES;
@@ -481,19 +486,33 @@ static void finish_side(struct cmp_side *s)
 	}
 }
 
-static void set_note(struct cmp_vs *vs, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void set_note(struct cmp_vs *vs, const char *fmt, ...)
+/*
+ * Notes repeat over thousands of rows: each distinct text is kept once
+ * in the comparison, and the rows point at it.
+ */
+static void set_note(struct comparison *c, struct cmp_vs *vs,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_note(struct comparison *c, struct cmp_vs *vs,
+		     const char *fmt, ...)
 {
+	char buf[160];
 	va_list ap;
+	size_t i;
 
 	va_start(ap, fmt);
-	vsnprintf(vs->note_buf, sizeof(vs->note_buf), fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	vs->note = vs->note_buf;
+	for (i = 0; i < c->nr_notes; i++)
+		if (!strcmp(c->notes[i], buf)) {
+			vs->note = c->notes[i];
+			return;
+		}
+	ALLOC_GROW(c->notes, c->nr_notes + 1, c->alloc_notes);
+	c->notes[c->nr_notes] = xstrdup(buf);
+	vs->note = c->notes[c->nr_notes++];
 }
 
-static void test_pair(const struct comparison *c, const struct cmp_side *a,
+static void test_pair(struct comparison *c, const struct cmp_side *a,
 		      const struct cmp_side *b, struct cmp_vs *vs)
 {
 	struct stats_test t;
@@ -513,14 +532,14 @@ static void test_pair(const struct comparison *c, const struct cmp_side *a,
 				vs->method = CMP_MWU;
 			}
 			if (!mwu_reaches)
-				set_note(vs, "%zu+%zu runs: the U test cannot "
+				set_note(c, vs, "%zu+%zu runs: the U test cannot "
 					 "reach alpha %g; need >= %zu per side",
 					 a->nv, b->nv, c->opts.alpha,
 					 c->mwu_need_n);
 			return;
 		}
 		if (a->nv < 2 || b->nv < 2) {
-			set_note(vs, "n=1 on a side: no test possible; "
+			set_note(c, vs, "n=1 on a side: no test possible; "
 				 "need >= 2 runs per side");
 			return;
 		}
@@ -543,15 +562,15 @@ static void test_pair(const struct comparison *c, const struct cmp_side *a,
 	}
 	if (b->source == SIDE_AGGREGATE && (a->n < 0 || b->n < 0)) {
 		vs->method = CMP_SOURCE;
-		set_note(vs, "n not known: no p-value; the source's marker "
+		set_note(c, vs, "n not known: no p-value; the source's marker "
 			 "stands");
 		return;
 	}
 	if (a->n == 1 || b->n == 1)
-		set_note(vs, "n=1 on a side: no test possible; need >= 2 runs "
+		set_note(c, vs, "n=1 on a side: no test possible; need >= 2 runs "
 			 "per side");
 	else
-		set_note(vs, "no standard deviation given: no test possible");
+		set_note(c, vs, "no standard deviation given: no test possible");
 }
 
 static void change_and_ci(const struct comparison *c,
@@ -819,6 +838,9 @@ void comparison_release(struct comparison *c)
 	for (i = 0; i < c->nr_pool; i++)
 		free(c->pool[i]);
 	free(c->pool);
+	for (i = 0; i < c->nr_notes; i++)
+		free(c->notes[i]);
+	free(c->notes);
 	free(c->runs);
 	memset(c, 0, sizeof(*c));
 }

@@ -71,8 +71,7 @@ struct cmp_vs {
 	enum cmp_method method;
 	int significant;	/* q (or p with fdr none) < alpha */
 	enum cmp_verdict verdict;
-	const char *note;	/* borrowed static text, or NULL */
-	char note_buf[96];
+	const char *note;	/* borrowed: interned in the comparison */
 };
 
 struct cmp_row {
@@ -93,6 +92,8 @@ struct comparison {
 	/* pools of metric names/units and aggregate strings */
 	char **pool;
 	size_t nr_pool, alloc_pool;
+	char **notes;		/* owned: the distinct notes, interned */
+	size_t nr_notes, alloc_notes;
 	/* counts over all (row, vs) pairs */
 	long nr_regressions, nr_improvements, nr_unknown, nr_tests;
 	long *runs;		/* owned: runs per variant */
