@@ -92,7 +92,10 @@ struct loader {
 	int hashed_any;		/* a group went to the strmap: all later do */
 	int64_t max_metric_id;
 	struct strmap metrics;	/* metric id (8 bytes) -> metric index */
+	int32_t *mindex;	/* the same by id (ids are dense), -1 = none;
+				 * NULL past ROW_OF_BUDGET ids: the strmap */
 	const char **mname, **munit;	/* by metric index; pool strings */
+	int64_t *mid;		/* by metric index: the metric id */
 	signed char *mdir;	/* by metric index: direction, 2 = not yet */
 	size_t nr_m, alloc_m;
 	struct direction_overrides dirs;
@@ -180,14 +183,25 @@ static int load_metrics(struct loader *l)
 		l->mname[l->nr_m] = pool_add(l->c,
 				(const char *)sqlite3_column_text(st, 1));
 		l->munit[l->nr_m] = pool_add(l->c, unit);
+		l->mid = xrealloc(l->mid, l->alloc_m * sizeof(*l->mid));
+		l->mid[l->nr_m] = id;
 		strmap_put(&l->metrics, (const char *)&id, sizeof(id),
 			   (int64_t)l->nr_m);
 		l->nr_m++;
 	}
 	sqlite3_finalize(st);
-	/* direct row arrays unless even one group's would be too large */
-	if (l->max_metric_id < ROW_OF_BUDGET)
+	/* direct arrays by metric id unless the ids run too high */
+	if (l->max_metric_id < ROW_OF_BUDGET) {
+		size_t i;
+
 		l->row_of = xcalloc(1, sizeof(*l->row_of));
+		l->mindex = xmalloc(((size_t)l->max_metric_id + 1) *
+				    sizeof(*l->mindex));
+		memset(l->mindex, 0xff, ((size_t)l->max_metric_id + 1) *
+					sizeof(*l->mindex));
+		for (i = 0; i < l->nr_m; i++)
+			l->mindex[l->mid[i]] = (int32_t)i;
+	}
 	return 0;
 }
 
@@ -214,9 +228,16 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	} else if (strmap_get(&l->rows, (const char *)key, sizeof(key), &idx)) {
 		return &c->rows[idx];
 	}
-	if (!create || !strmap_get(&l->metrics, (const char *)&mid,
-				   sizeof(mid), &m))
+	if (!create)
 		return NULL;
+	if (l->mindex) {
+		if (mid < 0 || mid > l->max_metric_id || l->mindex[mid] < 0)
+			return NULL;
+		m = l->mindex[mid];
+	} else if (!strmap_get(&l->metrics, (const char *)&mid, sizeof(mid),
+			       &m)) {
+		return NULL;
+	}
 	ALLOC_GROW(c->rows, c->nr + 1, c->alloc);
 	r = &c->rows[c->nr];
 	memset(r, 0, sizeof(*r));
@@ -232,8 +253,10 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 		l->mdir[m] = (signed char)direction_of(&l->dirs, r->metric,
 							r->unit);
 	r->direction = l->mdir[m];
-	r->side = xcalloc(c->nvar, sizeof(*r->side));
-	r->vs = xcalloc(c->nvar - 1, sizeof(*r->vs));
+	/* one allocation for both: side[nvar] then vs[nvar - 1] */
+	r->side = xcalloc(1, c->nvar * sizeof(*r->side) +
+			     (c->nvar - 1) * sizeof(*r->vs));
+	r->vs = (struct cmp_vs *)(r->side + c->nvar);
 	if (direct) {
 		l->row_of[group][mid] = (uint32_t)c->nr + 1;
 	} else {
@@ -297,6 +320,7 @@ static int load_samples(struct loader *l, size_t v)
 	struct sbuf sql = SBUF_INIT;
 	sqlite3_stmt *st;
 	struct strmap run_group = STRMAP_INIT;
+	int64_t last_run = -1, last_group = -1;
 	int rc;
 
 	/* the runs first: their group, and how many */
@@ -337,7 +361,15 @@ static int load_samples(struct loader *l, size_t v)
 		struct cmp_row *r;
 		struct cmp_side *sd;
 
-		if (!strmap_get(&run_group, (const char *)&id, sizeof(id), &g))
+		/* samples come run by run: look the group up once per run */
+		if (id != last_run) {
+			if (!strmap_get(&run_group, (const char *)&id,
+					sizeof(id), &last_group))
+				last_group = -1;
+			last_run = id;
+		}
+		g = last_group;
+		if (g < 0)
 			continue;
 		r = row_for(l, (size_t)g, sqlite3_column_int64(st, 1), 1);
 		if (!r)
@@ -797,6 +829,8 @@ out:
 		free(l.row_of[v]);
 	free(l.row_of);
 	free(l.group);
+	free(l.mindex);
+	free(l.mid);
 	free(l.mname);
 	free(l.munit);
 	free(l.mdir);
@@ -831,8 +865,7 @@ void comparison_release(struct comparison *c)
 			free(r->side[v].v);
 			free(r->side[v].stats);
 		}
-		free(r->side);
-		free(r->vs);
+		free(r->side);	/* and vs with it */
 	}
 	free(c->rows);
 	for (i = 0; i < c->nr_pool; i++)

@@ -80,7 +80,7 @@ struct cmp_row {
 	int direction;
 	unsigned group_rank, metric_rank;	/* sort keys (private) */
 	struct cmp_side *side;			/* owned, one per variant */
-	struct cmp_vs *vs;			/* owned, nvar - 1 */
+	struct cmp_vs *vs;			/* nvar - 1, in side's block */
 };
 
 struct comparison {
