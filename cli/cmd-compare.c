@@ -43,10 +43,6 @@ const char *const compare_usage[] = {
 };
 
 int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
-		     const char *const *usage);
-
-/* Options shared by compare and regressions; returns 0 if handled. */
-int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
 		     const char *const *usage)
 {
 	switch (c) {

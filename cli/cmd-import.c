@@ -29,10 +29,18 @@ const char *const import_usage[] = {
 	"-q, --quiet         no per-file lines and no progress line",
 	"",
 	"Formats (--format):",
-	"    csv     generic long-format CSV: metric,value[,label,kernel,...]",
-	"    fio     fio --output-format=json (fio 2.x and 3.x)",
 	NULL,
 };
+
+/* The formats, from the importer registry: `perfsift help import`. */
+void import_help_formats(FILE *f)
+{
+	size_t i, nr;
+	const struct importer *imp = importer_list(&nr);
+
+	for (i = 0; i < nr; i++)
+		fprintf(f, "    %-7s %s\n", imp[i].name, imp[i].what);
+}
 
 static int quiet, progress;
 

@@ -34,9 +34,6 @@ const char *const regressions_usage[] = {
 	NULL,
 };
 
-int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
-		     const char *const *usage);
-
 static json_t *jnum(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();

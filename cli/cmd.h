@@ -26,11 +26,22 @@ int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx);
 
+/* `perfsift help import`: the formats, from the importer registry. */
+void import_help_formats(FILE *f);
+
 /* Print a usage block (NULL-terminated lines) to f. */
 void usage_print(FILE *f, const char *const *usage);
 /* Print usage to stderr and return EXIT_USAGE. */
 int usage_error(const char *const *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * The options compare and regressions share (--alpha, --min-change,
+ * --test, --fdr; getopt codes 'a', 'm', 't', 'f'): 0 if handled, else
+ * the usage error's exit status.
+ */
+struct cmp_opts;
+int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
+		     const char *const *usage);
 /* Write a JSON value (stolen) to stdout, indented, with a newline. */
 struct json_t;
 int print_json_steal(struct json_t *v);

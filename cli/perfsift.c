@@ -19,7 +19,9 @@ struct cmd_struct {
 	int (*fn)(int, const char **, struct perfsift_ctx *);
 	const char *help;	/* one line for `perfsift help` */
 	const char *const *usage;
+	void (*more_help)(FILE *f);	/* printed after usage; may be NULL */
 };
+
 
 extern const char *const compare_usage[], *const debug_usage[],
 	*const import_usage[], *const regressions_usage[],
@@ -27,19 +29,23 @@ extern const char *const compare_usage[], *const debug_usage[],
 
 static const struct cmd_struct commands[] = {
 	{ "compare", cmd_compare,
-	  "compare variants, with significance", compare_usage },
+	  "compare variants, with significance", compare_usage, NULL },
 	{ "debug", cmd_debug,
-	  "dump the database as text (for tests)", debug_usage },
+	  "dump the database as text (for tests)", debug_usage, NULL },
 	{ "import", cmd_import,
-	  "import benchmark output into the database", import_usage },
+	  "import benchmark output into the database", import_usage,
+	  import_help_formats },
 	{ "metrics", cmd_metrics,
-	  "list metrics, with unit, direction and run counts", metrics_usage },
+	  "list metrics, with unit, direction and run counts",
+	  metrics_usage, NULL },
 	{ "regressions", cmd_regressions,
-	  "every significant regression in the database", regressions_usage },
+	  "every significant regression in the database",
+	  regressions_usage, NULL },
 	{ "runs", cmd_runs,
-	  "list runs, with variant, testcase, machine, samples", runs_usage },
+	  "list runs, with variant, testcase, machine, samples",
+	  runs_usage, NULL },
 	{ "show", cmd_show,
-	  "all values of one run or variant", show_usage },
+	  "all values of one run or variant", show_usage, NULL },
 };
 
 static const char *const main_usage[] = {
@@ -128,6 +134,8 @@ static int cmd_help(int argc, const char **argv)
 		return EXIT_USAGE;
 	}
 	usage_print(stdout, c->usage);
+	if (c->more_help)
+		c->more_help(stdout);
 	return EXIT_OK;
 }
 

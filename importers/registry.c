@@ -6,7 +6,7 @@
 #include "importer.h"
 
 static const struct importer importers[] = {
-	{ "csv", "generic long-format CSV (metric,value[,label,...])",
+	{ "csv", "generic long-format CSV: metric,value[,label,kernel,...]",
 	  csv_detect, csv_parse },
 	{ "fio", "fio --output-format=json (fio 2.x and 3.x)",
 	  fio_detect, fio_parse },

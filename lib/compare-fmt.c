@@ -542,7 +542,8 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 
 /* ---- lkp ---- */
 
-void fmt_lkp_value(char *buf, size_t len, double v)
+/* lkp ncompare value: %10.2f below 1000, %10.4g above 1e8, else %10d. */
+static void fmt_lkp_value(char *buf, size_t len, double v)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "%10s", "-");

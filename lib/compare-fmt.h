@@ -17,8 +17,4 @@ int cmp_format_parse(const char *s);
 int cmp_write(const struct comparison *c, enum cmp_format fmt, int all,
 	      FILE *f);
 
-/* Number formats shared with other reports. */
-/* lkp ncompare value: %10.2f below 1000, %10.4g above 1e8, else %10d. */
-void fmt_lkp_value(char *buf, size_t len, double v);
-
 #endif

@@ -185,22 +185,24 @@ static int load_metrics(struct loader *l)
 		l->munit[l->nr_m] = pool_add(l->c, unit);
 		l->mid = xrealloc(l->mid, l->alloc_m * sizeof(*l->mid));
 		l->mid[l->nr_m] = id;
-		strmap_put(&l->metrics, (const char *)&id, sizeof(id),
-			   (int64_t)l->nr_m);
 		l->nr_m++;
 	}
 	sqlite3_finalize(st);
 	/* direct arrays by metric id unless the ids run too high */
 	if (l->max_metric_id < ROW_OF_BUDGET) {
-		size_t i;
+		size_t n = (size_t)l->max_metric_id + 1, i;
 
 		l->row_of = xcalloc(1, sizeof(*l->row_of));
-		l->mindex = xmalloc(((size_t)l->max_metric_id + 1) *
-				    sizeof(*l->mindex));
-		memset(l->mindex, 0xff, ((size_t)l->max_metric_id + 1) *
-					sizeof(*l->mindex));
+		l->mindex = xmalloc(n * sizeof(*l->mindex));
+		memset(l->mindex, 0xff, n * sizeof(*l->mindex));
 		for (i = 0; i < l->nr_m; i++)
 			l->mindex[l->mid[i]] = (int32_t)i;
+	} else {
+		size_t i;
+
+		for (i = 0; i < l->nr_m; i++)
+			strmap_put(&l->metrics, (const char *)&l->mid[i],
+				   sizeof(l->mid[i]), (int64_t)i);
 	}
 	return 0;
 }
@@ -299,6 +301,29 @@ static void where(struct sbuf *sql, const struct comparison *c, size_t v,
 }
 
 static void bind_where(sqlite3_stmt *st, const struct comparison *c,
+		       size_t v);
+
+/*
+ * Prepare "head WHERE 1" plus variant v's selection and the filters, and
+ * bind them: the three queries of the loader.  NULL after error().
+ */
+static sqlite3_stmt *variant_query(struct loader *l, size_t v,
+				   const char *head, int aggregates)
+{
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+
+	sbuf_addstr(&sql, head);
+	sbuf_addstr(&sql, " WHERE 1");
+	where(&sql, l->c, v, aggregates);
+	st = db_prepare(l->db, sql.buf);
+	sbuf_release(&sql);
+	if (st)
+		bind_where(st, l->c, v);
+	return st;
+}
+
+static void bind_where(sqlite3_stmt *st, const struct comparison *c,
 		       size_t v)
 {
 	const struct selector *s = &c->var[v];
@@ -317,20 +342,16 @@ static void bind_where(sqlite3_stmt *st, const struct comparison *c,
 static int load_samples(struct loader *l, size_t v)
 {
 	struct comparison *c = l->c;
-	struct sbuf sql = SBUF_INIT;
 	sqlite3_stmt *st;
 	struct strmap run_group = STRMAP_INIT;
 	int64_t last_run = -1, last_group = -1;
 	int rc;
 
 	/* the runs first: their group, and how many */
-	sbuf_addstr(&sql, "SELECT r.id, r.testcase, r.params, r.machine FROM "
-			  "runs r WHERE 1");
-	where(&sql, c, v, 0);
-	st = db_prepare(l->db, sql.buf);
+	st = variant_query(l, v, "SELECT r.id, r.testcase, r.params, "
+				 "r.machine FROM runs r", 0);
 	if (!st)
 		goto fail;
-	bind_where(st, c, v);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		char *params = strip_param(
@@ -348,14 +369,11 @@ static int load_samples(struct loader *l, size_t v)
 	if (rc != SQLITE_DONE)
 		goto fail_db;
 
-	sbuf_reset(&sql);
-	sbuf_addstr(&sql, "SELECT s.run_id, s.metric_id, s.value FROM runs r "
-			  "JOIN samples s ON s.run_id = r.id WHERE 1");
-	where(&sql, c, v, 0);
-	st = db_prepare(l->db, sql.buf);
+	st = variant_query(l, v, "SELECT s.run_id, s.metric_id, s.value "
+				 "FROM runs r JOIN samples s ON s.run_id = "
+				 "r.id", 0);
 	if (!st)
 		goto fail;
-	bind_where(st, c, v);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0), g;
 		struct cmp_row *r;
@@ -387,13 +405,11 @@ static int load_samples(struct loader *l, size_t v)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		goto fail_db;
-	sbuf_release(&sql);
 	strmap_clear(&run_group);
 	return 0;
 fail_db:
 	error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
 fail:
-	sbuf_release(&sql);
 	strmap_clear(&run_group);
 	return -1;
 }
@@ -415,20 +431,15 @@ static int stat_rank(const char *stat)
 static int load_aggregates(struct loader *l, size_t v)
 {
 	struct comparison *c = l->c;
-	struct sbuf sql = SBUF_INIT;
 	sqlite3_stmt *st;
 	int rc;
 
-	sbuf_addstr(&sql, "SELECT r.testcase, r.params, r.machine, "
-			  "r.metric_id, r.stat, r.value, r.stddev, "
-			  "r.stddev_kind, r.n, r.marker FROM aggregates r "
-			  "WHERE 1");
-	where(&sql, c, v, 1);
-	st = db_prepare(l->db, sql.buf);
-	sbuf_release(&sql);
+	st = variant_query(l, v, "SELECT r.testcase, r.params, r.machine, "
+				 "r.metric_id, r.stat, r.value, r.stddev, "
+				 "r.stddev_kind, r.n, r.marker FROM "
+				 "aggregates r", 1);
 	if (!st)
 		return -1;
-	bind_where(st, c, v);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *stat = (const char *)sqlite3_column_text(st, 4);
 		int rank = stat_rank(stat);

@@ -14,11 +14,6 @@ extern const size_t schema_nr_migrations;
 
 #define BUSY_TIMEOUT_MS (10 * 60 * 1000)
 
-int db_schema_version(void)
-{
-	return (int)schema_nr_migrations;
-}
-
 const char *db_errmsg(struct db *db)
 {
 	return db->sq ? sqlite3_errmsg(db->sq) : "no database";

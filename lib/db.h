@@ -42,8 +42,6 @@ sqlite3_stmt *db_prepare(struct db *db, const char *sql);
 int db_begin(struct db *db);
 int db_commit(struct db *db);
 void db_rollback(struct db *db);
-/* The schema version this binary writes (last migration). */
-int db_schema_version(void);
 /* Error text of the last failed call, for messages. */
 const char *db_errmsg(struct db *db);
 

@@ -6,17 +6,11 @@
 #include "sbuf.h"
 
 static struct sbuf *capture;
-static unsigned long nr_errors;
 static int quiet_warnings;
 
 void err_capture(struct sbuf *sb)
 {
 	capture = sb;
-}
-
-unsigned long err_count(void)
-{
-	return nr_errors;
 }
 
 void err_set_quiet_warnings(int quiet)
@@ -44,7 +38,6 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 
-	nr_errors++;
 	va_start(ap, fmt);
 	report("error: ", fmt, ap);
 	va_end(ap);

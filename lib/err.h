@@ -34,8 +34,6 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
  */
 struct sbuf;
 void err_capture(struct sbuf *sb);
-/* Number of error() calls since start (for "did anything fail?"). */
-unsigned long err_count(void);
 /* Silence warnings (--quiet). */
 void err_set_quiet_warnings(int quiet);
 

@@ -72,7 +72,7 @@ static void item(struct jsonw *w, const char *key)
 	}
 }
 
-static void open(struct jsonw *w, const char *key, char c)
+static void open_container(struct jsonw *w, const char *key, char c)
 {
 	item(w, key);
 	sbuf_addch(w->out, c);
@@ -84,12 +84,12 @@ static void open(struct jsonw *w, const char *key, char c)
 
 void jw_object(struct jsonw *w, const char *key)
 {
-	open(w, key, '{');
+	open_container(w, key, '{');
 }
 
 void jw_array(struct jsonw *w, const char *key)
 {
-	open(w, key, '[');
+	open_container(w, key, '[');
 }
 
 void jw_end(struct jsonw *w)

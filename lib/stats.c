@@ -367,51 +367,56 @@ static double lbeta(double a, double b)
  * A(k)B(k-1) - A(k-1)B(k) = -d(k-1) times its previous value, and
  * |f(k) - f(k-1)| / |f(k)| is that over |A(k) B(k-1)|.
  */
+/* The Wallis recurrence's state: A(k-1), A(k), B(k-1), B(k), det. */
+struct wallis {
+	double a0, a1, b0, b1, det;
+};
+
+/* One step with partial numerator d: A(k+1) = A(k) + d A(k-1), same for B. */
+static inline void wallis_step(struct wallis *w, double d)
+{
+	double an = w->a1 + d * w->a0, bn = w->b1 + d * w->b0;
+
+	w->a0 = w->a1;
+	w->b0 = w->b1;
+	w->a1 = an;
+	w->b1 = bn;
+	w->det = -d * w->det;
+}
+
 static double beta_cf(double a, double b, double x)
 {
-	double a0 = 1, b0 = 1, a1 = 1, b1, det, d;
+	struct wallis w = { 1, 1, 1, 1, 1 };
+	double d;
 	int m;
 
 	/* k = 2: A = 1, B = 1 + d1 */
 	d = -(a + b) * x / (a + 1);
-	b1 = 1 + d;
-	det = -d;
+	w.b1 = 1 + d;
+	w.det = -d;
 	for (m = 1; m <= CF_MAXIT; m++) {
-		double m2 = 2.0 * m, an, bn;
+		double m2 = 2.0 * m;
 
-		d = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		an = a1 + d * a0;
-		bn = b1 + d * b0;
-		a0 = a1;
-		b0 = b1;
-		a1 = an;
-		b1 = bn;
-		det = -d * det;
-		d = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		an = a1 + d * a0;
-		bn = b1 + d * b0;
-		a0 = a1;
-		b0 = b1;
-		a1 = an;
-		b1 = bn;
-		det = -d * det;
-		if (fabs(det) <= CF_EPS * fabs(a1 * b0))
+		wallis_step(&w, m * (b - m) * x / ((a + m2 - 1) * (a + m2)));
+		wallis_step(&w, -(a + m) * (a + b + m) * x /
+				  ((a + m2) * (a + m2 + 1)));
+		if (fabs(w.det) <= CF_EPS * fabs(w.a1 * w.b0))
 			break;
-		if (fabs(b1) > CF_BIG) {
-			a0 /= CF_BIG;
-			b0 /= CF_BIG;
-			a1 /= CF_BIG;
-			b1 /= CF_BIG;
-			det /= CF_BIG * CF_BIG;
-		} else if (fabs(b1) < 1 / CF_BIG) {
-			a0 *= CF_BIG;
-			b0 *= CF_BIG;
-			a1 *= CF_BIG;
-			b1 *= CF_BIG;
-			det *= CF_BIG * CF_BIG;
+		if (fabs(w.b1) > CF_BIG) {
+			w.a0 /= CF_BIG;
+			w.b0 /= CF_BIG;
+			w.a1 /= CF_BIG;
+			w.b1 /= CF_BIG;
+			w.det /= CF_BIG * CF_BIG;
+		} else if (fabs(w.b1) < 1 / CF_BIG) {
+			w.a0 *= CF_BIG;
+			w.b0 *= CF_BIG;
+			w.a1 *= CF_BIG;
+			w.b1 *= CF_BIG;
+			w.det *= CF_BIG * CF_BIG;
 		}
 	}
-	return a1 / b1;
+	return w.a1 / w.b1;
 }
 
 /*

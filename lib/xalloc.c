@@ -51,11 +51,6 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-char *xstrdup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 char *xstrfmt(const char *fmt, ...)
 {
 	va_list ap, ap2;

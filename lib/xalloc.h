@@ -12,8 +12,6 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
-/* Like xstrdup(), but NULL stays NULL. */
-char *xstrdup_or_null(const char *s);
 /* printf into a new string; caller frees. */
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
