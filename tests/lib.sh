@@ -78,6 +78,13 @@ test_cmp() {
 	diff -u "$1" "$2"
 }
 
+# The last line of FILE must be TEXT: test_last_line TEXT FILE
+test_last_line() {
+	printf '%s\n' "$1" >"$TRASH/.expect-last"
+	tail -n 1 "$2" >"$TRASH/.actual-last"
+	diff -u "$TRASH/.expect-last" "$TRASH/.actual-last"
+}
+
 # Compare actual output with a golden file in tests/expect/<test>/NAME;
 # with UPDATE_GOLDEN=1 the golden file is written instead.
 test_golden() {

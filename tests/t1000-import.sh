@@ -202,9 +202,7 @@ test_expect_success 'a hidden file named on the command line is imported' '
 
 test_expect_success 'a directory and a file: the directory again is already imported' '
 	perfsift --db tree.db import tree c.csv >out &&
-	tail -n 1 out >last &&
-	echo "imported 1 file: 1 run, 1 sample; 6 already imported" >expect &&
-	test_cmp expect last
+	test_last_line "imported 1 file: 1 run, 1 sample; 6 already imported" out
 '
 
 cat >good1.csv <<\EOF
@@ -255,9 +253,7 @@ test_expect_success 'a failing file does not spoil a later one in the same comma
 	test_expect_code 3 perfsift import bad.csv good1.csv bad.csv \
 		good2.csv >out 2>err &&
 	test "$(grep -c "^perfsift: error: bad.csv:1002:" err)" = 2 &&
-	tail -n 1 out >last &&
-	echo "imported 2 files: 2 runs, 2 samples; 2 failed" >expect &&
-	test_cmp expect last &&
+	test_last_line "imported 2 files: 2 runs, 2 samples; 2 failed" out &&
 	test "$(db_counts)" = "2 2 0 2 0 2 0"
 '
 
@@ -282,9 +278,7 @@ test_expect_success 'a dangling symlink on the command line is a failed file' '
 	test_expect_code 3 perfsift import dangling.csv good1.csv \
 		>out 2>err &&
 	grep -q "^perfsift: error: dangling.csv: " err &&
-	tail -n 1 out >last &&
-	echo "imported 1 file: 1 run, 1 sample; 1 failed" >expect &&
-	test_cmp expect last
+	test_last_line "imported 1 file: 1 run, 1 sample; 1 failed" out
 '
 
 test_expect_success 'an unreadable file: error, exit 3, the other files still import' '
@@ -299,9 +293,7 @@ test_expect_success 'an unreadable file: error, exit 3, the other files still im
 	test_expect_code 3 perfsift import good1.csv "$unreadable" \
 		good2.csv >out 2>err &&
 	grep -q "^perfsift: error: $unreadable" err &&
-	tail -n 1 out >last &&
-	echo "imported 2 files: 2 runs, 2 samples; 1 failed" >expect &&
-	test_cmp expect last &&
+	test_last_line "imported 2 files: 2 runs, 2 samples; 1 failed" out &&
 	test "$(db_counts)" = "2 2 0 2 0 2 0"
 '
 
@@ -320,9 +312,7 @@ test_expect_success 'failed entries inside a directory are each counted' '
 	ln -s nowhere2 dir-fail/link2 &&
 	test_expect_code 3 perfsift import dir-fail >out 2>err &&
 	test "$(grep -c "^perfsift: error: " err)" = 3 &&
-	tail -n 1 out >last &&
-	echo "imported 1 file: 1 run, 1 sample; 3 failed" >expect &&
-	test_cmp expect last
+	test_last_line "imported 1 file: 1 run, 1 sample; 3 failed" out
 '
 
 test_expect_success 'an empty file is an error' '
