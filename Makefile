@@ -16,7 +16,7 @@ WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes \
 WERROR   ?= 1
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) $(CFLAGS)
 PKGS     := sqlite3 jansson libcurl zlib
-CPPFLAGS += -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CPPFLAGS += -Ilib -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 # libraries no object needs yet (libcurl until mail) are not linked
 LDFLAGS  += -Wl,--as-needed
@@ -34,7 +34,7 @@ QUIET_LD  = @echo '   LINK    $@';
 QUIET_GEN = @echo '   GEN     $@';
 endif
 
-LIB_SRC := $(wildcard lib/*.c) $(wildcard importers/*.c)
+LIB_SRC := $(wildcard lib/*/*.c) $(wildcard importers/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 SCHEMA  := $(sort $(wildcard schema/*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/schema.o
@@ -69,7 +69,7 @@ $(B)/schema.o: $(B)/schema.c
 
 $(B)/tests/t-%: tests/unit/t-%.c $(B)/libperfsift.a
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 check: deps-check
 	@$(MAKE) --no-print-directory $(PROG) $(UNIT_BIN)
@@ -96,7 +96,7 @@ bench: deps-check $(PROG)
 	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats scripts/bench.sh
 
 $(B)/bench-stats: tests/bench-stats.c $(B)/libperfsift.a
-	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 clean:
 	rm -rf build build-asan perfsift

@@ -2,10 +2,10 @@
  * perfsift compare: variants side by side, with % change and its
  * confidence interval, p and q values, and a verdict per metric.
  */
-#include "../lib/compat.h"
-#include "../lib/compare-fmt.h"
-#include "../lib/compare.h"
-#include "../lib/strparse.h"
+#include "core/compat.h"
+#include "output/compare-fmt.h"
+#include "stats/compare.h"
+#include "core/strparse.h"
 #include "cmd.h"
 #include <getopt.h>
 

@@ -3,7 +3,7 @@
  * path-independent text, for the importer golden tests
  * (tests/data/<importer>/<case>/expect).
  */
-#include "../lib/compat.h"
+#include "core/compat.h"
 #include "cmd.h"
 
 const char *const debug_usage[] = {

@@ -2,8 +2,8 @@
  * perfsift import: files, directories (recursively), "-" for stdin; each
  * file in its own transaction; one summary line per file and a total.
  */
-#include "../lib/compat.h"
-#include "../lib/strparse.h"
+#include "core/compat.h"
+#include "core/strparse.h"
 #include "../importers/import.h"
 #include "../importers/importer.h"
 #include "cmd.h"

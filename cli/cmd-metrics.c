@@ -2,9 +2,9 @@
  * perfsift metrics: the metrics, with unit, direction and how many runs
  * have them; and the user's direction overrides.
  */
-#include "../lib/compat.h"
-#include "../lib/direction.h"
-#include "../lib/query.h"
+#include "core/compat.h"
+#include "store/direction.h"
+#include "store/query.h"
 #include "cmd.h"
 #include "filter.h"
 #include "table.h"

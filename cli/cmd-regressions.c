@@ -3,11 +3,11 @@
  * each variant against its predecessor or against --base; with
  * --exit-code, exit 1 when any is found (for CI pipelines).
  */
-#include "../lib/compat.h"
-#include "../lib/compare-fmt.h"
-#include "../lib/direction.h"
-#include "../lib/regressions.h"
-#include "../lib/sbuf.h"
+#include "core/compat.h"
+#include "output/compare-fmt.h"
+#include "store/direction.h"
+#include "stats/regressions.h"
+#include "core/sbuf.h"
 #include "cmd.h"
 #include "table.h"
 #include <getopt.h>

@@ -2,8 +2,8 @@
  * perfsift runs: the runs, with their variant, testcase, machine and
  * sample count (SPEC §5.1 gives the JSON fields).
  */
-#include "../lib/compat.h"
-#include "../lib/query.h"
+#include "core/compat.h"
+#include "store/query.h"
 #include "cmd.h"
 #include "filter.h"
 #include "table.h"

@@ -3,11 +3,11 @@
  * label, kernel or commit), grouped by testcase/params/machine, with
  * n, mean and sample standard deviation per metric.
  */
-#include "../lib/compat.h"
-#include "../lib/query.h"
-#include "../lib/sbuf.h"
-#include "../lib/stats.h"
-#include "../lib/strparse.h"
+#include "core/compat.h"
+#include "store/query.h"
+#include "core/sbuf.h"
+#include "stats/stats.h"
+#include "core/strparse.h"
 #include "cmd.h"
 #include "table.h"
 #include <getopt.h>

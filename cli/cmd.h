@@ -5,7 +5,7 @@
  * one entry point, called with its own argv (argv[0] = command name).
  * It returns an exit status (err.h enum exit_status).
  */
-#include "../lib/db.h"
+#include "store/db.h"
 
 struct perfsift_ctx {
 	const char *db_path;	/* --db, $PERFSIFT_DB, or ./perfsift.db */

@@ -1,7 +1,7 @@
 /*
  * Filter options shared by runs, metrics and show (see filter.h).
  */
-#include "../lib/compat.h"
+#include "core/compat.h"
 #include "filter.h"
 
 void cli_filter_init(struct cli_filter *cf)

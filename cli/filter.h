@@ -4,7 +4,7 @@
  * The filter options shared by the listing commands: --label, --kernel,
  * --commit (one variant), --machine, --testcase GLOB, --suite.
  */
-#include "../lib/query.h"
+#include "store/query.h"
 #include <getopt.h>
 
 enum {

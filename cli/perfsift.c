@@ -4,9 +4,9 @@
  * commands that need it, and fails on a stdout write error (perf's
  * run_builtin).
  */
-#include "../lib/compat.h"
-#include "../lib/strparse.h"
-#include "../lib/version.h"
+#include "core/compat.h"
+#include "core/strparse.h"
+#include "core/version.h"
 #include "cmd.h"
 #include <jansson.h>
 

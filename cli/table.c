@@ -1,8 +1,8 @@
 /*
  * Text tables for the listing commands (see table.h).
  */
-#include "../lib/compat.h"
-#include "../lib/sbuf.h"
+#include "core/compat.h"
+#include "core/sbuf.h"
 #include "table.h"
 
 void table_init(struct table *t, size_t ncols, unsigned long right)

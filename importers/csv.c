@@ -15,10 +15,10 @@
  * the next run: "A,x,1 / A,x,2" is two runs of A.  Fields may be quoted
  * as in RFC 4180 ("a,b", "say ""hi"""); a quoted field cannot span lines.
  */
-#include "../lib/compat.h"
-#include "../lib/sbuf.h"
-#include "../lib/strmap.h"
-#include "../lib/strparse.h"
+#include "core/compat.h"
+#include "core/sbuf.h"
+#include "core/strmap.h"
+#include "core/strparse.h"
 #include "importer.h"
 #include <time.h>
 

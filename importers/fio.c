@@ -4,10 +4,10 @@
  * lkp's fio.* totals over all jobs, per-job metrics, and as run params
  * the job options that every job shares.
  */
-#include "../lib/compat.h"
+#include "core/compat.h"
 #include <jansson.h>
-#include "../lib/sbuf.h"
-#include "../lib/strparse.h"
+#include "core/sbuf.h"
+#include "core/strparse.h"
 #include "importer.h"
 
 /*

@@ -2,9 +2,9 @@
  * The import driver (see import.h): one transaction per file, detection
  * by score, the content hash checked so a re-import changes nothing.
  */
-#include "../lib/compat.h"
-#include "../lib/sbuf.h"
-#include "../lib/strmap.h"
+#include "core/compat.h"
+#include "core/sbuf.h"
+#include "core/strmap.h"
 #include "import.h"
 #include "importer.h"
 #include <dirent.h>

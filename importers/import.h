@@ -7,7 +7,7 @@
  * through a callback so the command can print them as it goes.
  */
 #include <stddef.h>
-#include "../lib/db.h"
+#include "store/db.h"
 
 struct import_opts {
 	const char *format;		/* NULL: detect */

@@ -12,8 +12,8 @@
  * parser may stop at the first error without cleaning up.
  */
 #include <stddef.h>
-#include "../lib/db.h"
-#include "../lib/input.h"
+#include "store/db.h"
+#include "core/input.h"
 
 struct importer {
 	const char *name;	/* the --format value */

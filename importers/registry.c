@@ -2,7 +2,7 @@
  * The table of importers and format detection: every importer scores the
  * first bytes of a file and the best score wins; --format overrides.
  */
-#include "../lib/compat.h"
+#include "core/compat.h"
 #include "importer.h"
 
 static const struct importer importers[] = {

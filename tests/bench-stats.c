@@ -3,8 +3,8 @@
  * nanoseconds per 5-vs-5 A/B comparison, per Welch and MWU test, per
  * summary, and per Benjamini-Hochberg pass over 5,000 p-values.
  */
-#include "compat.h"
-#include "stats.h"
+#include "core/compat.h"
+#include "stats/stats.h"
 #include <time.h>
 
 /*

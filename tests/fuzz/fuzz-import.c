@@ -6,8 +6,8 @@
  *   make fuzz            builds build-fuzz/fuzz-import (clang)
  *   build-fuzz/fuzz-import -max_total_time=60 CORPUS_DIR
  */
-#include "../../lib/compat.h"
-#include "../../lib/sbuf.h"
+#include "core/compat.h"
+#include "core/sbuf.h"
 #include "../../importers/import.h"
 #include "../../importers/importer.h"
 #include <unistd.h>

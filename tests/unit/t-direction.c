@@ -3,9 +3,9 @@
  * the glob matcher it relies on (lib/strparse.c), which must agree with
  * fnmatch(3) on the patterns users give.
  */
-#include "compat.h"
-#include "direction.h"
-#include "strparse.h"
+#include "core/compat.h"
+#include "store/direction.h"
+#include "core/strparse.h"
 #include <fnmatch.h>
 
 static int passed, failed;

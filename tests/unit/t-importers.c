@@ -3,8 +3,8 @@
  * on an in-memory database: detection scores, --format, one transaction
  * per file (a bad file leaves nothing), re-import by content hash.
  */
-#include "compat.h"
-#include "sbuf.h"
+#include "core/compat.h"
+#include "core/sbuf.h"
 #include "../../importers/import.h"
 #include "../../importers/importer.h"
 #include <sys/stat.h>

@@ -6,13 +6,13 @@
  * file this needs is written to a temporary directory).  Prints one
  * line per failed check and, last, "N passed, N failed".
  */
-#include "compat.h"
-#include "db.h"
-#include "input.h"
-#include "sbuf.h"
-#include "sha256.h"
-#include "strmap.h"
-#include "strparse.h"
+#include "core/compat.h"
+#include "store/db.h"
+#include "core/input.h"
+#include "core/sbuf.h"
+#include "core/sha256.h"
+#include "core/strmap.h"
+#include "core/strparse.h"
 
 #include <fcntl.h>
 #include <unistd.h>

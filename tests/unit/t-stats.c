@@ -4,7 +4,7 @@
  * checks pinned data sets with known answers and a brute-force oracle for
  * exact Mann-Whitney p-values.  Prints "N passed, N failed".
  */
-#include "stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
  * Streaming JSON writer (see jsonw.h).
  */
-#include "compat.h"
-#include "jsonw.h"
+#include "core/compat.h"
+#include "output/jsonw.h"
 
 void jw_init(struct jsonw *w, struct sbuf *out)
 {

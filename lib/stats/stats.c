@@ -4,7 +4,7 @@
  * interval of a % change, Benjamini-Hochberg q-values, and the incomplete
  * beta / Student t / normal functions they rest on.  No I/O, no globals.
  */
-#include "stats.h"
+#include "stats/stats.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,8 +1,8 @@
 /*
  * Cursor helpers that advance only on success (see strparse.h).
  */
-#include "compat.h"
-#include "strparse.h"
+#include "core/compat.h"
+#include "core/strparse.h"
 #include <ctype.h>
 
 void str_skip_blanks(const char **p)

@@ -6,7 +6,7 @@
  * user's overrides, stored in the database (table metric_directions,
  * set with `perfsift metrics --set-direction GLOB=higher|lower|unknown`).
  */
-#include "db.h"
+#include "store/db.h"
 
 #define DIR_HIGHER 1
 #define DIR_LOWER (-1)

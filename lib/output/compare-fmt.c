@@ -4,12 +4,12 @@
  * outputs (research/mmtests.md §1.2, research/lkp.md §1.4-1.6, and the
  * robot email in samples/lkp): see the comment above each writer.
  */
-#include "compat.h"
-#include "compare-fmt.h"
-#include "direction.h"
-#include "sbuf.h"
-#include "strparse.h"
-#include "jsonw.h"
+#include "core/compat.h"
+#include "output/compare-fmt.h"
+#include "store/direction.h"
+#include "core/sbuf.h"
+#include "core/strparse.h"
+#include "output/jsonw.h"
 
 int cmp_format_parse(const char *s)
 {

@@ -8,7 +8,7 @@
  * sbuf out once.  For small documents jansson is used directly.
  */
 #include <stddef.h>
-#include "sbuf.h"
+#include "core/sbuf.h"
 
 struct jsonw {
 	struct sbuf *out;	/* borrowed */

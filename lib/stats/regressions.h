@@ -7,7 +7,7 @@
  * The false discovery rate is controlled over all the comparisons
  * together: Benjamini-Hochberg across every p-value of every pair.
  */
-#include "compare.h"
+#include "stats/compare.h"
 
 struct regressions {
 	struct selector *var;		/* owned: the variants, in order */

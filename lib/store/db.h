@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sqlite3.h>
-#include "strmap.h"
+#include "core/strmap.h"
 
 /* The statements of an import, prepared once per open database. */
 enum db_stmt {

@@ -1,8 +1,8 @@
 /*
  * The growable string buffer (see sbuf.h).
  */
-#include "compat.h"
-#include "sbuf.h"
+#include "core/compat.h"
+#include "core/sbuf.h"
 
 char sbuf_empty[1];
 

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <zlib.h>
-#include "sbuf.h"
-#include "sha256.h"
+#include "core/sbuf.h"
+#include "core/sha256.h"
 
 #define INPUT_LINE_MAX (16u << 20)	/* longest line accepted */
 #define INPUT_FILE_MAX (256u << 20)	/* largest input_read_all() */

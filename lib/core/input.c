@@ -1,8 +1,8 @@
 /*
  * Buffered, gzip-transparent, hashing reader for input files (input.h).
  */
-#include "compat.h"
-#include "input.h"
+#include "core/compat.h"
+#include "core/input.h"
 #include <fcntl.h>
 #include <unistd.h>
 

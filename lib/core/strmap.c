@@ -1,8 +1,8 @@
 /*
  * Open-addressing string hash map (see strmap.h).
  */
-#include "compat.h"
-#include "strmap.h"
+#include "core/compat.h"
+#include "core/strmap.h"
 
 static uint64_t fnv1a(const char *s, size_t len)
 {

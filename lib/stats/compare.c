@@ -12,12 +12,12 @@
  * a known n and stddev get Welch from summaries; with n unknown, no
  * p-value: the source's own marker stands (method "source").
  */
-#include "compat.h"
-#include "compare.h"
-#include "direction.h"
-#include "sbuf.h"
-#include "strmap.h"
-#include "strparse.h"
+#include "core/compat.h"
+#include "stats/compare.h"
+#include "store/direction.h"
+#include "core/sbuf.h"
+#include "core/strmap.h"
+#include "core/strparse.h"
 
 const char *cmp_method_name(enum cmp_method m)
 {

@@ -6,9 +6,9 @@
  * lkp's KPIs (etc/index-perf-all.yaml names) and MMTests' per-benchmark
  * conventions are covered by explicit name patterns first.
  */
-#include "compat.h"
-#include "direction.h"
-#include "strparse.h"
+#include "core/compat.h"
+#include "store/direction.h"
+#include "core/strparse.h"
 #include <ctype.h>
 
 /*

@@ -17,8 +17,8 @@
 #include <strings.h>
 #include <sys/types.h>
 
-#include "xalloc.h"
-#include "err.h"
+#include "core/xalloc.h"
+#include "core/err.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -45,5 +45,5 @@ static inline void sane_qsort(void *base, size_t nmemb, size_t size,
 }
 #define QSORT(base, n, compar) sane_qsort((base), (n), sizeof(*(base)), (compar))
 
-#include "banned.h"
+#include "core/banned.h"
 #endif

@@ -11,9 +11,9 @@
  * Formatting lives in compare-fmt.c; this file only computes.
  */
 #include <stddef.h>
-#include "db.h"
-#include "query.h"
-#include "stats.h"
+#include "store/db.h"
+#include "store/query.h"
+#include "stats/stats.h"
 
 enum cmp_test { CMP_TEST_AUTO, CMP_TEST_WELCH, CMP_TEST_MWU };
 /* What decided a p-value (the JSON "test" field). */

@@ -1,7 +1,7 @@
 /*
  * Allocation wrappers that die on out-of-memory (git's wrapper.c).
  */
-#include "compat.h"
+#include "core/compat.h"
 
 static void __attribute__((noreturn)) oom(size_t size)
 {

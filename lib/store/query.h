@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
-#include "db.h"
+#include "store/db.h"
 
 /* A dimension along which variants are told apart (compare --by). */
 enum dim {

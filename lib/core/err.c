@@ -2,8 +2,8 @@
  * error(), warning(), die() and BUG(): the one place that writes
  * diagnostics to stderr.
  */
-#include "compat.h"
-#include "sbuf.h"
+#include "core/compat.h"
+#include "core/sbuf.h"
 
 static struct sbuf *capture;
 static int quiet_warnings;

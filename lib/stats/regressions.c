@@ -1,8 +1,8 @@
 /*
  * Finding every significant regression (see regressions.h).
  */
-#include "compat.h"
-#include "regressions.h"
+#include "core/compat.h"
+#include "stats/regressions.h"
 
 static int list_variants(struct db *db, struct regressions *r)
 {

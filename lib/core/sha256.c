@@ -2,8 +2,8 @@
  * SHA-256 as specified in FIPS 180-4, section 6.2.  Written from the
  * standard; checked against the NIST example vectors in t-lib.
  */
-#include "compat.h"
-#include "sha256.h"
+#include "core/compat.h"
+#include "core/sha256.h"
 
 static const uint32_t k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,

@@ -2,9 +2,9 @@
  * SQLite access: open + migrate, transactions, and the emit API that
  * importers write through (one prepared statement per table, reused).
  */
-#include "compat.h"
-#include "db.h"
-#include "sbuf.h"
+#include "core/compat.h"
+#include "store/db.h"
+#include "core/sbuf.h"
 #include <time.h>
 #include <unistd.h>
 

@@ -3,11 +3,11 @@
  * is assembled only from the fixed fragments below; every value the user
  * gave is bound.
  */
-#include "compat.h"
-#include "query.h"
-#include "direction.h"
-#include "sbuf.h"
-#include "strparse.h"
+#include "core/compat.h"
+#include "store/query.h"
+#include "store/direction.h"
+#include "core/sbuf.h"
+#include "core/strparse.h"
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
