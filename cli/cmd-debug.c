@@ -5,6 +5,7 @@
  */
 #include "core/compat.h"
 #include "cmd.h"
+#include "store/query.h"
 
 const char *const debug_usage[] = {
 	"usage: perfsift debug dump",
@@ -29,6 +30,30 @@ static void num(sqlite3_stmt *st, int i)
 		printf("%.15g", sqlite3_column_double(st, i));
 }
 
+/* Series points, runs numbered as above: "series k metric t value". */
+static int dump_series(struct db *db)
+{
+	struct run_row *runs;
+	struct series_row *pts;
+	size_t nr_runs, nr, i, k = 0;
+
+	if (query_runs(db, NULL, &runs, &nr_runs))
+		return EXIT_ENV;
+	if (query_series(db, NULL, NULL, &pts, &nr)) {
+		run_rows_free(runs, nr_runs);
+		return EXIT_ENV;
+	}
+	for (i = 0; i < nr; i++) {
+		while (k < nr_runs && runs[k].id != pts[i].run_id)
+			k++;
+		printf("series\t%zu\t%s\t%.15g\t%.15g\n", k + 1,
+		       pts[i].metric, pts[i].t, pts[i].value);
+	}
+	series_rows_free(pts, nr);
+	run_rows_free(runs, nr_runs);
+	return EXIT_OK;
+}
+
 static int dump(struct db *db)
 {
 	/*
@@ -37,22 +62,27 @@ static int dump(struct db *db)
 	 */
 	static const char *const queries[] = {
 		"SELECT 'import', format, size FROM imports ORDER BY id",
-		"SELECT 'run', row_number() OVER (ORDER BY id), suite, testcase,"
-		" params, machine, kernel, commit_sha, label, iteration,"
-		" start_time, line FROM runs r ORDER BY id",
+		"SELECT 'run', row_number() OVER (ORDER BY r.id), r.suite,"
+		" v.testcase, v.params, v.machine, v.kernel,"
+		" nullif(v.commit_sha, ''), nullif(v.label, ''), r.iteration,"
+		" r.start_time, r.line FROM runs r JOIN variants v ON v.id ="
+		" r.variant_id ORDER BY r.id",
 		"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
 		" runs) SELECT 'sample', n.k, m.name, m.unit, s.value, s.line"
+		" || CASE WHEN s.derived THEN ' derived' ELSE '' END"
+		" || coalesce(' ' || src.path, '')"
 		" FROM samples s JOIN n ON n.id = s.run_id JOIN metrics m ON"
-		" m.id = s.metric_id ORDER BY s.run_id, m.name",
-		"SELECT 'aggregate', a.label, a.kernel, a.commit_sha, a.testcase,"
-		" a.params, a.machine, m.name, a.stat, a.value, a.stddev,"
-		" a.stddev_kind, a.stddev_source, a.n, a.marker, a.line FROM"
-		" aggregates a JOIN metrics m ON m.id = a.metric_id ORDER BY"
-		" a.id",
-		"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
-		" runs) SELECT 'series', n.k, m.name, s.t, s.value FROM series"
-		" s JOIN n ON n.id = s.run_id JOIN metrics m ON m.id ="
-		" s.metric_id ORDER BY s.run_id, m.name, s.t",
+		" m.id = s.metric_id LEFT JOIN sources src ON src.id ="
+		" s.source_id ORDER BY s.run_id, m.name",
+		"SELECT 'aggregate', nullif(v.label, ''), v.kernel,"
+		" nullif(v.commit_sha, ''), v.testcase, v.params, v.machine,"
+		" m.name, a.stat, a.value, a.stddev, a.stddev_kind,"
+		" a.stddev_source, a.n, a.marker, a.line FROM aggregates a JOIN"
+		" variants v ON v.id = a.variant_id JOIN metrics m ON m.id ="
+		" a.metric_id ORDER BY a.id",
+		"SELECT 'kind', name, CASE kind WHEN 1 THEN 'counter' WHEN 2"
+		" THEN 'gauge' WHEN 3 THEN 'exact' END FROM metrics WHERE kind"
+		" NOT NULL ORDER BY name",
 	};
 	size_t q;
 
@@ -79,7 +109,7 @@ static int dump(struct db *db)
 			return error("%s: %s", db->path, db_errmsg(db)),
 			       EXIT_ENV;
 	}
-	return EXIT_OK;
+	return dump_series(db);
 }
 
 int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)

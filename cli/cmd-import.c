@@ -1,6 +1,7 @@
 /*
  * perfsift import: files, directories (recursively), "-" for stdin; each
- * file in its own transaction; one summary line per file and a total.
+ * result (a file, or a directory an importer claims whole) in its own
+ * transaction; one summary line per result and a total.
  */
 #include "core/compat.h"
 #include "core/strparse.h"
@@ -15,8 +16,13 @@ const char *const import_usage[] = {
 	"",
 	"Import benchmark output: files, directories (recursively), '-' for",
 	"standard input; .gz is read transparently.  The format is detected",
-	"from the first bytes of each file.  Each file is imported whole or",
-	"not at all; a file whose content was imported before is skipped.",
+	"from the first bytes of each file.  A directory that an importer",
+	"knows as one result (an lkp run directory) is imported as one; files",
+	"in walked directories that no importer knows are skipped and counted.",
+	"Each result is imported whole or not at all; content imported before",
+	"is skipped, and a changed directory replaces its earlier import.",
+	"The metadata flags below apply to inputs of one variant only: on an",
+	"input that holds several (two commits, say) they are refused.",
 	"",
 	"    --format F      do not detect: read every file as format F",
 	"    --kernel K      kernel version of the runs (overrides the file)",
@@ -39,7 +45,7 @@ void import_help_formats(FILE *f)
 	const struct importer *imp = importer_list(&nr);
 
 	for (i = 0; i < nr; i++)
-		fprintf(f, "    %-7s %s\n", imp[i].name, imp[i].what);
+		fprintf(f, "    %-9s %s\n", imp[i].name, imp[i].what);
 }
 
 static int quiet, progress;
@@ -52,11 +58,15 @@ static void clear_progress(void)
 
 static void report(const struct import_result *r, int dry_run)
 {
-	if (quiet || r->status == IMPORT_FAILED)
+	if (quiet || r->status == IMPORT_FAILED || r->status == IMPORT_USAGE)
 		return;
 	clear_progress();
 	if (r->status == IMPORT_ALREADY) {
 		printf("%s: already imported\n", r->path);
+		return;
+	}
+	if (r->status == IMPORT_SKIPPED) {
+		printf("%s: skipped: no importer knows it\n", r->path);
 		return;
 	}
 	printf("%s: %s, %ld run%s, %ld sample%s", r->path, r->format, r->runs,
@@ -68,6 +78,16 @@ static void report(const struct import_result *r, int dry_run)
 	if (r->series)
 		printf(", %ld series point%s", r->series,
 		       r->series == 1 ? "" : "s");
+	if (r->derived)
+		printf(", %ld derived", r->derived);
+	if (r->skipped)
+		printf(", %ld file%s skipped", r->skipped,
+		       r->skipped == 1 ? "" : "s");
+	if (r->warnings)
+		printf(", %ld warning%s", r->warnings,
+		       r->warnings == 1 ? "" : "s");
+	if (r->replaced)
+		printf(", replaces the earlier import");
 	printf("%s\n", dry_run ? " (dry run)" : "");
 }
 
@@ -107,8 +127,9 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct kv *params = NULL;
 	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i;
 	long runs = 0, samples = 0, aggregates = 0, nr_ok = 0, nr_already = 0;
-	long nr_failed;
-	char **files;
+	long nr_failed, nr_skipped = 0, nr_usage = 0, series = 0, nr_dirs = 0;
+	struct import_item *files;
+	char *first_variant = NULL;
 	struct db *db;
 	int c, status;
 
@@ -180,7 +201,8 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		status = EXIT_ENV;
 		goto out;
 	}
-	files = import_expand(argv + optind, (size_t)(argc - optind),
+	o.first_variant = &first_variant;
+	files = import_expand(argv + optind, (size_t)(argc - optind), &o,
 			      &nr_files, &nr_bad);
 	progress = !quiet && nr_files > 1 && isatty(2);
 	nr_failed = (long)nr_bad;
@@ -189,38 +211,54 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 
 		if (progress) {
 			fprintf(stderr, "\r\033[Kimporting %zu/%zu %s", i + 1,
-				nr_files, files[i]);
+				nr_files, files[i].path);
 			fflush(stderr);
 		}
-		if (import_file(db, &o, files[i], &r) ||
-		    r.status == IMPORT_FAILED) {
-			nr_failed++;
-		} else if (r.status == IMPORT_ALREADY) {
-			nr_already++;
-		} else {
-			nr_ok++;
+		if (import_item(db, &o, &files[i], &r) < 0 &&
+		    r.status == IMPORT_OK)
+			r.status = IMPORT_FAILED;
+		switch (r.status) {
+		case IMPORT_FAILED: nr_failed++; break;
+		case IMPORT_USAGE: nr_usage++; break;
+		case IMPORT_ALREADY: nr_already++; break;
+		case IMPORT_SKIPPED: nr_skipped++; break;
+		case IMPORT_OK:
+			if (files[i].dir_imp)
+				nr_dirs++;
+			else
+				nr_ok++;
 			runs += r.runs;
-			samples += r.samples;
+			samples += r.samples + r.derived;
 			aggregates += r.aggregates;
+			series += r.series;
+			break;
 		}
 		report(&r, o.dry_run);
-		free(files[i]);
 	}
 	clear_progress();
-	free(files);
-	printf("%s %ld file%s: %ld run%s, %ld sample%s",
-	       o.dry_run ? "would import" : "imported", nr_ok,
-	       nr_ok == 1 ? "" : "s", runs, runs == 1 ? "" : "s", samples,
-	       samples == 1 ? "" : "s");
+	import_items_free(files, nr_files);
+	free(first_variant);
+	printf("%s", o.dry_run ? "would import" : "imported");
+	if (nr_ok || !nr_dirs)
+		printf(" %ld file%s%s", nr_ok, nr_ok == 1 ? "" : "s",
+		       nr_dirs ? "," : "");
+	if (nr_dirs)
+		printf(" %ld director%s", nr_dirs, nr_dirs == 1 ? "y" : "ies");
+	printf(": %ld run%s, %ld sample%s", runs, runs == 1 ? "" : "s",
+	       samples, samples == 1 ? "" : "s");
 	if (aggregates)
 		printf(", %ld aggregate%s", aggregates,
 		       aggregates == 1 ? "" : "s");
+	if (series)
+		printf(", %ld series point%s", series, series == 1 ? "" : "s");
 	if (nr_already)
 		printf("; %ld already imported", nr_already);
-	if (nr_failed)
-		printf("; %ld failed", nr_failed);
+	if (nr_skipped)
+		printf("; %ld skipped", nr_skipped);
+	if (nr_failed + nr_usage)
+		printf("; %ld failed", nr_failed + nr_usage);
 	putchar('\n');
-	status = nr_failed ? EXIT_BADINPUT : EXIT_OK;
+	status = nr_usage ? EXIT_USAGE : nr_failed ? EXIT_BADINPUT : EXIT_OK;
 out:
 	for (i = 0; i < nr_params; i++)
 		free((char *)params[i].key);

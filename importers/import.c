@@ -1,13 +1,18 @@
 /*
- * The import driver (see import.h): one transaction per file, detection
- * by score, the content hash checked so a re-import changes nothing.
+ * The import driver (see import.h): one transaction per result (a file,
+ * or a directory an importer claims whole), detection by score, the
+ * content hash checked so a re-import changes nothing, and members handed
+ * from directory importers to the others (import_nested()).
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
+#include "core/sha256.h"
 #include "core/strmap.h"
+#include "core/strparse.h"
 #include "import.h"
 #include "importer.h"
 #include <dirent.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 static int cmp_str(const void *a, const void *b)
@@ -15,20 +20,124 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-struct file_list {
-	char **v;
+/* ---- directory members ---- */
+
+/* The regular files of one directory, as members (see importer.h). */
+struct member_list {
+	struct member *m;	/* owned; name and path owned too */
+	size_t nr, alloc;
+};
+
+static void member_list_release(struct member_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		free((char *)l->m[i].name);
+		free((char *)l->m[i].path);
+	}
+	free(l->m);
+	memset(l, 0, sizeof(*l));
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	/* X before X.gz under the same name: the plain one is kept */
+	return c ? c : (int)(strlen(x->path) - strlen(y->path));
+}
+
+/*
+ * List the regular files directly in dir (hidden ones skipped), sorted
+ * by member name; "X.gz" is named "X", and where X and X.gz both exist
+ * they are one member, read from X.  Returns 0 or -1 after error().
+ */
+static int list_members(const char *dir, struct member_list *l)
+{
+	struct dirent *de;
+	size_t i, out = 0;
+	DIR *d;
+
+	memset(l, 0, sizeof(*l));
+	d = opendir(dir);
+	if (!d)
+		return error("%s: cannot read directory: %s", dir,
+			     strerror(errno));
+	while ((de = readdir(d))) {
+		char *path;
+		struct stat st;
+		size_t n = strlen(de->d_name);
+
+		if (de->d_name[0] == '.')
+			continue;
+		path = xstrfmt("%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+			free(path);
+			continue;
+		}
+		ALLOC_GROW(l->m, l->nr + 1, l->alloc);
+		l->m[l->nr].path = path;
+		l->m[l->nr].size = (int64_t)st.st_size;
+		l->m[l->nr].name = n > 3 && ends_with(de->d_name, ".gz") ?
+			xstrndup(de->d_name, n - 3) : xstrdup(de->d_name);
+		l->nr++;
+	}
+	closedir(d);
+	QSORT(l->m, l->nr, cmp_member);
+	for (i = 0; i < l->nr; i++) {
+		if (out && !strcmp(l->m[out - 1].name, l->m[i].name)) {
+			free((char *)l->m[i].name);
+			free((char *)l->m[i].path);
+			continue;
+		}
+		l->m[out++] = l->m[i];
+	}
+	l->nr = out;
+	return 0;
+}
+
+/* Does a directory importer claim dir (the forced one, if --format)? */
+static const struct importer *claim_dir(const char *dir,
+					const struct import_opts *o)
+{
+	const struct importer *imp = NULL, *forced;
+	struct member_list l;
+
+	forced = o && o->format ? importer_find(o->format) : NULL;
+	if (forced && !(forced->flags & IMP_DIRS))
+		return NULL;
+	if (list_members(dir, &l))
+		return NULL;
+	if (forced)
+		imp = forced->detect_dir(dir, l.m, l.nr) > 0 ? forced : NULL;
+	else
+		imp = importer_detect_dir(dir, l.m, l.nr);
+	member_list_release(&l);
+	return imp;
+}
+
+/* ---- expansion ---- */
+
+struct item_list {
+	struct import_item *v;
 	size_t nr, alloc;
 	struct strmap seen;	/* (st_dev, st_ino) of dirs and files */
 };
 
-static void add_file(struct file_list *l, const char *path)
+static void add_item(struct item_list *l, const char *path, int walked,
+		     const struct importer *dir_imp)
 {
 	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
-	l->v[l->nr++] = xstrdup(path);
+	l->v[l->nr].path = xstrdup(path);
+	l->v[l->nr].walked = walked;
+	l->v[l->nr].dir_imp = dir_imp;
+	l->nr++;
 }
 
 /* Has this inode been walked or listed already?  Marks it if not. */
-static int seen_before(struct file_list *l, const struct stat *st)
+static int seen_before(struct item_list *l, const struct stat *st)
 {
 	uint64_t key[2] = { (uint64_t)st->st_dev, (uint64_t)st->st_ino };
 	int64_t v;
@@ -40,21 +149,29 @@ static int seen_before(struct file_list *l, const struct stat *st)
 }
 
 /*
- * Add the regular files under path, sorted, recursively; symlinks are
+ * Add the results under path, sorted, recursively; symlinks are
  * followed, but a directory or file reached twice (a link back up the
- * tree) is walked or listed once.  Returns the number of entries that
- * could not be read (each reported with error()).
+ * tree) is walked or listed once.  A claimed directory is one result and
+ * is not descended into.  Returns the number of entries that could not
+ * be read (each reported with error()).
  */
-static size_t walk(struct file_list *l, const char *path, int depth)
+static size_t walk(struct item_list *l, const char *path, int depth,
+		   const struct import_opts *o)
 {
-	struct file_list entries = { 0 };
+	char **names = NULL;
+	size_t nr = 0, alloc = 0, i, bad = 0;
+	const struct importer *imp;
 	struct dirent *de;
-	size_t i, bad = 0;
 	DIR *dir;
 
 	if (depth > 64) {
 		error("%s: directories nested too deep", path);
 		return 1;
+	}
+	imp = claim_dir(path, o);
+	if (imp) {
+		add_item(l, path, depth > 0, imp);
+		return 0;
 	}
 	dir = opendir(path);
 	if (!dir) {
@@ -64,12 +181,13 @@ static size_t walk(struct file_list *l, const char *path, int depth)
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.')
 			continue;
-		add_file(&entries, de->d_name);
+		ALLOC_GROW(names, nr + 1, alloc);
+		names[nr++] = xstrdup(de->d_name);
 	}
 	closedir(dir);
-	QSORT(entries.v, entries.nr, cmp_str);
-	for (i = 0; i < entries.nr; i++) {
-		char *sub = xstrfmt("%s/%s", path, entries.v[i]);
+	QSORT(names, nr, cmp_str);
+	for (i = 0; i < nr; i++) {
+		char *sub = xstrfmt("%s/%s", path, names[i]);
 		struct stat st;
 
 		if (stat(sub, &st)) {
@@ -77,22 +195,23 @@ static size_t walk(struct file_list *l, const char *path, int depth)
 			bad++;
 		} else if (S_ISDIR(st.st_mode)) {
 			if (!seen_before(l, &st))
-				bad += walk(l, sub, depth + 1);
+				bad += walk(l, sub, depth + 1, o);
 		} else if (S_ISREG(st.st_mode)) {
 			if (!seen_before(l, &st))
-				add_file(l, sub);
+				add_item(l, sub, 1, NULL);
 		}
 		free(sub);
-		free(entries.v[i]);
+		free(names[i]);
 	}
-	free(entries.v);
+	free(names);
 	return bad;
 }
 
-char **import_expand(const char *const *paths, size_t nr, size_t *nr_files,
-		     size_t *nr_bad)
+struct import_item *import_expand(const char *const *paths, size_t nr,
+				  const struct import_opts *o, size_t *nr_items,
+				  size_t *nr_bad)
 {
-	struct file_list l = { 0 };
+	struct item_list l = { 0 };
 	size_t i;
 
 	*nr_bad = 0;
@@ -100,22 +219,33 @@ char **import_expand(const char *const *paths, size_t nr, size_t *nr_files,
 		struct stat st;
 
 		if (!strcmp(paths[i], "-")) {
-			add_file(&l, "-");
+			add_item(&l, "-", 0, NULL);
 		} else if (stat(paths[i], &st)) {
 			error("%s: cannot open: %s", paths[i], strerror(errno));
 			(*nr_bad)++;
 		} else if (S_ISDIR(st.st_mode)) {
 			if (!seen_before(&l, &st))
-				*nr_bad += walk(&l, paths[i], 0);
+				*nr_bad += walk(&l, paths[i], 0, o);
 		} else {
 			/* named on the command line: always imported */
-			add_file(&l, paths[i]);
+			add_item(&l, paths[i], 0, NULL);
 		}
 	}
 	strmap_clear(&l.seen);
-	*nr_files = l.nr;
+	*nr_items = l.nr;
 	return l.v;
 }
+
+void import_items_free(struct import_item *items, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(items[i].path);
+	free(items);
+}
+
+/* ---- one result ---- */
 
 static int already_imported(struct db *db, const char *path, int64_t size)
 {
@@ -155,11 +285,58 @@ static void list_formats(struct sbuf *sb)
 	const struct importer *imp = importer_list(&nr);
 
 	for (i = 0; i < nr; i++)
-		sbuf_addf(sb, "%s%s", i ? ", " : "", imp[i].name);
+		if (imp[i].flags & IMP_FILES)
+			sbuf_addf(sb, "%s%s", sb->len ? ", " : "",
+				  imp[i].name);
 }
 
-int import_file(struct db *db, const struct import_opts *o, const char *path,
-		struct import_result *res)
+/* Copy the counters of a finished import into the result. */
+static void fill_result(struct import_result *res,
+			const struct import_ctx *ctx)
+{
+	res->runs = ctx->nr_runs;
+	res->samples = ctx->nr_samples;
+	res->aggregates = ctx->nr_aggregates;
+	res->series = ctx->nr_series;
+	res->derived = ctx->nr_derived;
+	res->skipped = ctx->nr_skipped;
+	res->warnings = ctx->nr_warnings;
+}
+
+/*
+ * End the import in ctx: write the last run's series, check there was
+ * something, commit (or roll back for a dry run).  On any failure the
+ * transaction is rolled back.  Returns 0 or -1.
+ */
+static int finish(struct db *db, const struct import_opts *o,
+		  struct import_ctx *ctx, const char *what,
+		  struct import_result *res)
+{
+	if (db_end_run(ctx))
+		goto fail;
+	if (!ctx->nr_runs && !ctx->nr_aggregates) {
+		error("%s: no data found in this %s", ctx->path, what);
+		goto fail;
+	}
+	fill_result(res, ctx);
+	db_import_end(ctx);
+	if (o->dry_run) {
+		db_rollback(db);
+	} else if (db_commit(db)) {
+		db_rollback(db);
+		return -1;
+	}
+	res->status = IMPORT_OK;
+	return 0;
+fail:
+	db_import_end(ctx);
+	db_rollback(db);
+	return -1;
+}
+
+static int import_one_file(struct db *db, const struct import_opts *o,
+			   const char *path, int walked,
+			   struct import_result *res)
 {
 	const struct importer *imp;
 	struct import_ctx ctx;
@@ -167,14 +344,10 @@ int import_file(struct db *db, const struct import_opts *o, const char *path,
 	struct stat st;
 	int64_t file_size = -1;
 	uint64_t size;
-	char hex[65];
-	int ret = -1, in_tx = 0, r;
+	char hex[65], *first = NULL;
+	int ret = -1, r;
 
-	memset(res, 0, sizeof(*res));
-	res->path = path;
-	res->status = IMPORT_FAILED;
 	memset(&ctx, 0, sizeof(ctx));
-
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode)) {
 		file_size = (int64_t)st.st_size;
 		r = already_imported(db, path, file_size);
@@ -191,14 +364,29 @@ int import_file(struct db *db, const struct import_opts *o, const char *path,
 		imp = importer_find(o->format);
 		if (!imp)
 			BUG("format '%s' not checked by the caller", o->format);
+		if (!(imp->flags & IMP_FILES)) {
+			error("%s: format '%s' reads directories, not files",
+			      path, imp->name);
+			goto out_input;
+		}
 	} else {
 		struct sbuf sb = SBUF_INIT;
 
 		if (!in.head_len) {
+			if (walked) {
+				res->status = IMPORT_SKIPPED;
+				ret = 0;
+				goto out_input;
+			}
 			error("%s: empty file", path);
 			goto out_input;
 		}
 		imp = importer_detect(path, in.head, in.head_len);
+		if (!imp && walked) {
+			res->status = IMPORT_SKIPPED;
+			ret = 0;
+			goto out_input;
+		}
 		if (!imp) {
 			list_formats(&sb);
 			error("%s: unknown format (tried %s); use --format",
@@ -211,46 +399,253 @@ int import_file(struct db *db, const struct import_opts *o, const char *path,
 
 	if (db_begin(db))
 		goto out_input;
-	in_tx = 1;
 	if (db_import_begin(&ctx, db, path, imp->name, file_size, &o->ovr))
-		goto out;
+		goto fail;
+	ctx.first_variant = o->first_variant ? o->first_variant : &first;
 	if (imp->parse(&ctx, &in))
-		goto out;
+		goto fail;
 	if (input_finish(&in, hex, &size))
-		goto out;
+		goto fail;
 	r = db_import_set_hash(&ctx, hex, size);
 	if (r < 0)
-		goto out;
+		goto fail;
 	if (r) {
 		res->status = IMPORT_ALREADY;
 		ret = 0;
-		goto out;	/* rolls back */
+		goto fail;	/* rolls back */
 	}
-	if (!ctx.nr_runs && !ctx.nr_aggregates) {
-		error("%s: no data found in this %s file", path, imp->name);
-		goto out;
-	}
-	res->runs = ctx.nr_runs;
-	res->samples = ctx.nr_samples;
-	res->aggregates = ctx.nr_aggregates;
-	res->series = ctx.nr_series;
+	ret = finish(db, o, &ctx, "file", res);
+	goto out_input;
+fail:
+	if (ctx.usage_error)
+		res->status = IMPORT_USAGE;
 	db_import_end(&ctx);
-	if (o->dry_run) {
-		db_rollback(db);
-	} else if (db_commit(db)) {
-		db_rollback(db);
-		in_tx = 0;
-		goto out_input;
-	}
-	in_tx = 0;
-	res->status = IMPORT_OK;
-	ret = 0;
-out:
-	if (in_tx) {
-		db_import_end(&ctx);
-		db_rollback(db);
-	}
+	db_rollback(db);
 out_input:
+	free(first);
 	input_close(&in);
 	return ret;
+}
+
+/* The driver's state of a directory result, behind ctx->driver. */
+struct dir_state {
+	const struct member *m;	/* borrowed: the member list */
+	size_t nr;
+	char (*hex)[65];	/* owned: content hash per member, "" = not yet */
+	unsigned char *read;	/* owned: 1 = a parser read the member */
+};
+
+/* The hash of a directory result: of its members' names and contents. */
+static int dir_hash(struct dir_state *ds, char out[65])
+{
+	struct sha256 h;
+	size_t i;
+
+	sha256_init(&h);
+	for (i = 0; i < ds->nr; i++) {
+		if (!ds->hex[i][0] &&
+		    input_hash_file(ds->m[i].path, ds->hex[i]))
+			return -1;
+		sha256_update(&h, ds->m[i].name, strlen(ds->m[i].name) + 1);
+		sha256_update(&h, ds->hex[i], 64);
+	}
+	sha256_final_hex(&h, out);
+	return 0;
+}
+
+/*
+ * An earlier import of this directory: 1 with *id set when one exists,
+ * 0 if none, -1 on error.  *same: its hash is hex.
+ */
+static int earlier_dir_import(struct db *db, const char *path,
+			      const char *hex, int64_t *id, int *same)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, sha256 = ? FROM imports "
+					  "WHERE path = ? AND is_dir ORDER BY "
+					  "id DESC LIMIT 1");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, hex, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*same = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return error("%s: %s", db->path, db_errmsg(db));
+	return rc == SQLITE_ROW;
+}
+
+static int import_dir(struct db *db, const struct import_opts *o,
+		      const char *dir, const struct importer *imp,
+		      struct import_result *res)
+{
+	struct member_list l;
+	struct dir_state ds = { 0 };
+	struct import_ctx ctx;
+	char hex[65], *real = NULL, *first = NULL;
+	int64_t old_id = 0, total = 0;
+	size_t i;
+	int ret = -1, same = 0, r;
+
+	memset(&ctx, 0, sizeof(ctx));
+	res->format = imp->name;
+	if (list_members(dir, &l))
+		return -1;
+	/* stored by real path, so that a re-import from elsewhere finds it */
+	real = realpath(dir, NULL);
+	if (!real) {
+		error("%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	ds.m = l.m;
+	ds.nr = l.nr;
+	ds.hex = xcalloc(l.nr ? l.nr : 1, sizeof(*ds.hex));
+	ds.read = xcalloc(l.nr ? l.nr : 1, 1);
+	for (i = 0; i < l.nr; i++)
+		total += l.m[i].size;
+
+	/*
+	 * The whole content is hashed first: the usual case of a tree seen
+	 * before is then decided without parsing, and a changed directory
+	 * replaces its earlier import (its runs only).
+	 */
+	if (dir_hash(&ds, hex))
+		goto out;
+	r = earlier_dir_import(db, real, hex, &old_id, &same);
+	if (r < 0)
+		goto out;
+	if (r && same) {
+		res->status = IMPORT_ALREADY;
+		ret = 0;
+		goto out;
+	}
+	if (db_begin(db))
+		goto out;
+	if (old_id) {
+		if (db_import_delete(db, old_id))
+			goto fail;
+		res->replaced = 1;
+	}
+	if (db_import_begin(&ctx, db, real, imp->name, total, &o->ovr) ||
+	    db_import_set_dir(&ctx))
+		goto fail;
+	ctx.path = dir;
+	ctx.driver = &ds;
+	ctx.first_variant = o->first_variant ? o->first_variant : &first;
+	if (imp->parse_dir(&ctx, dir, l.m, l.nr))
+		goto fail;
+	for (i = 0; i < l.nr; i++)
+		if (!ds.read[i])
+			ctx.nr_skipped++;
+	r = db_import_set_hash(&ctx, hex, (uint64_t)total);
+	if (r < 0)
+		goto fail;
+	if (r) {
+		/* the same content under another path */
+		res->status = IMPORT_ALREADY;
+		res->replaced = 0;
+		ret = 0;
+		goto fail;
+	}
+	ctx.path = dir;
+	ret = finish(db, o, &ctx, "directory", res);
+	goto out;
+fail:
+	if (ctx.usage_error)
+		res->status = IMPORT_USAGE;
+	db_import_end(&ctx);
+	db_rollback(db);
+out:
+	free(first);
+	free(real);
+	free(ds.hex);
+	free(ds.read);
+	member_list_release(&l);
+	return ret;
+}
+
+int import_nested(struct import_ctx *ctx, const char *format,
+		  const struct member *m)
+{
+	struct dir_state *ds = ctx->driver;
+	const struct importer *imp;
+	const char *keep_path = ctx->path;
+	int64_t keep_source = ctx->source_id;
+	struct input in;
+	uint64_t size;
+	size_t idx;
+	int ret = -1;
+
+	if (!ds || m < ds->m || m >= ds->m + ds->nr)
+		BUG("import_nested() outside a directory import");
+	idx = (size_t)(m - ds->m);
+	if (input_open(&in, m->path, -1))
+		return -1;
+	if (format) {
+		imp = importer_find(format);
+		if (!imp || !(imp->flags & IMP_FILES))
+			BUG("no file importer '%s'", format);
+	} else {
+		imp = in.head_len ? importer_detect(m->path, in.head,
+						    in.head_len) : NULL;
+		if (!imp) {
+			input_close(&in);
+			return 1;	/* counted as skipped */
+		}
+	}
+	ds->read[idx] = 1;
+	ctx->path = m->path;
+	if (db_emit_source(ctx, m->name))
+		goto out;
+	ctx->nested++;
+	ret = imp->parse(ctx, &in);
+	ctx->nested--;
+	if (!ret && input_finish(&in, ds->hex[idx], &size))
+		ret = -1;
+out:
+	ctx->path = keep_path;
+	ctx->source_id = keep_source;
+	input_close(&in);
+	return ret;
+}
+
+int import_open_member(struct import_ctx *ctx, const struct member *m,
+		       struct input *in)
+{
+	struct dir_state *ds = ctx->driver;
+
+	if (!ds || m < ds->m || m >= ds->m + ds->nr)
+		BUG("import_open_member() outside a directory import");
+	if (input_open(in, m->path, -1))
+		return -1;
+	ds->read[m - ds->m] = 1;
+	if (db_emit_source(ctx, m->name)) {
+		input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
+int import_item(struct db *db, const struct import_opts *o,
+		const struct import_item *item, struct import_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->path = item->path;
+	res->status = IMPORT_FAILED;
+	if (item->dir_imp)
+		return import_dir(db, o, item->path, item->dir_imp, res);
+	return import_one_file(db, o, item->path, item->walked, res);
+}
+
+int import_file(struct db *db, const struct import_opts *o, const char *path,
+		struct import_result *res)
+{
+	struct import_item item = { (char *)path, 0, NULL };
+
+	return import_item(db, o, &item, res);
 }

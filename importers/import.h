@@ -2,45 +2,73 @@
 #define IMPORT_H
 /*
  * The import driver: walks paths (directories recursively, "-" for
- * stdin), picks an importer per file, and imports each file in its own
- * transaction: all of it or nothing.  Results are reported per file
- * through a callback so the command can print them as it goes.
+ * stdin), picks an importer per result and imports each result in its
+ * own transaction: all of it or nothing.  A result is a file, or a
+ * directory that a directory importer claims whole (an lkp run
+ * directory): its members are read by that importer and the importers it
+ * hands them to, and the import's hash covers them all.  Results are
+ * reported one by one through the caller's loop.
  */
 #include <stddef.h>
 #include "store/db.h"
+
+struct importer;
 
 struct import_opts {
 	const char *format;		/* NULL: detect */
 	struct import_overrides ovr;
 	int dry_run;			/* parse and roll back */
+	/*
+	 * The first variant seen without overrides, across the results of
+	 * one command (owned by the caller, freed with free(); NULL slot:
+	 * each result checked alone).  Overrides on inputs that hold
+	 * several variants are a usage error.
+	 */
+	char **first_variant;
 };
 
 enum import_status {
 	IMPORT_OK,
 	IMPORT_ALREADY,		/* same content imported before: nothing done */
 	IMPORT_FAILED,		/* error printed; nothing kept */
+	IMPORT_SKIPPED,		/* found by a walk, no importer knows it */
+	IMPORT_USAGE,		/* error printed; nothing kept; exit 2 */
 };
 
 struct import_result {
 	const char *path;	/* borrowed */
 	const char *format;	/* borrowed; NULL if not detected */
 	enum import_status status;
-	long runs, samples, aggregates, series;
+	long runs, samples, aggregates, series, derived;
+	long skipped;		/* members of a directory no importer read */
+	long warnings;
+	int replaced;		/* an earlier import of this directory was
+				 * replaced by this one */
 };
 
-typedef void (*import_report_fn)(const struct import_result *r, size_t done,
-				 size_t total, void *data);
+/* One thing to import, as import_expand() found it. */
+struct import_item {
+	char *path;		/* owned */
+	int walked;		/* found inside a directory, not named */
+	const struct importer *dir_imp;	/* a claimed directory, or NULL */
+};
 
 /*
- * Expand paths into the list of files to import (directories walked
- * recursively, entries sorted; hidden files skipped).  Unreadable paths
- * are reported with error() and counted in *nr_bad.  Returns a new array
- * of new strings (caller frees both).
+ * Expand paths into results to import: a directory that a directory
+ * importer claims (or that --format names such an importer for) is one
+ * result; other directories are walked recursively, entries sorted,
+ * hidden ones skipped.  Unreadable paths are reported with error() and
+ * counted in *nr_bad.  Returns a new array (import_items_free()).
  */
-char **import_expand(const char *const *paths, size_t nr, size_t *nr_files,
-		     size_t *nr_bad);
+struct import_item *import_expand(const char *const *paths, size_t nr,
+				  const struct import_opts *o, size_t *nr_items,
+				  size_t *nr_bad);
+void import_items_free(struct import_item *items, size_t nr);
 
-/* Import one file (path "-" is stdin).  Fills *res; returns 0 or -1. */
+/* Import one result.  Fills *res; returns 0 or -1. */
+int import_item(struct db *db, const struct import_opts *o,
+		const struct import_item *item, struct import_result *res);
+/* Import one file named by the user (path "-" is stdin). */
 int import_file(struct db *db, const struct import_opts *o, const char *path,
 		struct import_result *res);
 

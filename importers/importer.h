@@ -15,11 +15,46 @@
 #include "store/db.h"
 #include "core/input.h"
 
+/* What an importer can do; the driver acts on these, not on names. */
+enum importer_flags {
+	IMP_FILES = 1 << 0,	/* claims files: detect() + parse() */
+	IMP_DIRS = 1 << 1,	/* claims a directory as one result:
+				 * detect_dir() + parse_dir() */
+	IMP_VARIANTS = 1 << 2,	/* one input may hold several variants */
+	IMP_SAMPLES = 1 << 3,	/* yields per-run samples */
+	IMP_AGGREGATES = 1 << 4,	/* yields summaries as printed */
+	IMP_SERIES = 1 << 5,	/* yields time series */
+	IMP_NESTED = 1 << 6,	/* only as a member of a directory result
+				 * (never detected on its own) */
+};
+
+/* A member of a directory result. */
+struct member {
+	const char *name;	/* the file's name in the directory without
+				 * a ".gz" suffix: "X" for X, X.gz, or the
+				 * two side by side (then read from X) */
+	const char *path;	/* the file to open (X or X.gz) */
+	int64_t size;		/* bytes on disk */
+};
+
 struct importer {
 	const char *name;	/* the --format value */
 	const char *what;	/* one line for `perfsift help import` */
+	unsigned flags;		/* enum importer_flags */
 	int (*detect)(const char *path, const char *head, size_t len);
 	int (*parse)(struct import_ctx *ctx, struct input *in);
+	/*
+	 * Directories: score 0..100 from the path and the names of the
+	 * entries (members sorted by name); no file is opened.
+	 */
+	int (*detect_dir)(const char *dir, const struct member *m, size_t nr);
+	/*
+	 * Parse a claimed directory: emit runs and hand members to other
+	 * importers with import_nested().  Members it does not read are
+	 * counted as skipped.  0 or -1 (DB_EUSAGE for a usage error).
+	 */
+	int (*parse_dir)(struct import_ctx *ctx, const char *dir,
+			 const struct member *m, size_t nr);
 };
 
 /* All importers, sorted by name; *nr receives the count. */
@@ -29,11 +64,37 @@ const struct importer *importer_find(const char *name);
 /* The best-scoring importer for this head, or NULL if none scores > 0. */
 const struct importer *importer_detect(const char *path, const char *head,
 				       size_t len);
+/* The best-scoring directory importer, or NULL if none scores > 0. */
+const struct importer *importer_detect_dir(const char *dir,
+					   const struct member *m, size_t nr);
+
+/*
+ * Parse one member of the directory result being imported with the
+ * named importer (NULL: detect from its first bytes) into ctx: its rows
+ * land in the current run, its errors name the member's path and line,
+ * and it becomes the provenance of those rows.  Returns 0, 1 when no
+ * importer knows the member (skipped, counted), or -1 after error().
+ */
+int import_nested(struct import_ctx *ctx, const char *format,
+		  const struct member *m);
+/*
+ * Open a member that the directory importer reads itself (job.yaml,
+ * stats.json): it is no longer counted as skipped, and it becomes the
+ * provenance of the rows that follow.  Close with input_close().
+ * Returns 0 or -1 after error().
+ */
+int import_open_member(struct import_ctx *ctx, const struct member *m,
+		       struct input *in);
 
 /* The importers (one file each). */
 int csv_detect(const char *path, const char *head, size_t len);
 int csv_parse(struct import_ctx *ctx, struct input *in);
 int fio_detect(const char *path, const char *head, size_t len);
 int fio_parse(struct import_ctx *ctx, struct input *in);
+int procfs_detect(const char *path, const char *head, size_t len);
+int procfs_parse(struct import_ctx *ctx, struct input *in);
+int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t nr);
+int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
+		       const struct member *m, size_t nr);
 
 #endif

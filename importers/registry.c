@@ -7,9 +7,17 @@
 
 static const struct importer importers[] = {
 	{ "csv", "generic long-format CSV: metric,value[,label,kernel,...]",
-	  csv_detect, csv_parse },
+	  IMP_FILES | IMP_VARIANTS | IMP_SAMPLES | IMP_AGGREGATES,
+	  csv_detect, csv_parse, NULL, NULL },
 	{ "fio", "fio --output-format=json (fio 2.x and 3.x)",
-	  fio_detect, fio_parse },
+	  IMP_FILES | IMP_SAMPLES, fio_detect, fio_parse, NULL, NULL },
+	{ "lkp-tree", "lkp-tests result tree: <testcase>/.../<commit>/<run>/",
+	  IMP_DIRS | IMP_VARIANTS | IMP_SAMPLES | IMP_SERIES,
+	  NULL, NULL, lkp_tree_detect_dir, lkp_tree_parse_dir },
+	{ "procfs", "/proc/zoneinfo, /proc/vmstat, /proc/meminfo: snapshots "
+	  "and monitor series",
+	  IMP_FILES | IMP_SAMPLES | IMP_SERIES,
+	  procfs_detect, procfs_parse, NULL, NULL },
 };
 
 const struct importer *importer_list(size_t *nr)
@@ -36,8 +44,34 @@ const struct importer *importer_detect(const char *path, const char *head,
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(importers); i++) {
-		int s = importers[i].detect(path, head, len);
+		int s;
 
+		if (!(importers[i].flags & IMP_FILES) ||
+		    (importers[i].flags & IMP_NESTED))
+			continue;
+		s = importers[i].detect(path, head, len);
+
+		if (s > best_score) {
+			best_score = s;
+			best = &importers[i];
+		}
+	}
+	return best;
+}
+
+const struct importer *importer_detect_dir(const char *dir,
+					   const struct member *m, size_t nr)
+{
+	const struct importer *best = NULL;
+	int best_score = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(importers); i++) {
+		int s;
+
+		if (!(importers[i].flags & IMP_DIRS))
+			continue;
+		s = importers[i].detect_dir(dir, m, nr);
 		if (s > best_score) {
 			best_score = s;
 			best = &importers[i];

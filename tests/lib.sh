@@ -149,7 +149,8 @@ db_counts() {
 	fi
 	sqlite3 "${1:-$PERFSIFT_DB}" "SELECT (SELECT count(*) FROM imports) ||
 		' ' || (SELECT count(*) FROM runs) ||
-		' ' || (SELECT count(*) FROM run_params) ||
+		' ' || (SELECT count(*) FROM runs r JOIN variant_params p ON
+			p.variant_id = r.variant_id) ||
 		' ' || (SELECT count(*) FROM samples) ||
 		' ' || (SELECT count(*) FROM aggregates) ||
 		' ' || (SELECT count(*) FROM metrics) ||

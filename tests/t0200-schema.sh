@@ -11,7 +11,7 @@ test_expect_success 'a new database gets the whole schema' '
 		"$(ls "$SRC"/schema/*.sql | wc -l)" &&
 	test "$(sqlite3 new.db "PRAGMA journal_mode")" = wal &&
 	sqlite3 new.db "SELECT name FROM sqlite_master WHERE type = '"'"'table'"'"' ORDER BY 1" >tables &&
-	for t in imports runs run_params metrics samples aggregates series commits metric_directions; do
+	for t in imports runs variants variant_params sources metrics samples aggregates series commits metric_directions; do
 		grep -qx "$t" tables || { echo "no table $t"; exit 1; }
 	done
 '
@@ -24,13 +24,50 @@ test_expect_success 'a version 1 database is upgraded, data intact' '
 		INSERT INTO metrics VALUES (1, '"'"'x_ops'"'"', NULL);
 		INSERT INTO samples VALUES (1, 1, 42.5, 2);" &&
 	perfsift --db old.db show A --json >out.json &&
-	test "$(sqlite3 old.db "PRAGMA user_version")" -ge 2 &&
-	sqlite3 old.db "SELECT name FROM sqlite_master WHERE name = '"'"'runs_variant_iteration'"'"'" | grep -q . &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" -ge 3 &&
+	sqlite3 old.db "SELECT name FROM sqlite_master WHERE name = '"'"'runs_variant'"'"'" | grep -q . &&
 	/usr/bin/python3 -c "
 import json
 d = json.load(open(\"out.json\"))
 assert d[\"runs\"][0][\"values\"] == {\"x_ops\": 42.5}, d
 "
+'
+
+# Version 2 kept the variant columns in runs and in aggregates, params in
+# run_params (runs) and as text (aggregates); version 3 moves them into
+# one variants table.  Every run and aggregate must find its variant, with
+# its params, and the listing commands must show the same as before.
+test_expect_success 'a version 2 database becomes version 3: variants, params, aggregates' '
+	cat "$SRC/schema/0001-init.sql" "$SRC/schema/0002-runs-variant-index.sql" |
+		sqlite3 v2.db &&
+	sqlite3 v2.db "PRAGMA user_version = 2;
+		INSERT INTO imports VALUES (1, '"'"'x.csv'"'"', '"'"'abc'"'"', '"'"'csv'"'"', 10, 10, 0);
+		INSERT INTO runs VALUES (1, 1, '"'"'csv'"'"', '"'"'t'"'"', '"'"'bs=4k,rw=read'"'"', '"'"'m1'"'"', '"'"'6.1'"'"', NULL, '"'"'6.1'"'"', 0, NULL, 2);
+		INSERT INTO runs VALUES (2, 1, '"'"'csv'"'"', '"'"'t'"'"', '"'"'bs=4k,rw=read'"'"', '"'"'m1'"'"', '"'"'6.1'"'"', NULL, '"'"'6.1'"'"', 1, NULL, 3);
+		INSERT INTO runs VALUES (3, 1, '"'"'csv'"'"', '"'"'t'"'"', '"'"''"'"', '"'"''"'"', '"'"''"'"', '"'"'abcdef1234'"'"', '"'"'abcdef1234'"'"', 0, NULL, 4);
+		INSERT INTO run_params VALUES (1, '"'"'bs'"'"', '"'"'4k'"'"'), (1, '"'"'rw'"'"', '"'"'read'"'"'), (2, '"'"'bs'"'"', '"'"'4k'"'"'), (2, '"'"'rw'"'"', '"'"'read'"'"');
+		INSERT INTO metrics VALUES (1, '"'"'x_ops'"'"', NULL);
+		INSERT INTO samples VALUES (1, 1, 1.5, 2), (2, 1, 2.5, 3), (3, 1, 9, 4);
+		INSERT INTO aggregates(id, import_id, suite, testcase, params, machine, kernel, label, metric_id, stat, value)
+			VALUES (1, 1, '"'"'csv'"'"', '"'"'t'"'"', '"'"'bs=8k'"'"', '"'"'m1'"'"', '"'"'6.2'"'"', '"'"'6.2'"'"', 1, '"'"'mean'"'"', 7);" &&
+	perfsift --db v2.db runs >runs.out &&
+	test "$(sqlite3 v2.db "PRAGMA user_version")" = 3 &&
+	test "$(sqlite3 v2.db "SELECT count(*) FROM variants")" = 3 &&
+	test "$(sqlite3 v2.db "SELECT group_concat(key || '"'"'='"'"'|| value, '"'"','"'"') FROM variant_params p JOIN variants v ON v.id = p.variant_id WHERE v.label = '"'"'6.2'"'"'")" = bs=8k &&
+	test "$(sqlite3 v2.db "SELECT count(*) FROM runs r JOIN variant_params p ON p.variant_id = r.variant_id")" = 4 &&
+	perfsift --db v2.db show 6.1 --json >s.json &&
+	perfsift --db v2.db show 6.2 --json >a.json &&
+	perfsift --db v2.db compare --by param:bs 4k 8k --all --format csv >c.csv &&
+	/usr/bin/python3 -c "
+import json
+s = json.load(open(\"s.json\"))
+assert [r[\"values\"][\"x_ops\"] for r in s[\"runs\"]] == [1.5, 2.5], s
+assert s[\"runs\"][0][\"params\"] == {\"bs\": \"4k\", \"rw\": \"read\"}, s
+a = json.load(open(\"a.json\"))
+assert a[\"aggregates\"][0][\"value\"] == 7 and a[\"aggregates\"][0][\"machine\"] == \"m1\", a
+" &&
+	grep -q "x_ops" c.csv &&
+	perfsift --db v2.db show abcdef --json | grep -q "\"commit\": \"abcdef1234\""
 '
 
 test_expect_success 'a database from a newer perfsift is refused (exit 4)' '

@@ -192,7 +192,7 @@ test_expect_success 'a directory is walked recursively, sorted, hidden files ski
 	test ! -s err &&
 	test "$(sqlite3 tree.db "SELECT group_concat(v) FROM
 		(SELECT CAST(value AS INTEGER) AS v FROM samples s
-		 JOIN runs r ON r.id = s.run_id ORDER BY r.id)")" = "2,5,1,4,9,3"
+		 JOIN run_variants r ON r.id = s.run_id ORDER BY r.id)")" = "2,5,1,4,9,3"
 '
 
 test_expect_success 'a hidden file named on the command line is imported' '
@@ -234,7 +234,7 @@ test_expect_success 'a failed file keeps nothing; the good files still import; e
 	test "$(db_counts)" = "2 2 0 2 0 2 0" &&
 	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM metrics WHERE
 		name GLOB '"'bad*'"'")" = 0 &&
-	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM runs WHERE
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM variants WHERE
 		label = '"'BAD'"'")" = 0 &&
 	test_db_ok
 '
@@ -578,7 +578,7 @@ test_expect_success 'CSV: without an iteration column a metric seen again starts
 	perfsift import noiter.csv >out &&
 	grep -qx "noiter.csv: csv, 4 runs, 6 samples" out &&
 	sqlite3 "$PERFSIFT_DB" "SELECT r.label, r.iteration, m.name, s.value
-		FROM samples s JOIN runs r ON r.id = s.run_id
+		FROM samples s JOIN run_variants r ON r.id = s.run_id
 		JOIN metrics m ON m.id = s.metric_id
 		ORDER BY r.label, r.iteration, m.name" >actual &&
 	cat >expect <<-\EOF &&
@@ -599,7 +599,7 @@ test_expect_success 'CSV: without iterations, the k-th value of each metric is r
 	grep -qx "bymetric.csv: csv, 3 runs, 6 samples" out &&
 	sqlite3 "$PERFSIFT_DB" "SELECT r.iteration, group_concat(m.name || '"'='"'
 		|| CAST(s.value AS INTEGER)) FROM samples s
-		JOIN runs r ON r.id = s.run_id JOIN metrics m ON m.id = s.metric_id
+		JOIN run_variants r ON r.id = s.run_id JOIN metrics m ON m.id = s.metric_id
 		GROUP BY r.id ORDER BY r.id" >actual &&
 	cat >expect <<-\EOF &&
 	0|x=1,y=10
@@ -686,7 +686,7 @@ test_expect_success 'CSV: RFC 4180 quoting' '
 	perfsift import quote.csv >out &&
 	grep -qx "quote.csv: csv, 2 runs, 2 samples" out &&
 	sqlite3 "$PERFSIFT_DB" "SELECT r.label, m.name, s.value
-		FROM samples s JOIN runs r ON r.id = s.run_id
+		FROM samples s JOIN run_variants r ON r.id = s.run_id
 		JOIN metrics m ON m.id = s.metric_id ORDER BY r.id" >actual &&
 	cat >expect <<-\EOF &&
 	a,b|say "hi"|1500.0
@@ -741,7 +741,7 @@ test_expect_success 'CSV: CRLF line ends, comments and blank lines' '
 	grep -qx "crlf.csv: csv, 3 runs, 3 samples" out &&
 	test "$(sqlite3 "$PERFSIFT_DB" "SELECT group_concat(value)
 		FROM (SELECT value FROM samples ORDER BY run_id)")" = "1.0,2.0,3.0" &&
-	test "$(sqlite3 "$PERFSIFT_DB" "SELECT label FROM runs LIMIT 1")" = W &&
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT label FROM run_variants LIMIT 1")" = W &&
 	printf "label,metric,value\r\n# c\r\nW,x,1\r\nW,x,zz\r\n" >crlf-bad.csv &&
 	test_expect_code 3 perfsift import crlf-bad.csv 2>err &&
 	echo "perfsift: error: crlf-bad.csv:4: expected a number in column '"'value'"', got '"'zz'"'" >expect &&

@@ -53,12 +53,12 @@ test_expect_success 'two large imports at once into the same database both succe
 	test ! -s err-a && test ! -s err-b &&
 	grep -qx "conc-a.csv: csv, 300 runs, 300000 samples" out-a &&
 	grep -qx "conc-b.csv: csv, 300 runs, 300000 samples" out-b &&
-	sqlite3 "$PERFSIFT_DB" "SELECT label, count(*) FROM runs
+	sqlite3 "$PERFSIFT_DB" "SELECT label, count(*) FROM run_variants
 		GROUP BY label ORDER BY label" >actual &&
 	printf "A|300\nB|300\nbase|2\n" >expect &&
 	test_cmp expect actual &&
 	sqlite3 "$PERFSIFT_DB" "SELECT r.label, count(*), sum(s.value)
-		FROM samples s JOIN runs r ON r.id = s.run_id
+		FROM samples s JOIN run_variants r ON r.id = s.run_id
 		GROUP BY r.label ORDER BY r.label" >actual &&
 	printf "A|300000|44999850000.0\nB|300000|44999850000.0\nbase|2|3.0\n" >expect &&
 	test_cmp expect actual &&
@@ -79,7 +79,7 @@ test_expect_success 'many small imports at once: all succeed, none lost' '
 	for p in $pids; do wait $p || bad=$((bad + 1)); done &&
 	cat serr* &&
 	test $bad = 0 &&
-	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM runs
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM run_variants
 		WHERE label GLOB '"'small*'"'")" = 8 &&
 	test_db_ok
 '
@@ -141,7 +141,7 @@ test_expect_success 'an import killed mid-way leaves the database as it was' '
 	sqlite3 "$PERFSIFT_DB" .dump >after &&
 	test_cmp before after &&
 	test "$(db_counts)" = "$counts" &&
-	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM runs
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM run_variants
 		WHERE label = '"'KILLED'"'")" = 0
 '
 
@@ -177,11 +177,12 @@ test_expect_success 'killed after its rows reached the WAL: all or nothing' '
 		test "$(comm -23 before.sorted after.sorted | wc -l)" = 0 &&
 		test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*), sum(n)
 			FROM (SELECT (SELECT count(*) FROM samples s
-			WHERE s.run_id = r.id) AS n FROM runs r
+			WHERE s.run_id = r.id) AS n FROM run_variants r
 			WHERE label = '"'KILLED'"')")" = "2000|2000000" &&
 		sqlite3 "$PERFSIFT_DB" "DELETE FROM samples WHERE run_id IN
-			(SELECT id FROM runs WHERE label = '"'KILLED'"');
-			DELETE FROM runs WHERE label = '"'KILLED'"';
+			(SELECT id FROM run_variants WHERE label = '"'KILLED'"');
+			DELETE FROM runs WHERE id IN (SELECT id FROM run_variants
+			WHERE label = '"'KILLED'"');
 			DELETE FROM imports WHERE id NOT IN
 			(SELECT import_id FROM runs UNION
 			 SELECT import_id FROM aggregates)"

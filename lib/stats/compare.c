@@ -271,72 +271,29 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 }
 
 /*
- * The WHERE fragment of one variant plus the filters; the same for runs
- * (alias r) and aggregates (alias r).  Returns the next bind index.
- */
-static void where(struct sbuf *sql, const struct comparison *c, size_t v,
-		  int aggregates)
-{
-	const struct selector *s = &c->var[v];
-
-	switch (s->dim) {
-	case DIM_LABEL: sbuf_addstr(sql, " AND r.label = ?1"); break;
-	case DIM_KERNEL: sbuf_addstr(sql, " AND r.kernel = ?1"); break;
-	case DIM_COMMIT: sbuf_addstr(sql, " AND r.commit_sha = ?1"); break;
-	case DIM_MACHINE: sbuf_addstr(sql, " AND r.machine = ?1"); break;
-	case DIM_PARAM:
-		sbuf_addstr(sql, aggregates ?
-			" AND instr(',' || r.params || ',', ',' || ?2 || '=' "
-			"|| ?1 || ',') > 0" :
-			" AND EXISTS (SELECT 1 FROM run_params p WHERE "
-			"p.run_id = r.id AND p.key = ?2 AND p.value = ?1)");
-		break;
-	case DIM_AUTO:
-		BUG("unresolved selector");
-	}
-	if (c->opts.testcase_glob)
-		sbuf_addstr(sql, " AND r.testcase GLOB ?3");
-	if (c->opts.machine)
-		sbuf_addstr(sql, " AND r.machine = ?4");
-}
-
-static void bind_where(sqlite3_stmt *st, const struct comparison *c,
-		       size_t v);
-
-/*
- * Prepare "head WHERE 1" plus variant v's selection and the filters, and
- * bind them: the three queries of the loader.  NULL after error().
+ * Prepare "head WHERE 1" plus variant v's selection and the filters
+ * (query.c's variant_where(), the same for runs and aggregates), and bind
+ * them: the three queries of the loader.  NULL after error().
  */
 static sqlite3_stmt *variant_query(struct loader *l, size_t v,
 				   const char *head, int aggregates)
 {
+	struct run_filter f = {
+		.sel = &l->c->var[v],
+		.testcase = l->c->opts.testcase_glob,
+		.machine = l->c->opts.machine,
+	};
 	struct sbuf sql = SBUF_INIT;
 	sqlite3_stmt *st;
 
 	sbuf_addstr(&sql, head);
 	sbuf_addstr(&sql, " WHERE 1");
-	where(&sql, l->c, v, aggregates);
+	variant_where(&sql, &f, aggregates);
 	st = db_prepare(l->db, sql.buf);
 	sbuf_release(&sql);
 	if (st)
-		bind_where(st, l->c, v);
+		variant_bind(st, 1, &f);
 	return st;
-}
-
-static void bind_where(sqlite3_stmt *st, const struct comparison *c,
-		       size_t v)
-{
-	const struct selector *s = &c->var[v];
-
-	sqlite3_bind_text(st, 1, s->value, -1, SQLITE_TRANSIENT);
-	if (s->dim == DIM_PARAM)
-		sqlite3_bind_text(st, 2, s->param, -1, SQLITE_TRANSIENT);
-	if (c->opts.testcase_glob)
-		sqlite3_bind_text(st, 3, c->opts.testcase_glob, -1,
-				  SQLITE_TRANSIENT);
-	if (c->opts.machine)
-		sqlite3_bind_text(st, 4, c->opts.machine, -1,
-				  SQLITE_TRANSIENT);
 }
 
 static int load_samples(struct loader *l, size_t v)
@@ -348,8 +305,9 @@ static int load_samples(struct loader *l, size_t v)
 	int rc;
 
 	/* the runs first: their group, and how many */
-	st = variant_query(l, v, "SELECT r.id, r.testcase, r.params, "
-				 "r.machine FROM runs r", 0);
+	st = variant_query(l, v, "SELECT r.id, v.testcase, v.params, "
+				 "v.machine FROM runs r JOIN variants v ON "
+				 "v.id = r.variant_id", 0);
 	if (!st)
 		goto fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -370,7 +328,8 @@ static int load_samples(struct loader *l, size_t v)
 		goto fail_db;
 
 	st = variant_query(l, v, "SELECT s.run_id, s.metric_id, s.value "
-				 "FROM runs r JOIN samples s ON s.run_id = "
+				 "FROM runs r JOIN variants v ON v.id = "
+				 "r.variant_id JOIN samples s ON s.run_id = "
 				 "r.id", 0);
 	if (!st)
 		goto fail;
@@ -434,10 +393,11 @@ static int load_aggregates(struct loader *l, size_t v)
 	sqlite3_stmt *st;
 	int rc;
 
-	st = variant_query(l, v, "SELECT r.testcase, r.params, r.machine, "
+	st = variant_query(l, v, "SELECT v.testcase, v.params, v.machine, "
 				 "r.metric_id, r.stat, r.value, r.stddev, "
 				 "r.stddev_kind, r.n, r.marker FROM "
-				 "aggregates r", 1);
+				 "aggregates r JOIN variants v ON v.id = "
+				 "r.variant_id", 1);
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

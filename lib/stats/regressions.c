@@ -7,14 +7,13 @@
 static int list_variants(struct db *db, struct regressions *r)
 {
 	sqlite3_stmt *st = db_prepare(db,
-		"SELECT label, min(imp), min(pos), count(pos) = count(*) FROM ("
-		" SELECT r.label AS label, r.import_id AS imp, c.position AS pos"
-		" FROM runs r LEFT JOIN commits c ON c.sha = r.commit_sha"
-		" WHERE r.label NOT NULL UNION ALL"
-		" SELECT a.label, a.import_id, c.position FROM aggregates a"
-		" LEFT JOIN commits c ON c.sha = a.commit_sha"
-		" WHERE a.label NOT NULL)"
-		" GROUP BY label ORDER BY min(imp), label");
+		"SELECT v.label, min(x.imp), min(c.position),"
+		" count(c.position) = count(*) FROM variants v JOIN ("
+		" SELECT variant_id AS vid, import_id AS imp FROM runs UNION ALL"
+		" SELECT variant_id, import_id FROM aggregates) x ON"
+		" x.vid = v.id LEFT JOIN commits c ON c.sha = v.commit_sha"
+		" WHERE v.label != '' GROUP BY v.label"
+		" ORDER BY min(x.imp), v.label");
 	int64_t *pos = NULL;
 	size_t alloc = 0, alloc_pos = 0, i, j;
 	int all_placed = 1, rc;

@@ -12,9 +12,24 @@
 
 /* The statements of an import, prepared once per open database. */
 enum db_stmt {
-	ST_INS_RUN, ST_INS_PARAM, ST_INS_SAMPLE, ST_INS_SERIES, ST_INS_AGG,
-	ST_FIND_METRIC, ST_INS_METRIC, ST_SET_UNIT, ST_NEXT_ITER, ST_NR,
+	ST_INS_RUN, ST_INS_PARAM, ST_INS_SAMPLE, ST_INS_DERIVED,
+	ST_INS_SERIES, ST_INS_AGG, ST_FIND_METRIC, ST_INS_METRIC,
+	ST_SET_UNIT, ST_SET_KIND, ST_NEXT_ITER, ST_FIND_VARIANT,
+	ST_INS_VARIANT, ST_INS_SOURCE, ST_NR,
 };
+
+/*
+ * What kind of quantity a metric is, as its importer states it; decides
+ * how a series reduces to one value per run and whether compare tests.
+ */
+enum metric_kind {
+	MK_UNKNOWN = 0,	/* not stated: reduced as a gauge */
+	MK_COUNTER,	/* an event count: last - first over the run */
+	MK_GAUGE,	/* a level: the mean over the run */
+	MK_EXACT,	/* deterministic (code size): no test needed */
+};
+/* "counter", "gauge", "exact" or NULL for MK_UNKNOWN. */
+const char *metric_kind_name(enum metric_kind k);
 
 struct db {
 	sqlite3 *sq;		/* owned */
@@ -26,6 +41,8 @@ struct db {
 	 * clears the cache.
 	 */
 	struct strmap metric_ids;
+	/* variant identity -> variants.id, the same way */
+	struct strmap variant_ids;
 };
 
 /*
@@ -84,37 +101,109 @@ struct import_overrides {
 	size_t nr_params;
 };
 
+struct series_buf;
+
 /*
- * One file being imported: the statements, the current run, the
- * counters.  Created by the import driver inside a transaction.
+ * One result being imported (a file, or a directory that an importer
+ * claims whole): the statements, the current run, the series being
+ * collected, the counters.  Created by the import driver inside a
+ * transaction.
  */
 struct import_ctx {
 	struct db *db;				/* borrowed */
-	const char *path;			/* borrowed, for messages */
+	const char *path;			/* borrowed, for messages: the
+						 * member being parsed */
 	const struct import_overrides *ovr;	/* borrowed, may be NULL */
 	int64_t import_id;
 	int64_t run_id;				/* current run; 0 = none */
-	long nr_runs, nr_samples, nr_aggregates, nr_series;
+	int64_t source_id;			/* member row; 0 = the import */
+	/*
+	 * > 0 while a directory importer has handed a member to another
+	 * importer (import_nested()): that importer's db_emit_run() then
+	 * keeps the run the directory importer made.
+	 */
+	int nested;
+	/*
+	 * 1 (the default): at the end of each run, every series of it is
+	 * reduced into a derived sample (counter: last - first; otherwise
+	 * the mean), unless the run has a sample of that metric already.
+	 * 0: series are kept, no samples derived (lkp's stats.json is the
+	 * run's own reduction and wins).
+	 */
+	int derive_samples;
+	struct series_buf *series;		/* owned; see db.c */
+	/*
+	 * The identity of the first variant emitted without overrides;
+	 * owned by the driver, across all results of one command, so that
+	 * overrides on an input of several variants are refused.
+	 */
+	char **first_variant;
+	void *driver;		/* the import driver's state; not for importers */
+	long nr_runs, nr_samples, nr_aggregates, nr_series, nr_derived;
+	long nr_skipped;			/* members no importer knew */
+	long nr_warnings;
+	int usage_error;	/* set with error(): the command exits 2 */
 };
+
+/* An error return of the emit API meaning "usage error" (exit 2). */
+#define DB_EUSAGE (-2)
 
 /* Set up ctx for a new import row (inserted now); 0 or error(). */
 int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 		    const char *format, int64_t file_size,
 		    const struct import_overrides *ovr);
+/*
+ * Delete an earlier import and everything it produced (runs, samples,
+ * series, aggregates, members, and variants left with nothing), inside
+ * the caller's transaction.  0 or -1 after error().
+ */
+int db_import_delete(struct db *db, int64_t import_id);
+/* Mark the import as a directory result. 0 or -1. */
+int db_import_set_dir(struct import_ctx *ctx);
 /* Record the content hash and size; returns 1 if that content was imported
  * before (the caller rolls back), 0 if not, -1 on error. */
 int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 		       uint64_t size);
 void db_import_end(struct import_ctx *ctx);
 
-/* Start a new run; the following samples and series belong to it. */
+/*
+ * Start a new run; the following samples and series belong to it.  The
+ * series of the previous run are reduced first.  In a nested parse
+ * (ctx->nested) with a current run, nothing is created: the directory
+ * importer's run is kept.  Returns 0, -1 after error(), or DB_EUSAGE
+ * after error() when command-line overrides would merge this variant
+ * with an earlier, different one.
+ */
 int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line);
 /* One value of metric in the current run.  unit may be NULL. */
 int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double value, long line);
-/* One time-stamped value of metric in the current run. */
+/*
+ * One time-stamped value of metric in the current run: t in seconds
+ * (epoch seconds for monitors, fractional allowed; any origin for
+ * relative logs), points in the order read.  Points are collected per
+ * metric in bounded chunks and written as packed blobs; the run's end
+ * reduces them by kind (see derive_samples).
+ */
 int db_emit_series(struct import_ctx *ctx, const char *metric,
-		   const char *unit, double t, double value, long line);
+		   const char *unit, enum metric_kind kind, double t,
+		   double value, long line);
+/* State the kind of a metric (the first statement wins). 0 or -1. */
+int db_set_kind(struct import_ctx *ctx, const char *metric,
+		enum metric_kind kind, long line);
+/*
+ * End the current run: write its pending series and reduce them.  The
+ * driver calls it at the end of an import; importers need not.
+ */
+int db_end_run(struct import_ctx *ctx);
+/*
+ * Record a member of a directory result (path relative to the import)
+ * and make it the provenance of the rows that follow.  0 or -1.
+ */
+int db_emit_source(struct import_ctx *ctx, const char *member_path);
+/* A warning about the input: "path:line: text"; counted. */
+void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		      long line);
 

@@ -8,6 +8,7 @@
 #include "store/direction.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
+#include "store/series.h"
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -52,41 +53,37 @@ const char *dim_name(enum dim dim)
 }
 
 /*
- * WHERE fragments selecting a variant, for the runs table (alias r) and
- * the aggregates table (alias r too); each takes one bound value, param
- * takes two (key, value).
+ * The WHERE fragment selecting variants (alias v) by one dimension; each
+ * takes one bound value, param two (key, value).  Runs and aggregates
+ * both point to a variant, so one fragment serves both.
  */
-static const char *dim_where(enum dim dim, int aggregates)
+static const char *dim_where(enum dim dim)
 {
 	switch (dim) {
-	case DIM_LABEL: return " AND r.label = ?";
-	case DIM_KERNEL: return " AND r.kernel = ?";
-	case DIM_COMMIT: return " AND r.commit_sha = ?";
-	case DIM_MACHINE: return " AND r.machine = ?";
+	case DIM_LABEL: return " AND v.label = ?";
+	case DIM_KERNEL: return " AND v.kernel = ?";
+	case DIM_COMMIT: return " AND v.commit_sha = ?";
+	case DIM_MACHINE: return " AND v.machine = ?";
 	case DIM_PARAM:
-		return aggregates ?
-			" AND instr(',' || r.params || ',', ',' || ? || '=' "
-			"|| ? || ',') > 0" :
-			" AND EXISTS (SELECT 1 FROM run_params p WHERE "
-			"p.run_id = r.id AND p.key = ? AND p.value = ?)";
+		return " AND EXISTS (SELECT 1 FROM variant_params p WHERE "
+		       "p.variant_id = v.id AND p.key = ? AND p.value = ?)";
 	case DIM_AUTO:
 		break;
 	}
 	BUG("unresolved selector");
 }
 
-/* Append the filter's WHERE fragments; bind with bind_filter(). */
-static void add_filter(struct sbuf *sql, const struct run_filter *f,
-		       int aggregates)
+void variant_where(struct sbuf *sql, const struct run_filter *f,
+		   int aggregates)
 {
 	if (!f)
 		return;
 	if (f->sel)
-		sbuf_addstr(sql, dim_where(f->sel->dim, aggregates));
+		sbuf_addstr(sql, dim_where(f->sel->dim));
 	if (f->testcase)
-		sbuf_addstr(sql, " AND r.testcase GLOB ?");
+		sbuf_addstr(sql, " AND v.testcase GLOB ?");
 	if (f->machine)
-		sbuf_addstr(sql, " AND r.machine = ?");
+		sbuf_addstr(sql, " AND v.machine = ?");
 	if (f->suite)
 		sbuf_addstr(sql, " AND r.suite = ?");
 	/* aggregates belong to no run */
@@ -94,7 +91,7 @@ static void add_filter(struct sbuf *sql, const struct run_filter *f,
 		sbuf_addstr(sql, aggregates ? " AND 0" : " AND r.id = ?");
 }
 
-static int bind_filter(sqlite3_stmt *st, int i, const struct run_filter *f)
+int variant_bind(sqlite3_stmt *st, int i, const struct run_filter *f)
 {
 	if (!f)
 		return i;
@@ -113,6 +110,61 @@ static int bind_filter(sqlite3_stmt *st, int i, const struct run_filter *f)
 	if (f->run_id > 0)
 		sqlite3_bind_int64(st, i++, f->run_id);
 	return i;
+}
+
+/*
+ * The loop every listing shares: "head WHERE m.name GLOB ?" (when glob
+ * is not NO_GLOB) plus the filter plus tail, bound, each row handed to
+ * fn.  Returns 0 or error().
+ */
+#define NO_GLOB ((const char *)1)
+static int each_row(struct db *db, const char *head, const char *glob,
+		    const struct run_filter *f, int aggregates,
+		    const char *tail, void (*fn)(sqlite3_stmt *, void *),
+		    void *data)
+{
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	int rc, i = 1;
+
+	sbuf_addstr(&sql, head);
+	sbuf_addstr(&sql, glob == NO_GLOB ? " WHERE 1" :
+					    " WHERE m.name GLOB ?");
+	variant_where(&sql, f, aggregates);
+	sbuf_addstr(&sql, tail);
+	st = db_prepare(db, sql.buf);
+	sbuf_release(&sql);
+	if (!st)
+		return -1;
+	if (glob != NO_GLOB)
+		sqlite3_bind_text(st, i++, glob ? glob : "*", -1,
+				  SQLITE_TRANSIENT);
+	variant_bind(st, i, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(st, data);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	return 0;
+}
+
+/* A growing array of rows of one type, for each_row() callbacks. */
+struct rows {
+	void *v;
+	size_t nr, alloc, size;
+};
+
+static void *rows_next(struct rows *r)
+{
+	char *p;
+
+	if (r->nr + 1 > r->alloc) {
+		r->alloc = r->alloc * 2 + 16;
+		r->v = xrealloc(r->v, r->alloc * r->size);
+	}
+	p = (char *)r->v + r->nr++ * r->size;
+	memset(p, 0, r->size);
+	return p;
 }
 
 /* ---- selectors ---- */
@@ -168,18 +220,14 @@ static void list_candidates(struct db *db, enum dim dim, const char *param)
 		enum dim dim;
 		const char *what, *sql;
 	} q[] = {
-		{ DIM_LABEL, "labels", "SELECT label FROM runs WHERE label "
-		  "NOT NULL UNION SELECT label FROM aggregates WHERE label "
-		  "NOT NULL ORDER BY 1" },
-		{ DIM_KERNEL, "kernels", "SELECT kernel FROM runs WHERE kernel "
-		  "!= '' UNION SELECT kernel FROM aggregates WHERE kernel "
-		  "!= '' ORDER BY 1" },
-		{ DIM_COMMIT, "commits", "SELECT commit_sha FROM runs WHERE "
-		  "commit_sha NOT NULL UNION SELECT commit_sha FROM "
-		  "aggregates WHERE commit_sha NOT NULL ORDER BY 1" },
-		{ DIM_MACHINE, "machines", "SELECT machine FROM runs WHERE "
-		  "machine != '' UNION SELECT machine FROM aggregates WHERE "
-		  "machine != '' ORDER BY 1" },
+		{ DIM_LABEL, "labels", "SELECT DISTINCT label FROM variants "
+		  "WHERE label != '' ORDER BY 1" },
+		{ DIM_KERNEL, "kernels", "SELECT DISTINCT kernel FROM variants "
+		  "WHERE kernel != '' ORDER BY 1" },
+		{ DIM_COMMIT, "commits", "SELECT DISTINCT commit_sha FROM "
+		  "variants WHERE commit_sha != '' ORDER BY 1" },
+		{ DIM_MACHINE, "machines", "SELECT DISTINCT machine FROM "
+		  "variants WHERE machine != '' ORDER BY 1" },
 	};
 	size_t i, j, nr;
 	char **v;
@@ -187,8 +235,8 @@ static void list_candidates(struct db *db, enum dim dim, const char *param)
 	int any = 0;
 
 	if (dim == DIM_PARAM) {
-		if (distinct(db, "SELECT DISTINCT value FROM run_params WHERE "
-				 "key = ? ORDER BY 1", param, NULL, &v, &nr,
+		if (distinct(db, "SELECT DISTINCT value FROM variant_params "
+				 "WHERE key = ? ORDER BY 1", param, NULL, &v, &nr,
 			     50))
 			return;
 		fprintf(stderr, "  values of parameter '%s':%s\n", param,
@@ -242,8 +290,7 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 	memset(out, 0, sizeof(*out));
 	out->text = xstrdup(text);
 	if (dim == DIM_AUTO || dim == DIM_LABEL) {
-		r = exists(db, "SELECT 1 FROM runs WHERE label = ?1 UNION ALL "
-			       "SELECT 1 FROM aggregates WHERE label = ?1",
+		r = exists(db, "SELECT 1 FROM variants WHERE label = ?1",
 			   text, NULL);
 		if (r < 0)
 			return -2;
@@ -254,13 +301,10 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 			 * case, label defaulted from the kernel, is not.)
 			 */
 			int other = exists(db,
-				"SELECT 1 FROM runs WHERE (kernel = ?1 OR "
+				"SELECT 1 FROM variants WHERE (kernel = ?1 OR "
 				"(length(?1) >= 4 AND substr(commit_sha, 1, "
-				"length(?1)) = ?1)) AND label IS NOT ?1 "
-				"UNION ALL SELECT 1 FROM aggregates WHERE "
-				"(kernel = ?1 OR (length(?1) >= 4 AND "
-				"substr(commit_sha, 1, length(?1)) = ?1)) AND "
-				"label IS NOT ?1", text, NULL);
+				"length(?1)) = ?1)) AND label != ?1", text,
+				NULL);
 
 			if (other < 0)
 				return -2;
@@ -279,8 +323,7 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 		}
 	}
 	if (dim == DIM_AUTO || dim == DIM_KERNEL) {
-		r = exists(db, "SELECT 1 FROM runs WHERE kernel = ?1 UNION ALL "
-			       "SELECT 1 FROM aggregates WHERE kernel = ?1",
+		r = exists(db, "SELECT 1 FROM variants WHERE kernel = ?1",
 			   text, NULL);
 		if (r < 0)
 			return -2;
@@ -290,10 +333,8 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 		}
 	}
 	if ((dim == DIM_AUTO || dim == DIM_COMMIT) && is_hex(text)) {
-		if (distinct(db, "SELECT commit_sha FROM runs WHERE "
-				 "substr(commit_sha, 1, length(?1)) = ?1 UNION "
-				 "SELECT commit_sha FROM aggregates WHERE "
-				 "substr(commit_sha, 1, length(?1)) = ?1 "
+		if (distinct(db, "SELECT DISTINCT commit_sha FROM variants "
+				 "WHERE substr(commit_sha, 1, length(?1)) = ?1 "
 				 "ORDER BY 1",
 			     text, NULL, &shas, &nr, 50))
 			return -2;
@@ -314,8 +355,7 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 		free_strv(shas, nr);
 	}
 	if (dim == DIM_MACHINE) {
-		r = exists(db, "SELECT 1 FROM runs WHERE machine = ?1 UNION ALL "
-			       "SELECT 1 FROM aggregates WHERE machine = ?1",
+		r = exists(db, "SELECT 1 FROM variants WHERE machine = ?1",
 			   text, NULL);
 		if (r < 0)
 			return -2;
@@ -325,11 +365,8 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 		}
 	}
 	if (dim == DIM_PARAM) {
-		r = exists(db, "SELECT 1 FROM run_params WHERE key = ?1 AND "
-			       "value = ?2 UNION ALL SELECT 1 FROM aggregates "
-			       "WHERE instr(',' || params || ',', ',' || ?1 || "
-			       "'=' || ?2 || ',') > 0",
-			   param, text);
+		r = exists(db, "SELECT 1 FROM variant_params WHERE key = ?1 "
+			       "AND value = ?2", param, text);
 		if (r < 0)
 			return -2;
 		if (r) {
@@ -368,50 +405,40 @@ const char *selector_label(const struct selector *s)
 
 /* ---- runs ---- */
 
+static void run_row_fn(sqlite3_stmt *st, void *data)
+{
+	struct run_row *r = rows_next(data);
+
+	r->id = sqlite3_column_int64(st, 0);
+	r->suite = col_dup_empty(st, 1);
+	r->testcase = col_dup_empty(st, 2);
+	r->params = col_dup_empty(st, 3);
+	r->machine = col_dup_empty(st, 4);
+	r->kernel = col_dup_empty(st, 5);
+	r->commit = col_dup(st, 6);
+	r->label = col_dup(st, 7);
+	r->iteration = sqlite3_column_type(st, 8) == SQLITE_NULL ?
+			       -1 : sqlite3_column_int(st, 8);
+	r->start_time = sqlite3_column_int64(st, 9);
+	r->nr_samples = sqlite3_column_int(st, 10);
+}
+
 int query_runs(struct db *db, const struct run_filter *f,
 	       struct run_row **rows, size_t *nr)
 {
-	struct sbuf sql = SBUF_INIT;
-	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	struct rows r = { NULL, 0, 0, sizeof(**rows) };
+	int ret;
 
-	*rows = NULL;
-	*nr = 0;
-	sbuf_addstr(&sql, "SELECT r.id, r.suite, r.testcase, r.params, "
-			  "r.machine, r.kernel, r.commit_sha, r.label, "
-			  "r.iteration, r.start_time, (SELECT count(*) FROM "
-			  "samples s WHERE s.run_id = r.id) FROM runs r "
-			  "WHERE 1");
-	add_filter(&sql, f, 0);
-	sbuf_addstr(&sql, " ORDER BY r.id");
-	st = db_prepare(db, sql.buf);
-	sbuf_release(&sql);
-	if (!st)
-		return -1;
-	bind_filter(st, 1, f);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct run_row *r;
-
-		ALLOC_GROW(*rows, *nr + 1, alloc);
-		r = &(*rows)[(*nr)++];
-		r->id = sqlite3_column_int64(st, 0);
-		r->suite = col_dup_empty(st, 1);
-		r->testcase = col_dup_empty(st, 2);
-		r->params = col_dup_empty(st, 3);
-		r->machine = col_dup_empty(st, 4);
-		r->kernel = col_dup_empty(st, 5);
-		r->commit = col_dup(st, 6);
-		r->label = col_dup(st, 7);
-		r->iteration = sqlite3_column_type(st, 8) == SQLITE_NULL ?
-				       -1 : sqlite3_column_int(st, 8);
-		r->start_time = sqlite3_column_int64(st, 9);
-		r->nr_samples = sqlite3_column_int(st, 10);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
-	return 0;
+	ret = each_row(db, "SELECT r.id, r.suite, v.testcase, v.params, "
+			   "v.machine, v.kernel, nullif(v.commit_sha, ''), "
+			   "nullif(v.label, ''), r.iteration, r.start_time, "
+			   "(SELECT count(*) FROM samples s WHERE s.run_id = "
+			   "r.id) FROM runs r JOIN variants v ON v.id = "
+			   "r.variant_id", NO_GLOB, f, 0, " ORDER BY r.id",
+		       run_row_fn, &r);
+	*rows = r.v;
+	*nr = r.nr;
+	return ret;
 }
 
 void run_rows_free(struct run_row *rows, size_t nr)
@@ -433,8 +460,10 @@ void run_rows_free(struct run_row *rows, size_t nr)
 int query_run_params(struct db *db, int64_t run_id, char ***keys,
 		     char ***values, size_t *nr)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT key, value FROM run_params "
-					  "WHERE run_id = ? ORDER BY key");
+	sqlite3_stmt *st = db_prepare(db, "SELECT key, value FROM "
+					  "variant_params WHERE variant_id = "
+					  "(SELECT variant_id FROM runs WHERE "
+					  "id = ?) ORDER BY key");
 	size_t alloc = 0, alloc2 = 0;
 
 	*keys = *values = NULL;
@@ -477,14 +506,16 @@ int query_metrics(struct db *db, const struct run_filter *f,
 		return -1;
 	/* one grouped pass over the samples, not one scan per metric */
 	sbuf_addstr(&sql, "SELECT m.id, m.name, m.unit, coalesce(sc.n, 0), "
-			  "coalesce(ac.n, 0) FROM metrics m LEFT JOIN ("
-			  "SELECT s.metric_id AS id, count(*) AS n FROM "
-			  "samples s JOIN runs r ON r.id = s.run_id WHERE 1");
-	add_filter(&sql, f, 0);
+			  "coalesce(ac.n, 0), m.kind FROM metrics m LEFT JOIN "
+			  "(SELECT s.metric_id AS id, count(*) AS n FROM "
+			  "samples s JOIN runs r ON r.id = s.run_id JOIN "
+			  "variants v ON v.id = r.variant_id WHERE 1");
+	variant_where(&sql, f, 0);
 	sbuf_addstr(&sql, " GROUP BY s.metric_id) sc ON sc.id = m.id LEFT JOIN ("
 			  "SELECT r.metric_id AS id, count(*) AS n FROM "
-			  "aggregates r WHERE 1");
-	add_filter(&sql, f, 1);
+			  "aggregates r JOIN variants v ON v.id = "
+			  "r.variant_id WHERE 1");
+	variant_where(&sql, f, 1);
 	sbuf_addstr(&sql, " GROUP BY r.metric_id) ac ON ac.id = m.id "
 			  "WHERE m.name GLOB ?");
 	st = db_prepare(db, sql.buf);
@@ -493,8 +524,8 @@ int query_metrics(struct db *db, const struct run_filter *f,
 		direction_release(&dirs);
 		return -1;
 	}
-	i = bind_filter(st, 1, f);
-	i = bind_filter(st, i, f);
+	i = variant_bind(st, 1, f);
+	i = variant_bind(st, i, f);
 	sqlite3_bind_text(st, i, metric_glob ? metric_glob : "*", -1,
 			  SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -511,6 +542,7 @@ int query_metrics(struct db *db, const struct run_filter *f,
 		m->unit = col_dup(st, 2);
 		m->nr_runs = nruns;
 		m->nr_aggregates = naggs;
+		m->kind = sqlite3_column_int(st, 5);
 		m->direction = direction_of(&dirs, m->name, m->unit);
 	}
 	sqlite3_finalize(st);
@@ -534,60 +566,48 @@ void metric_rows_free(struct metric_row *rows, size_t nr)
 
 /* ---- aggregates ---- */
 
+static void aggregate_row_fn(sqlite3_stmt *st, void *data)
+{
+	struct aggregate_row *a = rows_next(data);
+
+	a->label = col_dup(st, 0);
+	a->kernel = col_dup_empty(st, 1);
+	a->commit = col_dup(st, 2);
+	a->testcase = col_dup_empty(st, 3);
+	a->params = col_dup_empty(st, 4);
+	a->machine = col_dup_empty(st, 5);
+	a->metric = col_dup_empty(st, 6);
+	a->unit = col_dup(st, 7);
+	a->stat = col_dup_empty(st, 8);
+	a->value = sqlite3_column_double(st, 9);
+	a->stddev = sqlite3_column_type(st, 10) == SQLITE_NULL ?
+			    NAN : sqlite3_column_double(st, 10);
+	a->stddev_kind = col_dup(st, 11);
+	a->n = sqlite3_column_type(st, 12) == SQLITE_NULL ?
+		       -1 : sqlite3_column_int(st, 12);
+	a->marker = col_dup(st, 13);
+	a->stddev_source = sqlite3_column_type(st, 14) == SQLITE_NULL ?
+				   NAN : sqlite3_column_double(st, 14);
+}
+
 int query_aggregates(struct db *db, const struct run_filter *f,
 		     const char *metric_glob, struct aggregate_row **rows,
 		     size_t *nr)
 {
-	struct sbuf sql = SBUF_INIT;
-	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc, i;
+	struct rows r = { NULL, 0, 0, sizeof(**rows) };
+	int ret;
 
-	*rows = NULL;
-	*nr = 0;
-	sbuf_addstr(&sql, "SELECT r.label, r.kernel, r.commit_sha, r.testcase, "
-			  "r.params, r.machine, m.name, m.unit, r.stat, "
-			  "r.value, r.stddev, r.stddev_kind, r.n, r.marker, "
-			  "r.stddev_source FROM aggregates r JOIN metrics m ON m.id = "
-			  "r.metric_id WHERE m.name GLOB ?");
-	add_filter(&sql, f, 1);
-	sbuf_addstr(&sql, " ORDER BY r.id");
-	st = db_prepare(db, sql.buf);
-	sbuf_release(&sql);
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, metric_glob ? metric_glob : "*", -1,
-			  SQLITE_TRANSIENT);
-	i = bind_filter(st, 2, f);
-	(void)i;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct aggregate_row *a;
-
-		ALLOC_GROW(*rows, *nr + 1, alloc);
-		a = &(*rows)[(*nr)++];
-		a->label = col_dup(st, 0);
-		a->kernel = col_dup_empty(st, 1);
-		a->commit = col_dup(st, 2);
-		a->testcase = col_dup_empty(st, 3);
-		a->params = col_dup_empty(st, 4);
-		a->machine = col_dup_empty(st, 5);
-		a->metric = col_dup_empty(st, 6);
-		a->unit = col_dup(st, 7);
-		a->stat = col_dup_empty(st, 8);
-		a->value = sqlite3_column_double(st, 9);
-		a->stddev = sqlite3_column_type(st, 10) == SQLITE_NULL ?
-				    NAN : sqlite3_column_double(st, 10);
-		a->stddev_kind = col_dup(st, 11);
-		a->n = sqlite3_column_type(st, 12) == SQLITE_NULL ?
-			       -1 : sqlite3_column_int(st, 12);
-		a->marker = col_dup(st, 13);
-		a->stddev_source = sqlite3_column_type(st, 14) == SQLITE_NULL ?
-					   NAN : sqlite3_column_double(st, 14);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
-	return 0;
+	ret = each_row(db, "SELECT nullif(v.label, ''), v.kernel, "
+			   "nullif(v.commit_sha, ''), v.testcase, v.params, "
+			   "v.machine, m.name, m.unit, r.stat, r.value, "
+			   "r.stddev, r.stddev_kind, r.n, r.marker, "
+			   "r.stddev_source FROM aggregates r JOIN variants v "
+			   "ON v.id = r.variant_id JOIN metrics m ON m.id = "
+			   "r.metric_id", metric_glob, f, 1, " ORDER BY r.id",
+		       aggregate_row_fn, &r);
+	*rows = r.v;
+	*nr = r.nr;
+	return ret;
 }
 
 void aggregate_rows_free(struct aggregate_row *rows, size_t nr)
@@ -614,43 +634,33 @@ void aggregate_rows_free(struct aggregate_row *rows, size_t nr)
 
 /* ---- samples ---- */
 
+static void sample_row_fn(sqlite3_stmt *st, void *data)
+{
+	struct sample_row *s = rows_next(data);
+
+	s->run_id = sqlite3_column_int64(st, 0);
+	s->metric = col_dup_empty(st, 1);
+	s->unit = col_dup(st, 2);
+	s->value = sqlite3_column_double(st, 3);
+	s->derived = sqlite3_column_int(st, 4);
+}
+
 int query_samples(struct db *db, const struct run_filter *f,
 		  const char *metric_glob, struct sample_row **rows,
 		  size_t *nr)
 {
-	struct sbuf sql = SBUF_INIT;
-	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	struct rows r = { NULL, 0, 0, sizeof(**rows) };
+	int ret;
 
-	*rows = NULL;
-	*nr = 0;
-	sbuf_addstr(&sql, "SELECT s.run_id, m.name, m.unit, s.value FROM "
-			  "samples s JOIN runs r ON r.id = s.run_id JOIN "
-			  "metrics m ON m.id = s.metric_id WHERE m.name GLOB ?");
-	add_filter(&sql, f, 0);
-	sbuf_addstr(&sql, " ORDER BY s.run_id, m.name");
-	st = db_prepare(db, sql.buf);
-	sbuf_release(&sql);
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, metric_glob ? metric_glob : "*", -1,
-			  SQLITE_TRANSIENT);
-	bind_filter(st, 2, f);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct sample_row *s;
-
-		ALLOC_GROW(*rows, *nr + 1, alloc);
-		s = &(*rows)[(*nr)++];
-		s->run_id = sqlite3_column_int64(st, 0);
-		s->metric = col_dup_empty(st, 1);
-		s->unit = col_dup(st, 2);
-		s->value = sqlite3_column_double(st, 3);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
-	return 0;
+	ret = each_row(db, "SELECT s.run_id, m.name, m.unit, s.value, "
+			   "coalesce(s.derived, 0) FROM samples s JOIN runs r "
+			   "ON r.id = s.run_id JOIN variants v ON v.id = "
+			   "r.variant_id JOIN metrics m ON m.id = s.metric_id",
+		       metric_glob, f, 0, " ORDER BY s.run_id, m.name",
+		       sample_row_fn, &r);
+	*rows = r.v;
+	*nr = r.nr;
+	return ret;
 }
 
 void sample_rows_free(struct sample_row *rows, size_t nr)
@@ -661,5 +671,53 @@ void sample_rows_free(struct sample_row *rows, size_t nr)
 		free(rows[i].metric);
 		free(rows[i].unit);
 	}
+	free(rows);
+}
+
+/* ---- series ---- */
+
+static void series_row_fn(sqlite3_stmt *st, void *data)
+{
+	struct rows *r = data;
+	const void *blob = sqlite3_column_blob(st, 2);
+	size_t n = (size_t)sqlite3_column_int64(st, 3), i;
+	int64_t run_id = sqlite3_column_int64(st, 0);
+	const char *name = (const char *)sqlite3_column_text(st, 1);
+
+	if ((size_t)sqlite3_column_bytes(st, 2) < n * 16)
+		n = (size_t)sqlite3_column_bytes(st, 2) / 16;
+	for (i = 0; i < n; i++) {
+		struct series_row *p = rows_next(r);
+
+		p->run_id = run_id;
+		p->metric = xstrdup(name);
+		series_point(blob, i, &p->t, &p->value);
+	}
+}
+
+int query_series(struct db *db, const struct run_filter *f,
+		 const char *metric_glob, struct series_row **rows,
+		 size_t *nr)
+{
+	struct rows r = { NULL, 0, 0, sizeof(**rows) };
+	int ret;
+
+	ret = each_row(db, "SELECT s.run_id, m.name, s.points, s.n FROM "
+			   "series s JOIN runs r ON r.id = s.run_id JOIN "
+			   "variants v ON v.id = r.variant_id JOIN metrics m "
+			   "ON m.id = s.metric_id", metric_glob, f, 0,
+		       " ORDER BY s.run_id, m.name, s.chunk", series_row_fn,
+		       &r);
+	*rows = r.v;
+	*nr = r.nr;
+	return ret;
+}
+
+void series_rows_free(struct series_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(rows[i].metric);
 	free(rows);
 }

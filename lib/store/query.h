@@ -77,6 +77,7 @@ struct metric_row {
 	int64_t id;
 	char *name, *unit;	/* owned; unit may be NULL */
 	int direction;		/* 1 higher, -1 lower, 0 unknown */
+	int kind;		/* enum metric_kind */
 	long nr_runs, nr_aggregates;
 };
 
@@ -92,12 +93,37 @@ struct sample_row {
 	char *metric;		/* owned */
 	char *unit;		/* owned, may be NULL */
 	double value;
+	int derived;		/* 1: reduced from the run's series */
 };
 /* Samples of the filtered runs, by run id then metric name. */
 int query_samples(struct db *db, const struct run_filter *f,
 		  const char *metric_glob, struct sample_row **rows,
 		  size_t *nr);
 void sample_rows_free(struct sample_row *rows, size_t nr);
+
+/* One point of a series (show --series). */
+struct series_row {
+	int64_t run_id;
+	char *metric;		/* owned */
+	double t;		/* seconds, as the source gave them */
+	double value;
+};
+/* Points of the filtered runs, by run id, metric name, then time order. */
+int query_series(struct db *db, const struct run_filter *f,
+		 const char *metric_glob, struct series_row **rows,
+		 size_t *nr);
+void series_rows_free(struct series_row *rows, size_t nr);
+
+/*
+ * The WHERE fragments selecting variants (alias v; r for the run's own
+ * columns) by the filter, and their binding from index i (returns the
+ * next index).  Shared by every query that selects variants, compare's
+ * included.  aggregates: the rows are aggregates (no run id).
+ */
+struct sbuf;
+void variant_where(struct sbuf *sql, const struct run_filter *f,
+		   int aggregates);
+int variant_bind(sqlite3_stmt *st, int i, const struct run_filter *f);
 
 struct aggregate_row {
 	char *label, *kernel, *commit, *testcase, *params, *machine;

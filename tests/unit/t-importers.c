@@ -99,7 +99,7 @@ static void test_driver(void)
 	check(strstr(errs.buf, "bad.csv:4: expected a number in column "
 			       "'value', got 'oops'") != NULL);
 	sbuf_reset(&errs);
-	check(count(&db, "SELECT count(*) FROM runs WHERE label = 'B'") == 0);
+	check(count(&db, "SELECT count(*) FROM run_variants WHERE label = 'B'") == 0);
 	check(count(&db, "SELECT count(*) FROM metrics WHERE name = 'z'") == 0);
 	check(count(&db, "SELECT count(*) FROM imports") == 1);
 	/* after the rollback the metric cache must not hand out dead ids */
@@ -112,7 +112,7 @@ static void test_driver(void)
 	p = write_file("dry.csv", "label,metric,value\nD,x,1\n");
 	check(import_file(&db, &o, p, &r) == 0 && r.status == IMPORT_OK);
 	check(r.samples == 1);
-	check(count(&db, "SELECT count(*) FROM runs WHERE label = 'D'") == 0);
+	check(count(&db, "SELECT count(*) FROM run_variants WHERE label = 'D'") == 0);
 	o.dry_run = 0;
 	/* a forced format that does not fit: an error, nothing kept */
 	o.format = "fio";
@@ -121,7 +121,7 @@ static void test_driver(void)
 	check(import_file(&db, &o, p, &r) < 0 || r.status == IMPORT_FAILED);
 	err_capture(NULL);
 	check(errs.len > 0);
-	check(count(&db, "SELECT count(*) FROM runs WHERE label = 'E'") == 0);
+	check(count(&db, "SELECT count(*) FROM run_variants WHERE label = 'E'") == 0);
 	sbuf_release(&errs);
 	db_close(&db);
 }

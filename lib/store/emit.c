@@ -1,0 +1,786 @@
+/*
+ * The emit API (see db.h): what importers write through.  Variants are
+ * looked up or made once per identity (cached), runs and samples go
+ * through prepared statements that are reused, and series are handed to
+ * series.c, which packs and reduces them.
+ */
+#include "core/compat.h"
+#include "store/db.h"
+#include "store/series.h"
+#include "core/sbuf.h"
+#include <ctype.h>
+#include <stdarg.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- params ---- */
+
+static int kv_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+}
+
+/*
+ * Merge file params with override params (overrides win) into a sorted
+ * array without duplicate keys; later duplicates win.  The array is new
+ * (caller frees); strings stay borrowed.
+ */
+static struct kv *params_merge(const struct kv *a, size_t na,
+			       const struct kv *b, size_t nb, size_t *nr_out)
+{
+	struct kv *all = xmalloc((na + nb + 1) * sizeof(*all));
+	size_t i, n = 0, out = 0;
+
+	for (i = 0; i < na; i++)
+		all[n++] = a[i];
+	for (i = 0; i < nb; i++)
+		all[n++] = b[i];
+	/* stable: mergesort-like via insertion, n is small */
+	for (i = 1; i < n; i++) {
+		struct kv t = all[i];
+		size_t j = i;
+
+		while (j > 0 && kv_cmp(&all[j - 1], &t) > 0) {
+			all[j] = all[j - 1];
+			j--;
+		}
+		all[j] = t;
+	}
+	for (i = 0; i < n; i++) {
+		if (out && !strcmp(all[out - 1].key, all[i].key))
+			all[out - 1] = all[i];	/* later wins */
+		else
+			all[out++] = all[i];
+	}
+	*nr_out = out;
+	return all;
+}
+
+static void canonical_into(struct sbuf *sb, const struct kv *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sbuf_addf(sb, "%s%s=%s", i ? "," : "", p[i].key, p[i].value);
+}
+
+char *params_canonical(const struct kv *params, size_t nr)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t n;
+	struct kv *m = params_merge(params, nr, NULL, 0, &n);
+
+	canonical_into(&sb, m, n);
+	free(m);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* ---- import ---- */
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s && *s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (line > 0)
+		return error("%s:%ld: database: %s", ctx->path, line,
+			     sqlite3_errmsg(ctx->db->sq));
+	return error("%s: database: %s", ctx->path,
+		     sqlite3_errmsg(ctx->db->sq));
+}
+
+/* The import statements, prepared on first use and kept with the db. */
+static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
+{
+	static const char *const sql[ST_NR] = {
+		[ST_INS_RUN] = "INSERT INTO runs(import_id, variant_id, suite, "
+			"iteration, start_time, source_id, line) VALUES "
+			"(?,?,?,?,?,?,?)",
+		[ST_INS_PARAM] = "INSERT OR REPLACE INTO variant_params("
+			"variant_id, key, value) VALUES (?,?,?)",
+		[ST_INS_SAMPLE] = "INSERT INTO samples(run_id, metric_id, "
+			"value, line, source_id) VALUES (?,?,?,?,?)",
+		[ST_INS_DERIVED] = "INSERT OR IGNORE INTO samples(run_id, "
+			"metric_id, value, line, source_id, derived) VALUES "
+			"(?,?,?,?,?,1)",
+		[ST_INS_SERIES] = "INSERT INTO series(run_id, metric_id, chunk, "
+			"n, points, source_id, line) VALUES (?,?,?,?,?,?,?)",
+		[ST_INS_AGG] = "INSERT INTO aggregates(import_id, variant_id, "
+			"suite, metric_id, stat, value, stddev, stddev_kind, "
+			"stddev_source, n, marker, source_id, line) VALUES "
+			"(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		[ST_FIND_METRIC] = "SELECT id, unit IS NULL, kind FROM metrics "
+			"WHERE name = ?",
+		[ST_INS_METRIC] = "INSERT INTO metrics(name, unit, kind) "
+			"VALUES (?,?,?)",
+		[ST_SET_UNIT] = "UPDATE metrics SET unit = ? WHERE id = ? AND "
+			"unit IS NULL",
+		[ST_SET_KIND] = "UPDATE metrics SET kind = ? WHERE id = ? AND "
+			"kind IS NULL",
+		[ST_NEXT_ITER] = "SELECT coalesce(max(iteration) + 1, 0) FROM "
+			"runs WHERE variant_id = ?",
+		[ST_FIND_VARIANT] = "SELECT id FROM variants WHERE label = ? "
+			"AND kernel = ? AND commit_sha = ? AND machine = ? AND "
+			"testcase = ? AND params = ?",
+		[ST_INS_VARIANT] = "INSERT INTO variants(label, kernel, "
+			"commit_sha, machine, testcase, params) VALUES "
+			"(?,?,?,?,?,?)",
+		[ST_INS_SOURCE] = "INSERT INTO sources(import_id, path) "
+			"VALUES (?,?)",
+	};
+
+	if (!db->st[which])
+		db->st[which] = db_prepare(db, sql[which]);
+	return db->st[which];
+}
+
+const char *metric_kind_name(enum metric_kind k)
+{
+	switch (k) {
+	case MK_COUNTER: return "counter";
+	case MK_GAUGE: return "gauge";
+	case MK_EXACT: return "exact";
+	case MK_UNKNOWN: break;
+	}
+	return NULL;
+}
+
+static void bind_id_or_null(sqlite3_stmt *st, int i, int64_t id)
+{
+	if (id > 0)
+		sqlite3_bind_int64(st, i, id);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
+		    const char *format, int64_t file_size,
+		    const struct import_overrides *ovr)
+{
+	sqlite3_stmt *st;
+	char pending[64];
+	size_t i;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->db = db;
+	ctx->path = path;
+	ctx->ovr = ovr;
+	ctx->derive_samples = 1;
+	for (i = 0; i < ST_NR; i++)
+		if (!stmt(db, i))
+			return -1;
+
+	st = db_prepare(db, "INSERT INTO imports(path, sha256, format, size, "
+			    "file_size, imported_at) VALUES (?,?,?,0,?,?)");
+	if (!st)
+		return -1;
+	/* the real hash is known only at the end; we hold the write lock */
+	snprintf(pending, sizeof(pending), "pending-%ld", (long)getpid());
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, pending, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, format, -1, SQLITE_TRANSIENT);
+	if (file_size >= 0)
+		sqlite3_bind_int64(st, 4, file_size);
+	else
+		sqlite3_bind_null(st, 4);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL));
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return error("%s: database: %s", path, sqlite3_errmsg(db->sq));
+	}
+	sqlite3_finalize(st);
+	ctx->import_id = sqlite3_last_insert_rowid(db->sq);
+	return 0;
+}
+
+int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
+		       uint64_t size)
+{
+	sqlite3_stmt *st;
+	int found;
+
+	st = db_prepare(ctx->db, "SELECT 1 FROM imports WHERE sha256 = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (found)
+		return 1;
+	st = db_prepare(ctx->db,
+			"UPDATE imports SET sha256 = ?, size = ? WHERE id = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)size);
+	sqlite3_bind_int64(st, 3, ctx->import_id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return error("%s: database: %s", ctx->path,
+			     sqlite3_errmsg(ctx->db->sq));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int db_import_set_dir(struct import_ctx *ctx)
+{
+	sqlite3_stmt *st = db_prepare(ctx->db, "UPDATE imports SET is_dir = 1 "
+					       "WHERE id = ?");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, ctx->import_id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return error("%s: database: %s", ctx->path,
+			     sqlite3_errmsg(ctx->db->sq));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int db_import_delete(struct db *db, int64_t import_id)
+{
+	static const char *const sql[] = {
+		"CREATE TEMP TABLE IF NOT EXISTS gone_variants(id INTEGER "
+		"PRIMARY KEY)",
+		"DELETE FROM gone_variants",
+		"INSERT OR IGNORE INTO gone_variants SELECT variant_id FROM "
+		"runs WHERE import_id = ?1 UNION SELECT variant_id FROM "
+		"aggregates WHERE import_id = ?1",
+		"DELETE FROM samples WHERE run_id IN (SELECT id FROM runs "
+		"WHERE import_id = ?1)",
+		"DELETE FROM series WHERE run_id IN (SELECT id FROM runs "
+		"WHERE import_id = ?1)",
+		"DELETE FROM runs WHERE import_id = ?1",
+		"DELETE FROM aggregates WHERE import_id = ?1",
+		"DELETE FROM sources WHERE import_id = ?1",
+		"DELETE FROM imports WHERE id = ?1",
+		"DELETE FROM gone_variants WHERE id IN (SELECT variant_id FROM "
+		"runs) OR id IN (SELECT variant_id FROM aggregates)",
+		"DELETE FROM variant_params WHERE variant_id IN (SELECT id "
+		"FROM gone_variants)",
+		"DELETE FROM variants WHERE id IN (SELECT id FROM "
+		"gone_variants)",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sql); i++) {
+		sqlite3_stmt *st = db_prepare(db, sql[i]);
+		int rc;
+
+		if (!st)
+			return -1;
+		if (sqlite3_bind_parameter_count(st))
+			sqlite3_bind_int64(st, 1, import_id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return error("%s: %s", db->path,
+				     sqlite3_errmsg(db->sq));
+	}
+	/* ids cached for deleted variants are gone */
+	strmap_clear(&db->variant_ids);
+	return 0;
+}
+
+void db_import_end(struct import_ctx *ctx)
+{
+	series_buf_free(ctx->series);
+	ctx->series = NULL;
+	ctx->run_id = 0;
+}
+
+void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		warning("%s:%ld: %s", ctx->path, line, sb.buf);
+	else
+		warning("%s: %s", ctx->path, sb.buf);
+	sbuf_release(&sb);
+	ctx->nr_warnings++;
+}
+
+/* Pick the override if given, else what the file said. */
+static const char *pick(const char *ovr, const char *file)
+{
+	return ovr ? ovr : file;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static int is_hex_n(const char *s, size_t min, size_t max)
+{
+	size_t n = strlen(s), i;
+
+	if (n < min || n > max)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * A commit given as a prefix of 7..39 hex digits (robot emails give 10)
+ * becomes the one full sha the database knows (recorded commits first,
+ * then the commits of variants), stays as given when none is known, and
+ * is an error naming the candidates when several are.  *full is new or
+ * NULL (keep the text).  Returns 0 or -1 after error().
+ */
+static int resolve_commit(struct import_ctx *ctx, const char *commit,
+			  long line, char **full)
+{
+	static const char *const sql =
+		"SELECT sha FROM commits WHERE substr(sha, 1, length(?1)) = ?1"
+		" UNION SELECT commit_sha FROM variants WHERE"
+		" length(commit_sha) > length(?1) AND"
+		" substr(commit_sha, 1, length(?1)) = ?1 ORDER BY 1 LIMIT 20";
+	sqlite3_stmt *st;
+	char **cand = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret = 0;
+
+	*full = NULL;
+	if (!is_hex_n(commit, 7, 39))
+		return 0;
+	st = db_prepare(ctx->db, sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, commit, -1, SQLITE_TRANSIENT);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ALLOC_GROW(cand, nr + 1, alloc);
+		cand[nr++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (nr == 1) {
+		*full = cand[0];
+		free(cand);
+		return 0;
+	}
+	if (nr > 1) {
+		struct sbuf sb = SBUF_INIT;
+
+		for (i = 0; i < nr; i++)
+			sbuf_addf(&sb, "\n    %s", cand[i]);
+		if (line > 0)
+			ret = error("%s:%ld: commit '%s' is ambiguous; "
+				    "candidates:%s", ctx->path, line, commit,
+				    sb.buf);
+		else
+			ret = error("%s: commit '%s' is ambiguous; "
+				    "candidates:%s", ctx->path, commit, sb.buf);
+		sbuf_release(&sb);
+	}
+	for (i = 0; i < nr; i++)
+		free(cand[i]);
+	free(cand);
+	return ret;
+}
+
+/*
+ * Find or make the variant of these columns (overrides applied, default
+ * label: the kernel, else the commit's first 12 digits), and check that
+ * overrides merge nothing.  Sets *id; 0 or -1 after error().
+ */
+static int variant_id(struct import_ctx *ctx, const char *testcase,
+		      const char *machine, const char *kernel,
+		      const char *commit, const char *label,
+		      const struct kv *params, size_t nr_params, long line,
+		      int64_t *id)
+{
+	const struct import_overrides *o = ctx->ovr;
+	static const struct import_overrides none = { 0 };
+	struct sbuf key = SBUF_INIT, natural = SBUF_INIT;
+	const char *v_label, *v_commit;
+	char short_commit[13], *full = NULL, *canon = NULL;
+	struct kv *kv = NULL;
+	size_t nr_kv = 0, i;
+	sqlite3_stmt *st;
+	int64_t v;
+	int rc, ret = -1;
+
+	if (!o)
+		o = &none;
+	/* the variant as the input names it, before any override */
+	canon = params_canonical(params, nr_params);
+	sbuf_addf(&natural, "%s|%s|%s|%s|%s|%s", or_empty(label),
+		  or_empty(kernel), or_empty(commit), or_empty(machine),
+		  or_empty(testcase), canon);
+	free(canon);
+	canon = NULL;
+	if (o->label || o->kernel || o->commit || o->machine || o->testcase) {
+		if (!ctx->first_variant) {
+			BUG("overrides without a first_variant slot");
+		} else if (!*ctx->first_variant) {
+			*ctx->first_variant = xstrdup(natural.buf);
+		} else if (strcmp(*ctx->first_variant, natural.buf)) {
+			error("%s: the input holds several variants (%s and "
+			      "%s); --label, --kernel, --commit, --machine and "
+			      "--testcase would merge them: import it without "
+			      "them", ctx->path, *ctx->first_variant,
+			      natural.buf);
+			ctx->usage_error = 1;
+			goto out;
+		}
+	}
+
+	v_commit = pick(o->commit, commit);
+	if (v_commit && *v_commit && resolve_commit(ctx, v_commit, line,
+						    &full))
+		goto out;
+	if (full)
+		v_commit = full;
+	kernel = pick(o->kernel, kernel);
+	v_label = pick(o->label, label);
+	if ((!v_label || !*v_label) && kernel && *kernel) {
+		v_label = kernel;
+	} else if ((!v_label || !*v_label) && v_commit && *v_commit) {
+		snprintf(short_commit, sizeof(short_commit), "%s", v_commit);
+		v_label = short_commit;
+	}
+	testcase = pick(o->testcase, testcase);
+	machine = pick(o->machine, machine);
+	kv = params_merge(params, nr_params, o->params, o->nr_params, &nr_kv);
+	{
+		struct sbuf sb = SBUF_INIT;
+
+		canonical_into(&sb, kv, nr_kv);
+		canon = sbuf_detach(&sb, NULL);
+	}
+	sbuf_addf(&key, "%s%c%s%c%s%c%s%c%s%c%s", or_empty(v_label), 0,
+		  or_empty(kernel), 0, or_empty(v_commit), 0,
+		  or_empty(machine), 0, or_empty(testcase), 0, canon);
+	if (strmap_get(&ctx->db->variant_ids, key.buf, key.len, id)) {
+		ret = 0;
+		goto out;
+	}
+	st = ctx->db->st[ST_FIND_VARIANT];
+	sqlite3_bind_text(st, 1, or_empty(v_label), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, or_empty(kernel), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, or_empty(v_commit), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, or_empty(machine), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, or_empty(testcase), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		error("%s: database: %s", ctx->path,
+		      sqlite3_errmsg(ctx->db->sq));
+		goto out;
+	}
+	if (!v) {
+		st = ctx->db->st[ST_INS_VARIANT];
+		sqlite3_bind_text(st, 1, or_empty(v_label), -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, or_empty(kernel), -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, or_empty(v_commit), -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 4, or_empty(machine), -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 5, or_empty(testcase), -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
+		if (step_done(ctx, st, line))
+			goto out;
+		v = sqlite3_last_insert_rowid(ctx->db->sq);
+		st = ctx->db->st[ST_INS_PARAM];
+		for (i = 0; i < nr_kv; i++) {
+			sqlite3_bind_int64(st, 1, v);
+			sqlite3_bind_text(st, 2, kv[i].key, -1,
+					  SQLITE_TRANSIENT);
+			sqlite3_bind_text(st, 3, kv[i].value, -1,
+					  SQLITE_TRANSIENT);
+			if (step_done(ctx, st, line))
+				goto out;
+		}
+	}
+	strmap_put(&ctx->db->variant_ids, key.buf, key.len, v);
+	*id = v;
+	ret = 0;
+out:
+	free(full);
+	free(canon);
+	free(kv);
+	sbuf_release(&key);
+	sbuf_release(&natural);
+	return ret;
+}
+
+static int metric_id(struct import_ctx *ctx, const char *name,
+		     const char *unit, enum metric_kind kind, long line,
+		     int64_t *id)
+{
+	struct db *db = ctx->db;
+	size_t len = strlen(name);
+	sqlite3_stmt *st;
+	int rc, unit_null = 0, kind_null = 0;
+
+	if (strmap_get(&db->metric_ids, name, len, id) && !kind)
+		return 0;
+	if (!len)
+		return error("%s:%ld: empty metric name", ctx->path, line);
+	st = db->st[ST_FIND_METRIC];
+	sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		unit_null = sqlite3_column_int(st, 1);
+		kind_null = sqlite3_column_type(st, 2) == SQLITE_NULL;
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE) {
+		st = db->st[ST_INS_METRIC];
+		sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
+		bind_text_or_null(st, 2, unit);
+		if (kind)
+			sqlite3_bind_int(st, 3, (int)kind);
+		else
+			sqlite3_bind_null(st, 3);
+		if (step_done(ctx, st, line))
+			return -1;
+		*id = sqlite3_last_insert_rowid(db->sq);
+	} else if (rc != SQLITE_ROW) {
+		return error("%s:%ld: database: %s", ctx->path, line,
+			     sqlite3_errmsg(db->sq));
+	} else {
+		if (unit_null && unit && *unit) {
+			/* the first file that knows the unit gives it */
+			st = db->st[ST_SET_UNIT];
+			sqlite3_bind_text(st, 1, unit, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int64(st, 2, *id);
+			if (step_done(ctx, st, line))
+				return -1;
+		}
+		if (kind_null && kind) {
+			st = db->st[ST_SET_KIND];
+			sqlite3_bind_int(st, 1, (int)kind);
+			sqlite3_bind_int64(st, 2, *id);
+			if (step_done(ctx, st, line))
+				return -1;
+		}
+	}
+	strmap_put(&db->metric_ids, name, len, *id);
+	return 0;
+}
+
+int db_set_kind(struct import_ctx *ctx, const char *metric,
+		enum metric_kind kind, long line)
+{
+	int64_t id;
+
+	return metric_id(ctx, metric, NULL, kind, line, &id);
+}
+
+int db_emit_source(struct import_ctx *ctx, const char *member_path)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_INS_SOURCE];
+
+	sqlite3_bind_int64(st, 1, ctx->import_id);
+	sqlite3_bind_text(st, 2, member_path, -1, SQLITE_TRANSIENT);
+	if (step_done(ctx, st, 0))
+		return -1;
+	ctx->source_id = sqlite3_last_insert_rowid(ctx->db->sq);
+	return 0;
+}
+
+int db_end_run(struct import_ctx *ctx)
+{
+	int ret = 0;
+
+	if (ctx->run_id && ctx->series)
+		ret = series_buf_finish(ctx->series, ctx);
+	return ret;
+}
+
+int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
+{
+	sqlite3_stmt *st;
+	long iteration = rd->iteration;
+	int64_t vid;
+
+	if (ctx->nested && ctx->run_id)
+		return 0;	/* the directory importer's run */
+	if (db_end_run(ctx))
+		return -1;
+	if (variant_id(ctx, rd->testcase, rd->machine, rd->kernel, rd->commit,
+		       rd->label, rd->params, rd->nr_params, line, &vid))
+		return ctx->usage_error ? DB_EUSAGE : -1;
+	if (iteration < 0) {
+		st = ctx->db->st[ST_NEXT_ITER];
+		sqlite3_bind_int64(st, 1, vid);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			iteration = sqlite3_column_int(st, 0);
+		sqlite3_reset(st);
+		if (iteration < 0)
+			iteration = 0;
+	}
+	st = ctx->db->st[ST_INS_RUN];
+	sqlite3_bind_int64(st, 1, ctx->import_id);
+	sqlite3_bind_int64(st, 2, vid);
+	sqlite3_bind_text(st, 3, or_empty(rd->suite), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, iteration);
+	bind_id_or_null(st, 5, rd->start_time);
+	bind_id_or_null(st, 6, ctx->source_id);
+	bind_id_or_null(st, 7, line);
+	if (step_done(ctx, st, line))
+		return -1;
+	ctx->run_id = sqlite3_last_insert_rowid(ctx->db->sq);
+	ctx->nr_runs++;
+	return 0;
+}
+
+int db_emit_sample(struct import_ctx *ctx, const char *metric,
+		   const char *unit, double value, long line)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_INS_SAMPLE];
+	int64_t id;
+	int rc;
+
+	if (!ctx->run_id)
+		BUG("db_emit_sample() before db_emit_run()");
+	if (!isfinite(value))
+		return error("%s:%ld: value of '%s' is not a finite number",
+			     ctx->path, line, metric);
+	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
+		return -1;
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_double(st, 3, value);
+	bind_id_or_null(st, 4, line);
+	bind_id_or_null(st, 5, ctx->source_id);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		return error("%s:%ld: metric '%s' given twice for one run",
+			     ctx->path, line, metric);
+	if (rc != SQLITE_DONE)
+		return error("%s:%ld: database: %s", ctx->path, line,
+			     sqlite3_errmsg(ctx->db->sq));
+	ctx->nr_samples++;
+	return 0;
+}
+
+int db_emit_derived(struct import_ctx *ctx, int64_t metric_id_,
+		    double value, long line, int64_t source_id)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_INS_DERIVED];
+
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	sqlite3_bind_int64(st, 2, metric_id_);
+	sqlite3_bind_double(st, 3, value);
+	bind_id_or_null(st, 4, line);
+	bind_id_or_null(st, 5, source_id);
+	if (step_done(ctx, st, line))
+		return -1;
+	if (sqlite3_changes(ctx->db->sq) > 0)
+		ctx->nr_derived++;
+	return 0;
+}
+
+int db_emit_series_chunk(struct import_ctx *ctx, int64_t metric_id_,
+			 long chunk, const void *points, size_t n,
+			 int64_t source_id, long line)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_INS_SERIES];
+
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	sqlite3_bind_int64(st, 2, metric_id_);
+	sqlite3_bind_int64(st, 3, chunk);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)n);
+	sqlite3_bind_blob(st, 5, points, (int)(n * 16), SQLITE_TRANSIENT);
+	bind_id_or_null(st, 6, source_id);
+	bind_id_or_null(st, 7, line);
+	return step_done(ctx, st, line);
+}
+
+int db_emit_series(struct import_ctx *ctx, const char *metric,
+		   const char *unit, enum metric_kind kind, double t,
+		   double value, long line)
+{
+	int64_t id;
+
+	if (!ctx->run_id)
+		BUG("db_emit_series() before db_emit_run()");
+	if (!isfinite(value) || !isfinite(t))
+		return error("%s:%ld: value of '%s' is not a finite number",
+			     ctx->path, line, metric);
+	if (metric_id(ctx, metric, unit, kind, line, &id))
+		return -1;
+	if (!ctx->series)
+		ctx->series = series_buf_new();
+	if (series_buf_add(ctx->series, ctx, id, metric, kind, t, value,
+			   line))
+		return -1;
+	ctx->nr_series++;
+	return 0;
+}
+
+int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
+		      long line)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_INS_AGG];
+	double sd = a->stddev;
+	int64_t id, vid;
+
+	if (!isfinite(a->value))
+		return error("%s:%ld: value of '%s' is not a finite number",
+			     ctx->path, line, a->metric);
+	if (metric_id(ctx, a->metric, a->unit, MK_UNKNOWN, line, &id))
+		return -1;
+	if (variant_id(ctx, a->testcase, a->machine, a->kernel, a->commit,
+		       a->label, a->params, a->nr_params, line, &vid))
+		return ctx->usage_error ? DB_EUSAGE : -1;
+	sqlite3_bind_int64(st, 1, ctx->import_id);
+	sqlite3_bind_int64(st, 2, vid);
+	sqlite3_bind_text(st, 3, or_empty(a->suite), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, id);
+	sqlite3_bind_text(st, 5, a->stat, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(st, 6, a->value);
+	/* stddev is stored absolute; a relative one is converted */
+	if (isfinite(sd) && a->stddev_kind &&
+	    !strcmp(a->stddev_kind, "relative"))
+		sqlite3_bind_double(st, 7, fabs(a->value) * sd / 100.0);
+	else if (isfinite(sd))
+		sqlite3_bind_double(st, 7, sd);
+	else
+		sqlite3_bind_null(st, 7);
+	bind_text_or_null(st, 8, isfinite(sd) ? a->stddev_kind : NULL);
+	if (isfinite(sd))
+		sqlite3_bind_double(st, 9, sd);
+	else
+		sqlite3_bind_null(st, 9);
+	if (a->n >= 0)
+		sqlite3_bind_int64(st, 10, a->n);
+	else
+		sqlite3_bind_null(st, 10);
+	bind_text_or_null(st, 11, a->marker);
+	bind_id_or_null(st, 12, ctx->source_id);
+	bind_id_or_null(st, 13, line);
+	if (step_done(ctx, st, line))
+		return -1;
+	ctx->nr_aggregates++;
+	return 0;
+}

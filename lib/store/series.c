@@ -1,0 +1,179 @@
+/*
+ * Series collection and reduction for the import (see series.h).
+ */
+#include "core/compat.h"
+#include "core/strmap.h"
+#include "store/series.h"
+
+struct series_state {
+	int64_t metric_id;
+	char *name;		/* owned, for messages */
+	char *path;		/* owned: the file of the first point */
+	enum metric_kind kind;
+	int64_t source_id;	/* of the first point */
+	long first_line;	/* of the chunk being filled */
+	long chunk;		/* number of the chunk being filled */
+	size_t n;		/* points in buf */
+	unsigned char buf[SERIES_CHUNK * 16];
+	/* the reduction, kept as points arrive */
+	long count;
+	double first, last, sum;
+	long line0;		/* first point's line */
+	long down_line;		/* > 0: where a counter went down */
+	double down_from, down_to;
+};
+
+struct series_buf {
+	struct strmap idx;		/* metric id -> index in v */
+	struct series_state **v;	/* owned */
+	size_t nr, alloc;
+};
+
+struct series_buf *series_buf_new(void)
+{
+	return xcalloc(1, sizeof(struct series_buf));
+}
+
+static void clear(struct series_buf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < sb->nr; i++) {
+		free(sb->v[i]->name);
+		free(sb->v[i]->path);
+		free(sb->v[i]);
+	}
+	sb->nr = 0;
+	strmap_clear(&sb->idx);
+}
+
+void series_buf_free(struct series_buf *sb)
+{
+	if (!sb)
+		return;
+	clear(sb);
+	free(sb->v);
+	free(sb);
+}
+
+static void put_le64(unsigned char *p, double d)
+{
+	uint64_t u;
+	int i;
+
+	memcpy(&u, &d, sizeof(u));
+	for (i = 0; i < 8; i++)
+		p[i] = (unsigned char)(u >> (8 * i));
+}
+
+static double get_le64(const unsigned char *p)
+{
+	uint64_t u = 0;
+	double d;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		u |= (uint64_t)p[i] << (8 * i);
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+void series_point(const void *blob, size_t i, double *t, double *value)
+{
+	const unsigned char *p = (const unsigned char *)blob + i * 16;
+
+	*t = get_le64(p);
+	*value = get_le64(p + 8);
+}
+
+static int flush(struct series_state *s, struct import_ctx *ctx)
+{
+	if (!s->n)
+		return 0;
+	if (db_emit_series_chunk(ctx, s->metric_id, s->chunk, s->buf, s->n,
+				 s->source_id, s->first_line))
+		return -1;
+	s->chunk++;
+	s->n = 0;
+	return 0;
+}
+
+int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
+		   int64_t metric_id, const char *name, enum metric_kind kind,
+		   double t, double value, long line)
+{
+	struct series_state *s;
+	int64_t i;
+
+	if (strmap_get(&sb->idx, (const char *)&metric_id, sizeof(metric_id),
+		       &i)) {
+		s = sb->v[i];
+	} else {
+		s = xcalloc(1, sizeof(*s));
+		s->metric_id = metric_id;
+		s->name = xstrdup(name);
+		s->path = xstrdup(ctx->path);
+		s->kind = kind;
+		s->source_id = ctx->source_id;
+		s->line0 = line;
+		ALLOC_GROW(sb->v, sb->nr + 1, sb->alloc);
+		strmap_put(&sb->idx, (const char *)&metric_id,
+			   sizeof(metric_id), (int64_t)sb->nr);
+		sb->v[sb->nr++] = s;
+	}
+	if (!s->n)
+		s->first_line = line;
+	put_le64(s->buf + s->n * 16, t);
+	put_le64(s->buf + s->n * 16 + 8, value);
+	s->n++;
+	if (!s->count)
+		s->first = value;
+	else if (value < s->last && !s->down_line) {
+		s->down_line = line;
+		s->down_from = s->last;
+		s->down_to = value;
+	}
+	s->last = value;
+	s->sum += value;
+	s->count++;
+	if (s->n == SERIES_CHUNK)
+		return flush(s, ctx);
+	return 0;
+}
+
+int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < sb->nr && !ret; i++) {
+		struct series_state *s = sb->v[i];
+		double v;
+
+		if (flush(s, ctx)) {
+			ret = -1;
+			break;
+		}
+		if (!ctx->derive_samples)
+			continue;
+		if (s->kind == MK_COUNTER) {
+			if (s->down_line) {
+				warning("%s:%ld: counter '%s' went down (%.15g "
+					"to %.15g): a reboot or a wrap; no "
+					"value derived for this run", s->path,
+					s->down_line, s->name, s->down_from,
+					s->down_to);
+				ctx->nr_warnings++;
+				continue;
+			}
+			/* one point: its value, as lkp does */
+			v = s->count > 1 ? s->last - s->first : s->last;
+		} else {
+			v = s->sum / (double)s->count;
+		}
+		ret = db_emit_derived(ctx, s->metric_id, v, s->line0,
+				      s->source_id);
+	}
+	clear(sb);
+	return ret;
+}

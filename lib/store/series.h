@@ -1,0 +1,41 @@
+#ifndef SERIES_H
+#define SERIES_H
+/*
+ * Series of one run being imported: points collected per metric in
+ * chunks of SERIES_CHUNK (t, value) pairs, written as packed blobs when a
+ * chunk fills, and reduced at the end of the run into one derived sample
+ * per metric: a counter as last - first (not emitted, with a warning,
+ * when it ever goes down: a reboot or a wrap), anything else as the mean.
+ * Memory is bounded by the number of metrics, not the number of points.
+ *
+ * The blob: n pairs of IEEE-754 doubles (t, value), little-endian.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "store/db.h"
+
+#define SERIES_CHUNK 256
+
+struct series_buf;
+
+/* New, empty; free with series_buf_free() (NULL is fine). */
+struct series_buf *series_buf_new(void);
+void series_buf_free(struct series_buf *sb);
+/* One point of metric id (name for messages). 0 or -1 after error(). */
+int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
+		   int64_t metric_id, const char *name, enum metric_kind kind,
+		   double t, double value, long line);
+/* Write what is pending, reduce, and empty the buffer.  0 or -1. */
+int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx);
+
+/* Decode point i of a blob. */
+void series_point(const void *blob, size_t i, double *t, double *value);
+
+/* For series.c: the rows it writes (emit.c). 0 or -1 after error(). */
+int db_emit_derived(struct import_ctx *ctx, int64_t metric_id, double value,
+		    long line, int64_t source_id);
+int db_emit_series_chunk(struct import_ctx *ctx, int64_t metric_id,
+			 long chunk, const void *points, size_t n,
+			 int64_t source_id, long line);
+
+#endif
