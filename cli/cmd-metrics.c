@@ -17,7 +17,11 @@ const char *const metrics_usage[] = {
 	"",
 	"List the metrics that the selected runs have, with their unit, the",
 	"direction that counts as better, and how many runs (and aggregates)",
-	"have them.  Directions come from a built-in catalog (throughput, bw,",
+	"have them, and their kind as the importer stated it: counter (an",
+	"event count, reduced over a run as last - first), gauge (a level,",
+	"reduced as the mean), exact (deterministic, such as code size: one",
+	"value per side decides), or - when not stated.",
+	"Directions come from a built-in catalog (throughput, bw,",
 	"iops, score: higher; latency, time, faults: lower); --set-direction",
 	"stores an override for every metric matching GLOB, kept in the",
 	"database and used by compare and regressions from then on.",
@@ -111,6 +115,9 @@ int cmd_metrics(int argc, const char **argv, struct perfsift_ctx *ctx)
 					    json_null());
 			json_object_set_new(o, "direction", json_string(
 				direction_name(rows[i].direction)));
+			json_object_set_new(o, "kind", metric_kind_name(
+				rows[i].kind) ? json_string(metric_kind_name(
+				rows[i].kind)) : json_null());
 			json_object_set_new(o, "runs",
 					    json_integer(rows[i].nr_runs));
 			json_object_set_new(o, "aggregates",
@@ -121,15 +128,18 @@ int cmd_metrics(int argc, const char **argv, struct perfsift_ctx *ctx)
 	} else {
 		struct table t;
 
-		table_init(&t, 5, 1UL << 3 | 1UL << 4);
+		table_init(&t, 6, 1UL << 4 | 1UL << 5);
 		table_addf(&t, "METRIC");
 		table_addf(&t, "UNIT");
+		table_addf(&t, "KIND");
 		table_addf(&t, "BETTER");
 		table_addf(&t, "RUNS");
 		table_addf(&t, "AGGREGATES");
 		for (i = 0; i < nr; i++) {
 			table_addf(&t, "%s", rows[i].name);
 			table_addf(&t, "%s", rows[i].unit ? rows[i].unit : "-");
+			table_addf(&t, "%s", metric_kind_name(rows[i].kind) ?
+				   metric_kind_name(rows[i].kind) : "-");
 			table_addf(&t, "%s", direction_name(rows[i].direction));
 			table_addf(&t, "%ld", rows[i].nr_runs);
 			table_addf(&t, "%ld", rows[i].nr_aggregates);

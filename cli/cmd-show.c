@@ -16,6 +16,7 @@
 const char *const show_usage[] = {
 	"usage: perfsift show SELECTOR [--by DIM] [--metric GLOB]",
 	"                     [--testcase GLOB] [--machine M] [--json]",
+	"       perfsift show SELECTOR --series GLOB [...]",
 	"",
 	"Show every value of one variant or run.  SELECTOR is a label, a",
 	"kernel version, a commit sha prefix, or run:ID for a single run.",
@@ -29,7 +30,13 @@ const char *const show_usage[] = {
 	"    --metric GLOB   only metrics matching GLOB",
 	"    --testcase GLOB only runs whose testcase matches",
 	"    --machine M     only runs on machine M",
-	"    --json          one JSON document on stdout (SPEC §5.1)",
+	"    --series GLOB   the time series of the matching metrics instead:",
+	"                    every point, t in seconds (epoch seconds for",
+	"                    monitors) with the offset from the run's first",
+	"                    point and the change from the previous point",
+	"    --json          one JSON document on stdout (SPEC §5.1; with",
+	"                    --series: {\"series\": [{run, metric, points:",
+	"                    [[t, value], ...]}]})",
 	NULL,
 };
 
@@ -247,18 +254,80 @@ static void show_text(const struct run_row *runs, size_t nr,
 	free(done);
 }
 
+static int show_series_json(const struct series_row *p, size_t n)
+{
+	json_t *doc = json_object(), *arr = json_array(), *cur = NULL;
+	json_t *pts = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_t *pt;
+
+		if (!i || p[i].run_id != p[i - 1].run_id ||
+		    strcmp(p[i].metric, p[i - 1].metric)) {
+			cur = json_object();
+			pts = json_array();
+			json_object_set_new(cur, "run", json_integer(p[i].run_id));
+			json_object_set_new(cur, "metric",
+					    json_string(p[i].metric));
+			json_object_set_new(cur, "points", pts);
+			json_array_append_new(arr, cur);
+		}
+		pt = json_array();
+		json_array_append_new(pt, json_real(p[i].t));
+		json_array_append_new(pt, json_real(p[i].value));
+		json_array_append_new(pts, pt);
+	}
+	json_object_set_new(doc, "series", arr);
+	return print_json_steal(doc);
+}
+
+static void show_series_text(const struct series_row *p, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		struct table t;
+
+		for (j = i; j < n && p[j].run_id == p[i].run_id &&
+			    !strcmp(p[j].metric, p[i].metric); j++)
+			;
+		printf("%srun %" PRId64 ": %s, %zu point%s from t = %.15g s\n",
+		       i ? "\n" : "", p[i].run_id, p[i].metric, j - i,
+		       j - i == 1 ? "" : "s", p[i].t);
+		table_init(&t, 4, ~0UL);
+		table_addf(&t, "T");
+		table_addf(&t, "+S");
+		table_addf(&t, "VALUE");
+		table_addf(&t, "CHANGE");
+		for (size_t k = i; k < j; k++) {
+			table_addf(&t, "%.15g", p[k].t);
+			table_addf(&t, "%.6g", p[k].t - p[i].t);
+			fmt_num(&t, p[k].value);
+			if (k > i)
+				table_addf(&t, "%+.6g", p[k].value -
+						       p[k - 1].value);
+			else
+				table_addf(&t, "-");
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+	}
+}
+
 int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	enum { O_METRIC = 1, O_TESTCASE, O_MACHINE, O_JSON, O_BY };
+	enum { O_METRIC = 1, O_TESTCASE, O_MACHINE, O_JSON, O_BY, O_SERIES };
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, O_BY },
+		{ "series", required_argument, NULL, O_SERIES },
 		{ "metric", required_argument, NULL, O_METRIC },
 		{ "testcase", required_argument, NULL, O_TESTCASE },
 		{ "machine", required_argument, NULL, O_MACHINE },
 		{ "json", no_argument, NULL, O_JSON },
 		{ 0 },
 	};
-	const char *metric_glob = NULL, *text;
+	const char *metric_glob = NULL, *series_glob = NULL, *text;
 	struct run_filter f = { 0 };
 	struct selector sel;
 	struct run_row *runs = NULL;
@@ -276,6 +345,7 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 				NULL)) != -1) {
 		switch (c) {
 		case O_METRIC: metric_glob = optarg; break;
+		case O_SERIES: series_glob = optarg; break;
 		case O_TESTCASE: f.testcase = optarg; break;
 		case O_MACHINE: f.machine = optarg; break;
 		case O_JSON: json = 1; break;
@@ -317,6 +387,25 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 			return r == -1 ? EXIT_USAGE : EXIT_ENV;
 		}
 		f.sel = &sel;
+	}
+	if (series_glob) {
+		struct series_row *p;
+		size_t np;
+
+		if (query_series(db, &f, series_glob, &p, &np))
+			goto out;
+		if (!np) {
+			error("no series matches '%s' in '%s'", series_glob,
+			      text);
+			status = EXIT_USAGE;
+		} else if (json) {
+			status = show_series_json(p, np);
+		} else {
+			show_series_text(p, np);
+			status = EXIT_OK;
+		}
+		series_rows_free(p, np);
+		goto out;
 	}
 	if (query_runs(db, &f, &runs, &nr) ||
 	    query_samples(db, &f, metric_glob, &s, &ns))

@@ -8,6 +8,9 @@
  * are optional.  A row with a "stat" column (Amean, mean, ...) is a
  * summary kept as an aggregate, with optional "stddev", "stddev_kind"
  * (sample, population, relative; default sample), "n" and "marker".
+ * A "kind" column (counter, gauge, exact; empty: not stated) states
+ * the metric's kind: exact for deterministic quantities such as code
+ * size, which compare decides without a test.
  * Any other column becomes a run parameter (e.g. "threads").
  *
  * Rows with the same variant columns and iteration form one run.  Without
@@ -25,14 +28,14 @@
 enum col {
 	C_METRIC, C_VALUE, C_LABEL, C_KERNEL, C_COMMIT, C_MACHINE, C_TESTCASE,
 	C_PARAMS, C_ITERATION, C_UNIT, C_TIME, C_STAT, C_STDDEV,
-	C_STDDEV_KIND, C_N, C_MARKER, C_NR,
+	C_STDDEV_KIND, C_N, C_MARKER, C_KIND, C_NR,
 	C_PARAM = -2,	/* any other column: a run parameter */
 };
 
 static const char *const col_names[C_NR] = {
 	"metric", "value", "label", "kernel", "commit", "machine", "testcase",
 	"params", "iteration", "unit", "time", "stat", "stddev",
-	"stddev_kind", "n", "marker",
+	"stddev_kind", "n", "marker", "kind",
 };
 
 #define MAX_FIELDS 256
@@ -280,6 +283,20 @@ static void key_add(struct sbuf *key, const char *field, char sep)
 	sbuf_addch(key, sep);
 }
 
+static int set_kind(struct import_ctx *ctx, const char *metric,
+		    const char *kind, long lnum)
+{
+	static const char *const names[] = { "counter", "gauge", "exact" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(kind, names[i]))
+			return db_set_kind(ctx, metric,
+					   (enum metric_kind)(i + 1), lnum);
+	return error("%s:%ld: expected a kind (counter, gauge or exact) in "
+		     "column 'kind', got '%s'", ctx->path, lnum, kind);
+}
+
 static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 	       long lnum)
 {
@@ -387,10 +404,12 @@ static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 		if (db_emit_run(ctx, &rd, lnum))
 			return -1;
 		strmap_put(&s->runs, s->key.buf, s->key.len, ctx->run_id);
-	} else {
-		ctx->run_id = run_id;
+	} else if (db_resume_run(ctx, run_id)) {
+		return -1;
 	}
-	return db_emit_sample(ctx, metric, get(s, C_UNIT), value, lnum);
+	if (db_emit_sample(ctx, metric, get(s, C_UNIT), value, lnum))
+		return -1;
+	return get(s, C_KIND) ? set_kind(ctx, metric, get(s, C_KIND), lnum) : 0;
 }
 
 int csv_parse(struct import_ctx *ctx, struct input *in)

@@ -536,6 +536,106 @@ else
 	note " output; the last run's output is checked for one row per metric)"
 fi
 
+# ------------------------------------------------- 6. lkp result tree
+
+section "6. lkp result tree (100 commits x 5 runs x 2,000 stats: job.yaml + stats.json)"
+gen_lkp_tree() {
+	/usr/bin/python3 - "$1" <<'PY'
+import json, os, random, sys
+random.seed(6)
+root = sys.argv[1]
+keys = ["bench.stat_%04d" % i for i in range(2000)]
+level = [1 + 1e4 * random.random() for _ in keys]
+for c in range(100):
+    sha = "%040x" % (0x1234567 * (c + 1))
+    for r in range(5):
+        d = os.path.join(root, "bench", "p-1", "host", "rootfs", "kconfig",
+                         "gcc-12", sha, str(r))
+        os.makedirs(d)
+        with open(os.path.join(d, "job.yaml"), "w") as f:
+            f.write("testcase: bench\ntbox_group: host\ncommit: %s\n"
+                    "nr_threads: 1\nbench:\n  p: 1\n" % sha)
+        with open(os.path.join(d, "stats.json"), "w") as f:
+            json.dump({k: v * (0.98 + 0.04 * random.random())
+                       for k, v in zip(keys, level)}, f)
+PY
+}
+if gen_lkp_tree "$tmp/lkp"; then
+	lkp_bytes=$(du -sb "$tmp/lkp" | cut -f1)
+	if best_import lkp "imported 500 directories: 500 runs, 1000000 samples" \
+		"$tmp/lkp"; then
+		row "perfsift import TREE, best of $RUNS" "$(fmt '%.2f s' "$best_s")"
+		row "run directories/s" "$(fmt_int "$(calc "500 / $best_s")")"
+		row "files/s (job.yaml + stats.json)" \
+			"$(fmt_int "$(calc "1000 / $best_s")")"
+		row "samples/s" "$(fmt_int "$(calc "1000000 / $best_s")")"
+		row "MB/s" "$(fmt %.1f "$(calc "$lkp_bytes / 1e6 / $best_s")")"
+		row "peak RSS" "$(fmt '%.1f MiB' "$(calc "$max_rss_kb / 1024")")" \
+			"<= 64 MiB"
+	fi
+	rm -rf "$tmp/lkp"
+else
+	fail "generating the lkp tree"
+fi
+
+# ------------------------------------------------- 7. procfs series
+
+section "7. procfs series (lkp monitor format, /proc/vmstat records)"
+# gen_series FILE MB: vmstat records of 190 counters, 1 s apart, until
+# the file holds MB megabytes
+gen_series() {
+	awk -v mb="$2" 'BEGIN {
+		srand(7)
+		for (k = 0; k < 190; k++) {
+			name[k] = (k % 3 ? "nr_gauge_" : "pgcounter_") k
+			v[k] = int(1e6 * rand())
+		}
+		limit = mb * 1e6; bytes = 0
+		for (t = 1796000000; bytes < limit; t++) {
+			line = "time: " t
+			print line; bytes += length(line) + 1
+			for (k = 0; k < 190; k++) {
+				v[k] += k % 3 ? int(100 * rand()) - 50 : int(1000 * rand())
+				line = name[k] " " v[k]
+				print line; bytes += length(line) + 1
+			}
+		}
+	}' >"$1"
+}
+gen_series "$tmp/series" 200
+series_bytes=$(stat -c %s "$tmp/series")
+best_time 3 cat "$tmp/series"
+cat_s=$best
+if best_import series "imported 1 file: 1 run, 190 samples" \
+	"$tmp/series"; then
+	mbs=$(calc "$series_bytes / 1e6 / $best_s")
+	check "$mbs" ">=" 200
+	row "$(fmt %.0f "$(calc "$series_bytes / 1e6")") MB series, best of $RUNS" \
+		"$(fmt '%.2f s' "$best_s")"
+	row "MB/s" "$(fmt %.1f "$mbs")" ">= 200" "$vd"
+	row "  floor: cat of the same bytes, MB/s" \
+		"$(fmt %.0f "$(calc "$series_bytes / 1e6 / $cat_s")")"
+	points=$(( $(grep -c '^time: ' "$tmp/series") * 190 ))
+	row "points/s" "$(fmt_int "$(calc "$points / $best_s")")"
+	mb=$(calc "$max_rss_kb / 1024")
+	check "$mb" "<=" 64
+	row "peak RSS" "$(fmt '%.1f MiB' "$mb")" "<= 64 MiB" "$vd"
+fi
+rm -f "$tmp/series"
+if [ "$BENCH_1GB" = 1 ]; then
+	gen_series "$tmp/series" 1000
+	RUNS=1 best_import series1g "imported 1 file: 1 run, 190 samples" \
+		"$tmp/series" &&
+	{
+		mb=$(calc "$max_rss_kb / 1024")
+		check "$mb" "<=" 64
+		row "peak RSS (1 GB series)" "$(fmt '%.1f MiB' "$mb")" \
+			"<= 64 MiB" "$vd"
+		row "MB/s (1 GB series)" "$(fmt %.1f "$(calc "$(stat -c %s "$tmp/series") / 1e6 / $best_s")")"
+	}
+	rm -f "$tmp/series"
+fi
+
 # ------------------------------------------------- summary
 
 echo

@@ -2,20 +2,21 @@
 # Data-driven importer tests (jq's layout): every folder
 # tests/data/<importer>/<case>/ holds `input` and either `expect` (the
 # `perfsift debug dump` after importing it) or `error` (the exact stderr
-# of a failed import, which must exit 3 and keep nothing).  An optional
-# `args` file replaces the default import flags `--format <importer>`.
-# Adding a case needs no code.
+# of a failed import, which must exit 3 and keep nothing).  `input` may be
+# a directory (a result a directory importer claims whole, or a tree).
+# An optional `args` file replaces the default import flags
+# `--format <importer>`.  Adding a case needs no code.
 . "$(dirname "$0")/lib.sh"
 
 for dir in "$SRC"/tests/data/*/*/; do
-	[ -f "$dir/input" ] || continue
+	[ -e "$dir/input" ] || continue
 	imp=$(basename "$(dirname "$dir")")
 	case=$(basename "$dir")
 	export dir imp case
 	if [ -f "$dir/expect" ]; then
 		test_expect_success "$imp/$case imports as expected" '
 			rm -f case.db* &&
-			cp "$dir/input" input &&
+			rm -rf input && cp -R "$dir/input" input &&
 			args="--format $imp" &&
 			if [ -f "$dir/args" ]; then args=$(cat "$dir/args"); fi &&
 			perfsift --db case.db import $args input >out 2>err &&
@@ -30,7 +31,7 @@ for dir in "$SRC"/tests/data/*/*/; do
 	elif [ -f "$dir/error" ]; then
 		test_expect_success "$imp/$case is refused with a clear error" '
 			rm -f case.db* &&
-			cp "$dir/input" input &&
+			rm -rf input && cp -R "$dir/input" input &&
 			args="--format $imp" &&
 			if [ -f "$dir/args" ]; then args=$(cat "$dir/args"); fi &&
 			test_expect_code 3 perfsift --db case.db import $args input >out 2>err &&

@@ -97,6 +97,7 @@ struct loader {
 	const char **mname, **munit;	/* by metric index; pool strings */
 	int64_t *mid;		/* by metric index: the metric id */
 	signed char *mdir;	/* by metric index: direction, 2 = not yet */
+	char *mexact;		/* by metric index: kind is exact */
 	size_t nr_m, alloc_m;
 	struct direction_overrides dirs;
 };
@@ -162,8 +163,8 @@ static size_t group_idx(struct loader *l, const char *testcase,
 
 static int load_metrics(struct loader *l)
 {
-	sqlite3_stmt *st = db_prepare(l->db, "SELECT id, name, unit FROM "
-					     "metrics WHERE name GLOB ?");
+	sqlite3_stmt *st = db_prepare(l->db, "SELECT id, name, unit, kind = 3 "
+					     "FROM metrics WHERE name GLOB ?");
 
 	if (!st)
 		return -1;
@@ -180,6 +181,8 @@ static int load_metrics(struct loader *l)
 		l->munit = xrealloc(l->munit, l->alloc_m * sizeof(*l->munit));
 		l->mdir = xrealloc(l->mdir, l->alloc_m * sizeof(*l->mdir));
 		l->mdir[l->nr_m] = 2;
+		l->mexact = xrealloc(l->mexact, l->alloc_m);
+		l->mexact[l->nr_m] = (char)sqlite3_column_int(st, 3);
 		l->mname[l->nr_m] = pool_add(l->c,
 				(const char *)sqlite3_column_text(st, 1));
 		l->munit[l->nr_m] = pool_add(l->c, unit);
@@ -255,6 +258,7 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 		l->mdir[m] = (signed char)direction_of(&l->dirs, r->metric,
 							r->unit);
 	r->direction = l->mdir[m];
+	r->exact = l->mexact[m];
 	/* one allocation for both: side[nvar] then vs[nvar - 1] */
 	r->side = xcalloc(1, c->nvar * sizeof(*r->side) +
 			     (c->nvar - 1) * sizeof(*r->vs));
@@ -576,6 +580,39 @@ static void test_pair(struct comparison *c, const struct cmp_side *a,
 		set_note(c, vs, "no standard deviation given: no test possible");
 }
 
+/* Every value of a side the same (an exact quantity measured again). */
+static int constant_side(const struct cmp_side *s)
+{
+	size_t i;
+
+	if (s->source != SIDE_SAMPLES || !s->nv)
+		return 0;
+	for (i = 1; i < s->nv; i++)
+		if (s->v[i] != s->v[0])
+			return 0;
+	return 1;
+}
+
+/*
+ * A metric of kind exact (code size, a count that does not vary): one
+ * value per side is enough, the change itself decides and there is no
+ * p-value.  Returns 1 when that applies; 0 when a side varies after all
+ * (then it is tested like any other metric, with a note).
+ */
+static int exact_pair(struct comparison *c, const struct cmp_side *a,
+		      const struct cmp_side *b, struct cmp_vs *vs)
+{
+	vs->p = vs->q = NAN;
+	vs->method = CMP_NONE;
+	if (!constant_side(a) || !constant_side(b)) {
+		set_note(c, vs, "exact metric varies between runs: tested");
+		return 0;
+	}
+	vs->exact_changed = a->v[0] != b->v[0];
+	set_note(c, vs, "exact metric: the change decides, no test");
+	return 1;
+}
+
 static void change_and_ci(const struct comparison *c,
 			  const struct cmp_side *a, const struct cmp_side *b,
 			  struct cmp_vs *vs)
@@ -603,7 +640,14 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v)
 
 	double level = c->opts.fdr ? vs->q : vs->p;
 
-	if (vs->method == CMP_SOURCE) {
+	if (r->exact && vs->method == CMP_NONE && vs->note &&
+	    !strncmp(vs->note, "exact metric: ", 14)) {
+		vs->significant = vs->exact_changed;
+		if (!vs->significant) {
+			vs->verdict = CMP_UNCHANGED;
+			return;
+		}
+	} else if (vs->method == CMP_SOURCE) {
 		vs->significant = b->marker && *b->marker;
 	} else {
 		vs->significant = isfinite(level) && level < c->opts.alpha;
@@ -720,6 +764,9 @@ static int compute(struct comparison *c)
 				vs->note = "missing on one side";
 				continue;
 			}
+			if (r->exact && exact_pair(c, &r->side[0],
+						   &r->side[v], vs))
+				continue;
 			test_pair(c, &r->side[0], &r->side[v], vs);
 			if (isfinite(vs->p))
 				m++;
@@ -805,6 +852,7 @@ out:
 	free(l.mname);
 	free(l.munit);
 	free(l.mdir);
+	free(l.mexact);
 	strmap_clear(&l.groups);
 	strmap_clear(&l.rows);
 	strmap_clear(&l.metrics);

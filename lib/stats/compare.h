@@ -69,7 +69,9 @@ struct cmp_vs {
 	double ci_low_pct, ci_high_pct;	/* Fieller, level 1 - alpha */
 	double p, q;		/* NAN: none */
 	enum cmp_method method;
-	int significant;	/* q (or p with fdr none) < alpha */
+	int significant;	/* q (or p with fdr none) < alpha; for an
+				 * exact metric: the values differ */
+	int exact_changed;	/* exact metric: the two values differ */
 	enum cmp_verdict verdict;
 	const char *note;	/* borrowed: interned in the comparison */
 };
@@ -78,6 +80,7 @@ struct cmp_row {
 	const char *testcase, *params, *machine;	/* borrowed: pool */
 	const char *metric, *unit;		/* borrowed: metric pool */
 	int direction;
+	int exact;		/* the metric's kind is exact (code size) */
 	unsigned group_rank, metric_rank;	/* sort keys (private) */
 	struct cmp_side *side;			/* owned, one per variant */
 	struct cmp_vs *vs;			/* nvar - 1, in side's block */

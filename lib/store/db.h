@@ -175,6 +175,12 @@ void db_import_end(struct import_ctx *ctx);
  * with an earlier, different one.
  */
 int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line);
+/*
+ * Make an earlier run of this import (an id that db_emit_run() set in
+ * ctx->run_id) current again, for formats whose rows interleave runs.
+ * Ends the current run first.  0 or -1.
+ */
+int db_resume_run(struct import_ctx *ctx, int64_t run_id);
 /* One value of metric in the current run.  unit may be NULL. */
 int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double value, long line);

@@ -537,9 +537,17 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 	size_t len = strlen(name);
 	sqlite3_stmt *st;
 	int rc, unit_null = 0, kind_null = 0;
+	int64_t cached;
 
-	if (strmap_get(&db->metric_ids, name, len, id) && !kind)
+	/*
+	 * The cache holds id << 2 | kind: a kind stated once is not looked
+	 * up again (the first statement wins in the database too).
+	 */
+	if (strmap_get(&db->metric_ids, name, len, &cached) &&
+	    (!kind || (cached & 3))) {
+		*id = cached >> 2;
 		return 0;
+	}
 	if (!len)
 		return error("%s:%ld: empty metric name", ctx->path, line);
 	st = db->st[ST_FIND_METRIC];
@@ -574,6 +582,8 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 			if (step_done(ctx, st, line))
 				return -1;
 		}
+		if (!kind_null)
+			kind = (enum metric_kind)1;	/* known: cache it */
 		if (kind_null && kind) {
 			st = db->st[ST_SET_KIND];
 			sqlite3_bind_int(st, 1, (int)kind);
@@ -582,7 +592,7 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 				return -1;
 		}
 	}
-	strmap_put(&db->metric_ids, name, len, *id);
+	strmap_put(&db->metric_ids, name, len, *id << 2 | (int64_t)kind);
 	return 0;
 }
 
@@ -649,6 +659,16 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 		return -1;
 	ctx->run_id = sqlite3_last_insert_rowid(ctx->db->sq);
 	ctx->nr_runs++;
+	return 0;
+}
+
+int db_resume_run(struct import_ctx *ctx, int64_t run_id)
+{
+	if (run_id == ctx->run_id)
+		return 0;
+	if (db_end_run(ctx))
+		return -1;
+	ctx->run_id = run_id;
 	return 0;
 }
 
