@@ -15,6 +15,11 @@ struct sha256 {
 
 void sha256_init(struct sha256 *c);
 void sha256_update(struct sha256 *c, const void *data, size_t len);
+/*
+ * Use the portable block function (1) or the fastest the CPU has (0);
+ * for tests.  Returns 1 if the CPU has a faster one.
+ */
+int sha256_use_portable(int portable);
 /* Writes 64 lowercase hex digits and a NUL into hex[65]. */
 void sha256_final_hex(struct sha256 *c, char hex[65]);
 

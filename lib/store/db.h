@@ -15,7 +15,7 @@ enum db_stmt {
 	ST_INS_RUN, ST_INS_PARAM, ST_INS_SAMPLE, ST_INS_DERIVED,
 	ST_INS_SERIES, ST_INS_AGG, ST_FIND_METRIC, ST_INS_METRIC,
 	ST_SET_UNIT, ST_SET_KIND, ST_NEXT_ITER, ST_FIND_VARIANT,
-	ST_INS_VARIANT, ST_INS_SOURCE, ST_NR,
+	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_NR,
 };
 
 /*
@@ -194,6 +194,16 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 int db_emit_series(struct import_ctx *ctx, const char *metric,
 		   const char *unit, enum metric_kind kind, double t,
 		   double value, long line);
+/*
+ * The id of a metric (made if new; its unit and kind stated as for
+ * db_emit_series), for db_emit_series_id(): a parser that emits many
+ * points of the same metrics looks each name up once.  0 or -1.
+ */
+int db_metric(struct import_ctx *ctx, const char *metric, const char *unit,
+	      enum metric_kind kind, long line, int64_t *id);
+/* db_emit_series() by metric id (from db_metric()). */
+int db_emit_series_id(struct import_ctx *ctx, int64_t metric_id, double t,
+		      double value, long line);
 /* State the kind of a metric (the first statement wins). 0 or -1. */
 int db_set_kind(struct import_ctx *ctx, const char *metric,
 		enum metric_kind kind, long line);

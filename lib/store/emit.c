@@ -9,6 +9,7 @@
 #include "store/series.h"
 #include "core/sbuf.h"
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
@@ -137,6 +138,8 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"(?,?,?,?,?,?)",
 		[ST_INS_SOURCE] = "INSERT INTO sources(import_id, path) "
 			"VALUES (?,?)",
+		[ST_METRIC_INFO] = "SELECT name, coalesce(kind, 0) FROM "
+			"metrics WHERE id = ?",
 	};
 
 	if (!db->st[which])
@@ -736,26 +739,59 @@ int db_emit_series_chunk(struct import_ctx *ctx, int64_t metric_id_,
 	return step_done(ctx, st, line);
 }
 
+int db_metric_info(struct import_ctx *ctx, int64_t metric_id, char **name,
+		   enum metric_kind *kind)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_METRIC_INFO];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, metric_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*name = xstrdup((const char *)sqlite3_column_text(st, 0));
+		*kind = (enum metric_kind)sqlite3_column_int(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return error("%s: database: metric %" PRId64 ": %s", ctx->path,
+			     metric_id, sqlite3_errmsg(ctx->db->sq));
+	return 0;
+}
+
+int db_metric(struct import_ctx *ctx, const char *metric, const char *unit,
+	      enum metric_kind kind, long line, int64_t *id)
+{
+	return metric_id(ctx, metric, unit, kind, line, id);
+}
+
+int db_emit_series_id(struct import_ctx *ctx, int64_t id, double t,
+		      double value, long line)
+{
+	if (!ctx->run_id)
+		BUG("db_emit_series() before db_emit_run()");
+	if (!isfinite(value) || !isfinite(t))
+		return error("%s:%ld: a series point that is not a finite "
+			     "number", ctx->path, line);
+	if (!ctx->series)
+		ctx->series = series_buf_new();
+	if (series_buf_add(ctx->series, ctx, id, t, value, line))
+		return -1;
+	ctx->nr_series++;
+	return 0;
+}
+
 int db_emit_series(struct import_ctx *ctx, const char *metric,
 		   const char *unit, enum metric_kind kind, double t,
 		   double value, long line)
 {
 	int64_t id;
 
-	if (!ctx->run_id)
-		BUG("db_emit_series() before db_emit_run()");
 	if (!isfinite(value) || !isfinite(t))
 		return error("%s:%ld: value of '%s' is not a finite number",
 			     ctx->path, line, metric);
 	if (metric_id(ctx, metric, unit, kind, line, &id))
 		return -1;
-	if (!ctx->series)
-		ctx->series = series_buf_new();
-	if (series_buf_add(ctx->series, ctx, id, metric, kind, t, value,
-			   line))
-		return -1;
-	ctx->nr_series++;
-	return 0;
+	return db_emit_series_id(ctx, id, t, value, line);
 }
 
 int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,

@@ -2,7 +2,7 @@
  * Series collection and reduction for the import (see series.h).
  */
 #include "core/compat.h"
-#include "core/strmap.h"
+#include <inttypes.h>
 #include "store/series.h"
 
 struct series_state {
@@ -24,7 +24,9 @@ struct series_state {
 };
 
 struct series_buf {
-	struct strmap idx;		/* metric id -> index in v */
+	/* metric id -> 1 + index in v (0: none); ids are small and dense */
+	uint32_t *slot;			/* owned */
+	size_t nr_slot;
 	struct series_state **v;	/* owned */
 	size_t nr, alloc;
 };
@@ -39,12 +41,12 @@ static void clear(struct series_buf *sb)
 	size_t i;
 
 	for (i = 0; i < sb->nr; i++) {
+		sb->slot[sb->v[i]->metric_id] = 0;
 		free(sb->v[i]->name);
 		free(sb->v[i]->path);
 		free(sb->v[i]);
 	}
 	sb->nr = 0;
-	strmap_clear(&sb->idx);
 }
 
 void series_buf_free(struct series_buf *sb)
@@ -53,28 +55,37 @@ void series_buf_free(struct series_buf *sb)
 		return;
 	clear(sb);
 	free(sb->v);
+	free(sb->slot);
 	free(sb);
 }
 
 static void put_le64(unsigned char *p, double d)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &d, 8);
+#else
 	uint64_t u;
 	int i;
 
 	memcpy(&u, &d, sizeof(u));
 	for (i = 0; i < 8; i++)
 		p[i] = (unsigned char)(u >> (8 * i));
+#endif
 }
 
 static double get_le64(const unsigned char *p)
 {
-	uint64_t u = 0;
 	double d;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&d, p, 8);
+#else
+	uint64_t u = 0;
 	int i;
 
 	for (i = 0; i < 8; i++)
 		u |= (uint64_t)p[i] << (8 * i);
 	memcpy(&d, &u, sizeof(d));
+#endif
 	return d;
 }
 
@@ -99,27 +110,35 @@ static int flush(struct series_state *s, struct import_ctx *ctx)
 }
 
 int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
-		   int64_t metric_id, const char *name, enum metric_kind kind,
-		   double t, double value, long line)
+		   int64_t metric_id, double t, double value, long line)
 {
 	struct series_state *s;
-	int64_t i;
 
-	if (strmap_get(&sb->idx, (const char *)&metric_id, sizeof(metric_id),
-		       &i)) {
-		s = sb->v[i];
+	if (metric_id <= 0 || metric_id > UINT32_MAX)
+		BUG("series of metric id %" PRId64, metric_id);
+	if ((size_t)metric_id >= sb->nr_slot) {
+		size_t n = (size_t)metric_id * 2 + 64;
+
+		sb->slot = xrealloc(sb->slot, n * sizeof(*sb->slot));
+		memset(sb->slot + sb->nr_slot, 0,
+		       (n - sb->nr_slot) * sizeof(*sb->slot));
+		sb->nr_slot = n;
+	}
+	if (sb->slot[metric_id]) {
+		s = sb->v[sb->slot[metric_id] - 1];
 	} else {
 		s = xcalloc(1, sizeof(*s));
 		s->metric_id = metric_id;
-		s->name = xstrdup(name);
+		if (db_metric_info(ctx, metric_id, &s->name, &s->kind)) {
+			free(s);
+			return -1;
+		}
 		s->path = xstrdup(ctx->path);
-		s->kind = kind;
 		s->source_id = ctx->source_id;
 		s->line0 = line;
 		ALLOC_GROW(sb->v, sb->nr + 1, sb->alloc);
-		strmap_put(&sb->idx, (const char *)&metric_id,
-			   sizeof(metric_id), (int64_t)sb->nr);
 		sb->v[sb->nr++] = s;
+		sb->slot[metric_id] = (uint32_t)sb->nr;
 	}
 	if (!s->n)
 		s->first_line = line;

@@ -21,16 +21,18 @@ struct series_buf;
 /* New, empty; free with series_buf_free() (NULL is fine). */
 struct series_buf *series_buf_new(void);
 void series_buf_free(struct series_buf *sb);
-/* One point of metric id (name for messages). 0 or -1 after error(). */
+/* One point of metric id. 0 or -1 after error(). */
 int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
-		   int64_t metric_id, const char *name, enum metric_kind kind,
-		   double t, double value, long line);
+		   int64_t metric_id, double t, double value, long line);
 /* Write what is pending, reduce, and empty the buffer.  0 or -1. */
 int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx);
 
 /* Decode point i of a blob. */
 void series_point(const void *blob, size_t i, double *t, double *value);
 
+/* For series.c (emit.c): a metric's name (new string) and kind. */
+int db_metric_info(struct import_ctx *ctx, int64_t metric_id, char **name,
+		   enum metric_kind *kind);
 /* For series.c: the rows it writes (emit.c). 0 or -1 after error(). */
 int db_emit_derived(struct import_ctx *ctx, int64_t metric_id, double value,
 		    long line, int64_t source_id);
