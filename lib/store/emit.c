@@ -706,58 +706,6 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 	return 0;
 }
 
-int db_emit_derived(struct import_ctx *ctx, int64_t metric_id_,
-		    double value, long line, int64_t source_id)
-{
-	sqlite3_stmt *st = ctx->db->st[ST_INS_DERIVED];
-
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	sqlite3_bind_int64(st, 2, metric_id_);
-	sqlite3_bind_double(st, 3, value);
-	bind_id_or_null(st, 4, line);
-	bind_id_or_null(st, 5, source_id);
-	if (step_done(ctx, st, line))
-		return -1;
-	if (sqlite3_changes(ctx->db->sq) > 0)
-		ctx->nr_derived++;
-	return 0;
-}
-
-int db_emit_series_chunk(struct import_ctx *ctx, int64_t metric_id_,
-			 long chunk, const void *points, size_t n,
-			 int64_t source_id, long line)
-{
-	sqlite3_stmt *st = ctx->db->st[ST_INS_SERIES];
-
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	sqlite3_bind_int64(st, 2, metric_id_);
-	sqlite3_bind_int64(st, 3, chunk);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)n);
-	sqlite3_bind_blob(st, 5, points, (int)(n * 16), SQLITE_TRANSIENT);
-	bind_id_or_null(st, 6, source_id);
-	bind_id_or_null(st, 7, line);
-	return step_done(ctx, st, line);
-}
-
-int db_metric_info(struct import_ctx *ctx, int64_t metric_id, char **name,
-		   enum metric_kind *kind)
-{
-	sqlite3_stmt *st = ctx->db->st[ST_METRIC_INFO];
-	int rc;
-
-	sqlite3_bind_int64(st, 1, metric_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*name = xstrdup((const char *)sqlite3_column_text(st, 0));
-		*kind = (enum metric_kind)sqlite3_column_int(st, 1);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW)
-		return error("%s: database: metric %" PRId64 ": %s", ctx->path,
-			     metric_id, sqlite3_errmsg(ctx->db->sq));
-	return 0;
-}
-
 int db_metric(struct import_ctx *ctx, const char *metric, const char *unit,
 	      enum metric_kind kind, long line, int64_t *id)
 {

@@ -31,6 +31,81 @@ struct series_buf {
 	size_t nr, alloc;
 };
 
+/*
+ * The rows series.c writes, through the statements emit.c prepared for
+ * the import (ctx->db->st).
+ */
+static int step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	return error("%s:%ld: database: %s", ctx->path, line,
+		     sqlite3_errmsg(ctx->db->sq));
+}
+
+static void bind_id_or_null(sqlite3_stmt *st, int i, int64_t id)
+{
+	if (id > 0)
+		sqlite3_bind_int64(st, i, id);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int db_metric_info(struct import_ctx *ctx, int64_t metric_id, char **name,
+		   enum metric_kind *kind)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_METRIC_INFO];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, metric_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*name = xstrdup((const char *)sqlite3_column_text(st, 0));
+		*kind = (enum metric_kind)sqlite3_column_int(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return error("%s: database: metric %" PRId64 ": %s", ctx->path,
+			     metric_id, sqlite3_errmsg(ctx->db->sq));
+	return 0;
+}
+
+static int db_emit_derived(struct import_ctx *ctx, int64_t mid,
+		    double value, long line, int64_t source_id)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_INS_DERIVED];
+
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	sqlite3_bind_int64(st, 2, mid);
+	sqlite3_bind_double(st, 3, value);
+	bind_id_or_null(st, 4, line);
+	bind_id_or_null(st, 5, source_id);
+	if (step_done(ctx, st, line))
+		return -1;
+	if (sqlite3_changes(ctx->db->sq) > 0)
+		ctx->nr_derived++;
+	return 0;
+}
+
+static int db_emit_series_chunk(struct import_ctx *ctx, int64_t mid,
+			 long chunk, const void *points, size_t n,
+			 int64_t source_id, long line)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_INS_SERIES];
+
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	sqlite3_bind_int64(st, 2, mid);
+	sqlite3_bind_int64(st, 3, chunk);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)n);
+	sqlite3_bind_blob(st, 5, points, (int)(n * 16), SQLITE_TRANSIENT);
+	bind_id_or_null(st, 6, source_id);
+	bind_id_or_null(st, 7, line);
+	return step_done(ctx, st, line);
+}
+
 struct series_buf *series_buf_new(void)
 {
 	return xcalloc(1, sizeof(struct series_buf));

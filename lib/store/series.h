@@ -30,14 +30,4 @@ int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx);
 /* Decode point i of a blob. */
 void series_point(const void *blob, size_t i, double *t, double *value);
 
-/* For series.c (emit.c): a metric's name (new string) and kind. */
-int db_metric_info(struct import_ctx *ctx, int64_t metric_id, char **name,
-		   enum metric_kind *kind);
-/* For series.c: the rows it writes (emit.c). 0 or -1 after error(). */
-int db_emit_derived(struct import_ctx *ctx, int64_t metric_id, double value,
-		    long line, int64_t source_id);
-int db_emit_series_chunk(struct import_ctx *ctx, int64_t metric_id,
-			 long chunk, const void *points, size_t n,
-			 int64_t source_id, long line);
-
 #endif
