@@ -68,7 +68,8 @@ static int dump(struct db *db)
 		" r.start_time, r.line FROM runs r JOIN variants v ON v.id ="
 		" r.variant_id ORDER BY r.id",
 		"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
-		" runs) SELECT 'sample', n.k, m.name, m.unit, s.value, s.line"
+		" runs) SELECT 'sample', n.k, m.name, m.unit, s.value,"
+		" coalesce(s.line, 'NULL')"
 		" || CASE WHEN s.derived THEN ' derived' ELSE '' END"
 		" || coalesce(' ' || src.path, '')"
 		" FROM samples s JOIN n ON n.id = s.run_id JOIN metrics m ON"

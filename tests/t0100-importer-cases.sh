@@ -24,7 +24,9 @@ for dir in "$SRC"/tests/data/*/*/; do
 			if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp actual "$dir/expect"; fi &&
 			test_cmp "$dir/expect" actual &&
 			perfsift --db case.db import $args input >out2 &&
-			grep -q "input: already imported" out2 &&
+			grep -q "already imported" out2 &&
+			! grep -v -e ": already imported$" \
+				-e "^imported 0 files: 0 runs, 0 samples; [0-9]* already imported$" out2 &&
 			perfsift --db case.db debug dump >actual2 &&
 			test_cmp actual actual2
 		'

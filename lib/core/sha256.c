@@ -8,6 +8,7 @@
 #include "core/compat.h"
 #include "core/sha256.h"
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_SHA_NI 1
 #endif
@@ -85,6 +86,21 @@ static void compress_ni(uint32_t h[8], const unsigned char *p, size_t n)
 }
 #endif
 
+#ifdef HAVE_SHA_NI
+/* Does the CPU have the SHA extensions (and SSE4.1)?  By cpuid: clang 14
+ * does not know "sha" in __builtin_cpu_supports(). */
+static int cpu_has_sha(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1))
+		return 0;
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return 0;
+	return !!(b & (1u << 29));	/* CPUID.(7,0):EBX.SHA */
+}
+#endif
+
 /* The block function in use: chosen once, by what the CPU can do. */
 static void (*compress_fn)(uint32_t h[8], const unsigned char *p, size_t n);
 
@@ -93,9 +109,7 @@ static void compress(uint32_t h[8], const unsigned char *p, size_t n)
 	if (!compress_fn) {
 		compress_fn = compress_c;
 #ifdef HAVE_SHA_NI
-		__builtin_cpu_init();
-		if (__builtin_cpu_supports("sha") &&
-		    __builtin_cpu_supports("sse4.1"))
+		if (cpu_has_sha())
 			compress_fn = compress_ni;
 #endif
 	}
@@ -106,8 +120,7 @@ int sha256_use_portable(int portable)
 {
 	compress_fn = portable ? compress_c : NULL;
 #ifdef HAVE_SHA_NI
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
+	return cpu_has_sha();
 #else
 	return 0;
 #endif
