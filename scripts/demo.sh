@@ -2,10 +2,15 @@
 # make demo: the main job on real data made here and now.
 #
 # Runs a real fio workload in two configurations (random reads with 4 KiB
-# and with 64 KiB blocks), five iterations each, samples /proc/vmstat and
-# /proc/zoneinfo during every run (lkp's monitor format: "time: <epoch>"
-# then the file), imports everything into demo-out/demo.db and shows the
-# comparison with significance.  Everything lands in demo-out/.
+# and with 64 KiB blocks), five iterations each, samples /proc/vmstat,
+# /proc/zoneinfo and /proc/meminfo during every run in lkp's monitor
+# format ("time: <epoch>" then the file), and files each run the way
+# lkp-tests lays out a result tree (job.yaml, fio.output, proc-vmstat.gz,
+# zoneinfo.gz, meminfo.gz under .../<commit>/<run>/).  perfsift imports
+# the whole tree with one command, reduces the monitors itself (lkp's
+# stats.json is not written: event counters last - first, gauges the
+# mean) and shows the comparison with significance.  Everything lands in
+# demo-out/.
 set -eu
 cd "$(dirname "$0")/.."
 P=${PERFSIFT:-./perfsift}
@@ -14,7 +19,7 @@ ITER=${DEMO_ITERATIONS:-5}
 RUNTIME=${DEMO_RUNTIME:-2}
 
 rm -rf "$OUT"
-mkdir -p "$OUT/raw" "$OUT/data"
+mkdir -p "$OUT/result" "$OUT/data"
 DB=$OUT/demo.db
 export PERFSIFT_DB="$DB"
 
@@ -28,56 +33,53 @@ monitor() {
 	done >"$1"
 }
 
-# vmstat_csv RAW CSV: reduce a monitor capture to one value per counter,
-# as lkp does: event counters (pg*, numa_*, ...) last - first, gauges
-# (nr_*) the mean.  (Stand-in until the procfs importer reads raw files.)
-vmstat_csv() {
-	awk '
-	/^time: / { snap++; next }
-	NF == 2 && $2 ~ /^[0-9]+$/ {
-		if (!($1 in first)) { first[$1] = $2; order[++n] = $1 }
-		last[$1] = $2; sum[$1] += $2; cnt[$1]++
-	}
-	END {
-		print "metric,value"
-		for (i = 1; i <= n; i++) {
-			k = order[i]
-			if (k ~ /^nr_/ && k !~ /^nr_(dirtied|written|vmscan_immediate_reclaim)$/)
-				v = sum[k] / cnt[k]
-			else
-				v = last[k] - first[k]
-			printf "proc-vmstat.%s,%.6f\n", k, v
-		}
-	}' "$1" >"$2"
-}
+# lkp's local runs file the kernel release where robot runs put a commit
+host=$(hostname | sed 's/-[0-9]*$//')
+kernel=$(uname -r)
 
 echo "== fio $(fio --version): randread, psync, ${RUNTIME}s, $ITER iterations per block size"
 for i in $(seq 1 "$ITER"); do
 	for bs in 4k 64k; do
-		run=$OUT/raw/bs$bs-$i
-		monitor "$run.proc-vmstat" /proc/vmstat &
+		run=$OUT/result/fio-basic/$bs-psync-randread-${RUNTIME}s/$host/debian-12/local/gcc-12/$kernel/$((i - 1))
+		mkdir -p "$run"
+		cat >"$run/job.yaml" <<-YAML
+		suite: fio-basic
+		testcase: fio-basic
+		category: benchmark
+		runtime: ${RUNTIME}s
+		nr_task: 1
+		fio-setup-basic:
+		  rw: randread
+		  bs: $bs
+		  ioengine: psync
+		  test_size: 64m
+		fio:
+		tbox_group: $host
+		rootfs: debian-12
+		kconfig: local
+		compiler: gcc-12
+		YAML
+		monitor "$run/proc-vmstat" /proc/vmstat &
 		mon1=$!
-		monitor "$run.zoneinfo" /proc/zoneinfo &
+		monitor "$run/zoneinfo" /proc/zoneinfo &
 		mon2=$!
+		monitor "$run/meminfo" /proc/meminfo &
+		mon3=$!
 		fio --name=randread --rw=randread --bs="$bs" --size=64m \
 			--ioengine=psync --runtime="$RUNTIME" --time_based \
 			--directory="$OUT/data" --output-format=json \
-			--output="$run.fio.json" >/dev/null
-		kill "$mon1" "$mon2"
-		wait "$mon1" "$mon2" 2>/dev/null || true
-		vmstat_csv "$run.proc-vmstat" "$run.vmstat.csv"
+			--output="$run/fio.output" >/dev/null
+		kill "$mon1" "$mon2" "$mon3"
+		wait "$mon1" "$mon2" "$mon3" 2>/dev/null || true
+		gzip "$run/proc-vmstat" "$run/zoneinfo" "$run/meminfo"
 		printf '  bs=%-4s iteration %d done\n' "$bs" "$i"
 	done
 done
 rm -rf "$OUT/data"
 
 echo
-echo "== perfsift import"
-for bs in 4k 64k; do
-	"$P" import --quiet "$OUT"/raw/bs$bs-*.fio.json
-	"$P" import --quiet --testcase proc-vmstat --param bs=$bs \
-		"$OUT"/raw/bs$bs-*.vmstat.csv
-done
+echo "== perfsift import $OUT/result    (one lkp run directory = one result)"
+"$P" import "$OUT/result" | tail -n 3
 "$P" runs
 
 echo
@@ -88,7 +90,11 @@ echo "== the same in lkp's layout (% stddev is lkp's population one)"
 "$P" compare --by param:bs 4k 64k --format lkp --metric 'fio.read_[bi]*'
 echo
 echo "== /proc/vmstat, every counter: with false discovery control (BH), then without"
-"$P" compare --by param:bs 4k 64k --testcase proc-vmstat | tail -n 1
-"$P" compare --by param:bs 4k 64k --testcase proc-vmstat --fdr none | tail -n 1
+"$P" compare --by param:bs 4k 64k --metric 'proc-vmstat.*' | tail -n 1
+"$P" compare --by param:bs 4k 64k --metric 'proc-vmstat.*' --fdr none | tail -n 1
 echo
-echo "raw captures and the database are in $OUT/"
+echo "== a monitor series as imported: free pages of the Normal zone in the first 4k run"
+first=$("$P" runs --json | sed -n 's/.*"id": \([0-9]*\).*/\1/p' | head -n 1)
+"$P" show "run:$first" --series 'zoneinfo.node0.Normal.pages.free' | head -n 8
+echo
+echo "raw captures (an lkp result tree) and the database are in $OUT/"
