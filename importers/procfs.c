@@ -200,6 +200,7 @@ enum zphase {
 
 struct metric {
 	char *name;		/* owned */
+	size_t len;
 	const char *unit;	/* static: "kB" or NULL */
 	enum metric_kind kind;
 	long record;		/* the last record that set it */
@@ -251,6 +252,13 @@ struct procfs {
 	struct strmap ids;	/* name -> index into m */
 	struct metric *m;	/* owned */
 	size_t nr_m, alloc_m;
+	/*
+	 * The metrics of the previous record in the order they came:
+	 * records repeat the same keys in the same order, so the next name
+	 * is looked for there first, with one memcmp instead of hashing.
+	 */
+	size_t *order;		/* owned */
+	size_t nr_order, alloc_order, pos;
 	struct sbuf name;	/* scratch */
 	/* the current record */
 	long rec;		/* 1-based; 0 = none yet */
@@ -394,21 +402,39 @@ static size_t metric_index(struct procfs *st, enum metric_kind kind,
 {
 	int64_t id;
 	struct metric *m;
+	size_t i;
 
-	if (strmap_get(&st->ids, st->name.buf, st->name.len, &id))
-		return (size_t)id;
+	if (st->pos < st->nr_order) {
+		m = &st->m[st->order[st->pos]];
+		if (m->len == st->name.len &&
+		    !memcmp(m->name, st->name.buf, m->len)) {
+			i = st->order[st->pos];
+			goto found;
+		}
+	}
+	if (strmap_get(&st->ids, st->name.buf, st->name.len, &id)) {
+		i = (size_t)id;
+		goto found;
+	}
 	if (vm_key)
 		kind = vm_kind(vm_key, vm_len);
 	ALLOC_GROW(st->m, st->nr_m + 1, st->alloc_m);
 	m = &st->m[st->nr_m];
 	m->name = xstrndup(st->name.buf, st->name.len);
+	m->len = st->name.len;
 	m->unit = unit;
 	m->kind = kind;
 	m->record = 0;
 	m->declared = 0;
 	m->id = 0;
 	strmap_put(&st->ids, st->name.buf, st->name.len, (int64_t)st->nr_m);
-	return st->nr_m++;
+	i = st->nr_m++;
+found:
+	ALLOC_GROW(st->order, st->pos + 1, st->alloc_order);
+	st->order[st->pos++] = i;
+	if (st->pos > st->nr_order)
+		st->nr_order = st->pos;
+	return i;
 }
 
 /* One value of st->name in the current record; the first of a name wins. */
@@ -929,6 +955,7 @@ static void record_begin(struct procfs *st, double t)
 	st->rec_line = st->line;
 	st->t = t;
 	st->nr_pts = 0;
+	st->pos = 0;
 	memset(st->keys, 0, sizeof(st->keys));
 	st->zones = 0;
 	st->sec = SEC_NONE;
@@ -1142,6 +1169,7 @@ out:
 		free(st.m[i].name);
 	free(st.m);
 	free(st.pts);
+	free(st.order);
 	strmap_clear(&st.ids);
 	sbuf_release(&st.npfx);
 	sbuf_release(&st.zpfx);
