@@ -67,9 +67,11 @@ $(B)/schema.c: $(SCHEMA) scripts/embed-schema.sh
 $(B)/schema.o: $(B)/schema.c
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/tests/t-%: tests/unit/t-%.c $(B)/libperfsift.a
+$(B)/tests/t-%: tests/unit/t-%.c tests/unit/test-lib.c tests/unit/test-lib.h \
+		$(B)/libperfsift.a
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ \
+		$(filter-out %.h,$^) $(LDLIBS)
 
 check: deps-check
 	@$(MAKE) --no-print-directory $(PROG) $(UNIT_BIN)

@@ -945,7 +945,9 @@ static int start_run(struct procfs *st)
 		return 0;
 	st->run_done = 1;
 	if (st->series == 1)
-		rd.start_time = (int64_t)floor(st->t);
+		/* an epoch in seconds; anything out of range is no start */
+		rd.start_time = st->t > 0 && st->t < 1e15 ?
+					(int64_t)floor(st->t) : 0;
 	return db_emit_run(st->ctx, &rd, st->line);
 }
 

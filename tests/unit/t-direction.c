@@ -7,26 +7,21 @@
 #include "store/direction.h"
 #include "core/strparse.h"
 #include <fnmatch.h>
-
-static int passed, failed;
+#include "test-lib.h"
 
 static void expect_dir(const char *file, int line, const char *metric,
 		       const char *unit, int want)
 {
 	int got = direction_builtin(metric, unit);
 
-	if (got == want) {
-		passed++;
-		return;
-	}
-	failed++;
-	fprintf(stderr, "%s:%d: %s (%s): expected %s, got %s\n", file, line,
-		metric, unit ? unit : "-", direction_name(want),
-		direction_name(got));
+	if (!check_int_loc(file, line, metric, want, got))
+		test_msg("%s (%s): expected %s, got %s", metric,
+			 unit ? unit : "-", direction_name(want),
+			 direction_name(got));
 }
 #define DIR(m, u, d) expect_dir(__FILE__, __LINE__, m, u, d)
 
-static void test_catalog(void)
+TEST(catalog)
 {
 	/* lkp names */
 	DIR("fio.read_bw_MBps", "MB/s", DIR_HIGHER);
@@ -60,7 +55,7 @@ static void test_catalog(void)
 	DIR("x.value", NULL, DIR_UNKNOWN);
 }
 
-static void test_glob(void)
+TEST(glob)
 {
 	static const char *const pats[] = {
 		"*", "a*", "*b", "a?c", "[ab]*", "[!a]x", "fio.latency_*%",
@@ -79,14 +74,9 @@ static void test_glob(void)
 			int ours = glob_match(pats[i], strs[j]);
 			int theirs = fnmatch(pats[i], strs[j], 0) == 0;
 
-			if (ours == theirs) {
-				passed++;
-				continue;
-			}
-			failed++;
-			fprintf(stderr, "%s:%d: glob '%s' on '%s': %d, fnmatch "
-				"%d\n", __FILE__, __LINE__, pats[i], strs[j],
-				ours, theirs);
+			if (!check_int(theirs, ours))
+				test_msg("glob '%s' on '%s': %d, fnmatch %d",
+					 pats[i], strs[j], ours, theirs);
 		}
 }
 
@@ -94,6 +84,5 @@ int main(void)
 {
 	test_catalog();
 	test_glob();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_done();
 }

@@ -9,15 +9,7 @@
 #include "../../importers/importer.h"
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define check(cond) do { \
-	if (cond) passed++; \
-	else { failed++; \
-	       fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-		       __LINE__, #cond); } \
-	} while (0)
+#include "test-lib.h"
 
 static const char *detect(const char *path, const char *head)
 {
@@ -51,24 +43,24 @@ static long count(struct db *db, const char *sql)
 	return n;
 }
 
-static void test_detect(void)
+TEST(detect)
 {
-	check(!strcmp(detect("x", "metric,value\nx,1\n"), "csv"));
-	check(!strcmp(detect("x", "label,metric,unit,value\n"), "csv"));
-	check(!strcmp(detect("x", "\xef\xbb\xbf# c\n\nmetric,value\n"), "csv"));
-	check(!strcmp(detect("x.csv", "a,b\n1,2\n"), "csv"));	/* says why */
-	check(!strcmp(detect("x", "a,b\n1,2\n"), "none"));
-	check(!strcmp(detect("x", "{\n  \"fio version\" : \"fio-3.33\",\n"),
-		      "fio"));
-	check(!strcmp(detect("x", "fio: warn\n{\n\"fio version\": \"x\"\n"),
-		      "fio"));
-	check(!strcmp(detect("x", "\x01\x02\x03garbage"), "none"));
-	check(!strcmp(detect("x", ""), "none"));
+	check_str("csv", detect("x", "metric,value\nx,1\n"));
+	check_str("csv", detect("x", "label,metric,unit,value\n"));
+	check_str("csv", detect("x", "\xef\xbb\xbf# c\n\nmetric,value\n"));
+	check_str("csv", detect("x.csv", "a,b\n1,2\n"));	/* says why */
+	check_str("none", detect("x", "a,b\n1,2\n"));
+	check_str("fio",
+		  detect("x", "{\n  \"fio version\" : \"fio-3.33\",\n"));
+	check_str("fio",
+		  detect("x", "fio: warn\n{\n\"fio version\": \"x\"\n"));
+	check_str("none", detect("x", "\x01\x02\x03garbage"));
+	check_str("none", detect("x", ""));
 	check(importer_find("csv") && importer_find("fio"));
 	check(!importer_find("nosuch"));
 }
 
-static void test_driver(void)
+TEST(driver)
 {
 	struct import_opts o = { 0 };
 	struct import_result r;
@@ -82,15 +74,15 @@ static void test_driver(void)
 	p = write_file("good.csv", "label,metric,value\nA,x,1\nA,x,2\nA,y,3\n");
 	check(import_file(&db, &o, p, &r) == 0 && r.status == IMPORT_OK);
 	check(r.runs == 2 && r.samples == 3);
-	check(!strcmp(r.format, "csv"));
-	check(count(&db, "SELECT count(*) FROM samples") == 3);
+	check_str("csv", r.format);
+	check_int(3, count(&db, "SELECT count(*) FROM samples"));
 	/* the same content again: nothing changes */
 	check(import_file(&db, &o, p, &r) == 0 && r.status == IMPORT_ALREADY);
-	check(count(&db, "SELECT count(*) FROM imports") == 1);
+	check_int(1, count(&db, "SELECT count(*) FROM imports"));
 	/* the same content under another name: caught by the hash */
 	p = write_file("copy.csv", "label,metric,value\nA,x,1\nA,x,2\nA,y,3\n");
 	check(import_file(&db, &o, p, &r) == 0 && r.status == IMPORT_ALREADY);
-	check(count(&db, "SELECT count(*) FROM runs") == 2);
+	check_int(2, count(&db, "SELECT count(*) FROM runs"));
 	/* a file that fails at line 4: nothing of it is kept */
 	p = write_file("bad.csv", "label,metric,value\nB,x,1\nB,y,2\nB,z,oops\n");
 	err_capture(&errs);
@@ -99,20 +91,24 @@ static void test_driver(void)
 	check(strstr(errs.buf, "bad.csv:4: expected a number in column "
 			       "'value', got 'oops'") != NULL);
 	sbuf_reset(&errs);
-	check(count(&db, "SELECT count(*) FROM run_variants WHERE label = 'B'") == 0);
-	check(count(&db, "SELECT count(*) FROM metrics WHERE name = 'z'") == 0);
-	check(count(&db, "SELECT count(*) FROM imports") == 1);
+	check_int(0, count(&db, "SELECT count(*) FROM run_variants "
+				"WHERE label = 'B'"));
+	check_int(0, count(&db, "SELECT count(*) FROM metrics "
+				"WHERE name = 'z'"));
+	check_int(1, count(&db, "SELECT count(*) FROM imports"));
 	/* after the rollback the metric cache must not hand out dead ids */
 	p = write_file("after.csv", "label,metric,value\nC,y,5\nC,w,6\n");
 	check(import_file(&db, &o, p, &r) == 0 && r.status == IMPORT_OK);
-	check(count(&db, "SELECT count(*) FROM samples s LEFT JOIN metrics m "
-			 "ON m.id = s.metric_id WHERE m.id IS NULL") == 0);
+	check_int(0, count(&db, "SELECT count(*) FROM samples s LEFT JOIN "
+				"metrics m ON m.id = s.metric_id "
+				"WHERE m.id IS NULL"));
 	/* --dry-run parses and keeps nothing */
 	o.dry_run = 1;
 	p = write_file("dry.csv", "label,metric,value\nD,x,1\n");
 	check(import_file(&db, &o, p, &r) == 0 && r.status == IMPORT_OK);
 	check(r.samples == 1);
-	check(count(&db, "SELECT count(*) FROM run_variants WHERE label = 'D'") == 0);
+	check_int(0, count(&db, "SELECT count(*) FROM run_variants "
+				"WHERE label = 'D'"));
 	o.dry_run = 0;
 	/* a forced format that does not fit: an error, nothing kept */
 	o.format = "fio";
@@ -121,7 +117,8 @@ static void test_driver(void)
 	check(import_file(&db, &o, p, &r) < 0 || r.status == IMPORT_FAILED);
 	err_capture(NULL);
 	check(errs.len > 0);
-	check(count(&db, "SELECT count(*) FROM run_variants WHERE label = 'E'") == 0);
+	check_int(0, count(&db, "SELECT count(*) FROM run_variants "
+				"WHERE label = 'E'"));
 	sbuf_release(&errs);
 	db_close(&db);
 }
@@ -141,6 +138,5 @@ int main(void)
 		if (system(cmd))
 			fprintf(stderr, "cannot remove %s\n", tmpdir);
 	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_done();
 }

@@ -25,50 +25,9 @@
 #define REL_EXACT	1e-12
 #define ZERO_ABS	1e-15
 
-static int n_pass, n_fail;
-
-static int near(double expect, double got, double rel)
-{
-	if (isnan(expect))
-		return isnan(got);
-	if (isinf(expect))
-		return got == expect;
-	if (expect == 0)
-		return fabs(got) <= ZERO_ABS;
-	return fabs(got - expect) <= rel * fabs(expect);
-}
-
-static void check_near(const char *file, int line, const char *what,
-		       double expect, double got, double rel)
-{
-	if (near(expect, got, rel)) {
-		n_pass++;
-		return;
-	}
-	n_fail++;
-	printf("%s:%d: expected %.17g got %.17g (%s, rel err %.3g)\n",
-	       file, line, expect, got, what,
-	       expect != 0 ? fabs(got - expect) / fabs(expect) : fabs(got));
-}
-
-static void check_long(const char *file, int line, const char *what,
-		       long expect, long got)
-{
-	if (expect == got) {
-		n_pass++;
-		return;
-	}
-	n_fail++;
-	printf("%s:%d: expected %ld got %ld (%s)\n", file, line, expect, got,
-	       what);
-}
-
-#define check_double_near(exp, got, rel) \
-	check_near(__FILE__, __LINE__, #got, (exp), (got), (rel))
-#define check_double_eq(exp, got) \
-	check_near(__FILE__, __LINE__, #got, (exp), (got), 0)
-#define check_int(exp, got) \
-	check_long(__FILE__, __LINE__, #got, (long)(exp), (long)(got))
+/* check_double_near() and check_double_eq() take the floor above */
+#define TEST_ZERO_ABS	ZERO_ABS
+#include "test-lib.h"
 
 /* ---- the reference table --------------------------------------------- */
 
@@ -99,9 +58,7 @@ static size_t nvecs, allocvecs;
 
 static void bad_table(const struct rec *r, const char *why, const char *key)
 {
-	n_fail++;
-	printf("%s:%d: bad table line: %s '%s'\n", r->path, r->line, why,
-	       key);
+	test_fail_loc(r->path, r->line, "bad table line: %s '%s'", why, key);
 }
 
 static const char *get(const struct rec *r, const char *key)
@@ -198,7 +155,8 @@ static void tcheck(const struct rec *r, const char *key, double got,
 	char what[64];
 
 	snprintf(what, sizeof(what), "%s %s", r->kind, key);
-	check_near(r->path, r->line, what, get_num(r, key), got, rel);
+	check_double_loc(r->path, r->line, what, get_num(r, key), got, rel,
+			 ZERO_ABS);
 }
 
 static void tcheck_ret(const struct rec *r, int got)
@@ -206,7 +164,7 @@ static void tcheck_ret(const struct rec *r, int got)
 	char what[64];
 
 	snprintf(what, sizeof(what), "%s return", r->kind);
-	check_long(r->path, r->line, what, (long)get_num(r, "ret"), got);
+	check_int_loc(r->path, r->line, what, (long)get_num(r, "ret"), got);
 }
 
 static int add_data(char *line)
@@ -240,10 +198,10 @@ static void do_summary(const struct rec *r)
 
 	if (!x)
 		return;
-	check_long(r->path, r->line, "summary return", 0,
-		   stats_summarize(x, n, &s));
-	check_long(r->path, r->line, "summary n", (long)get_num(r, "n"),
-		   (long)s.n);
+	check_int_loc(r->path, r->line, "summary return", 0,
+		      stats_summarize(x, n, &s));
+	check_int_loc(r->path, r->line, "summary n", (long)get_num(r, "n"),
+		      (long)s.n);
 	tcheck(r, "mean", s.mean, REL_TOL);
 	tcheck(r, "hmean", s.hmean, REL_TOL);
 	tcheck(r, "gmean", s.gmean, REL_TOL);
@@ -294,10 +252,11 @@ static void do_welch_summary(const struct rec *r)
 {
 	struct stats_test t;
 
-	check_long(r->path, r->line, "welch_summary return", 0,
-		   stats_welch_summary(get_num(r, "ma"), get_num(r, "sa"),
-				       get_num(r, "na"), get_num(r, "mb"),
-				       get_num(r, "sb"), get_num(r, "nb"), &t));
+	check_int_loc(r->path, r->line, "welch_summary return", 0,
+		      stats_welch_summary(get_num(r, "ma"), get_num(r, "sa"),
+					  get_num(r, "na"), get_num(r, "mb"),
+					  get_num(r, "sb"), get_num(r, "nb"),
+					  &t));
 	tcheck(r, "t", t.stat, REL_TOL);
 	tcheck(r, "df", t.df, REL_TOL);
 	tcheck(r, "p", t.p, REL_TOL);
@@ -312,16 +271,17 @@ static void do_mwu(const struct rec *r)
 	int exact = method && !strcmp(method, "exact");
 
 	if (a && b) {
-		check_long(r->path, r->line, "mwu return", 0,
-			   stats_mwu(a, na, b, nb, &t));
-		check_long(r->path, r->line, "mwu exact", exact, t.exact);
+		check_int_loc(r->path, r->line, "mwu return", 0,
+			      stats_mwu(a, na, b, nb, &t));
+		check_int_loc(r->path, r->line, "mwu exact", exact, t.exact);
 		tcheck(r, "u", t.stat, 0);
 		tcheck(r, "p", t.p, exact ? REL_EXACT : REL_TOL);
 		if (get(r, "p_num")) {
 			double q = get_num(r, "p_num") / get_num(r, "p_den");
 
-			check_near(r->path, r->line, "mwu p == p_num/p_den",
-				   q, t.p, 0);
+			check_double_loc(r->path, r->line,
+					 "mwu p == p_num/p_den", q, t.p, 0,
+					 ZERO_ABS);
 		}
 	}
 	free(a);
@@ -393,9 +353,10 @@ static void do_bh(const struct rec *r)
 	got = malloc((n + 1) * sizeof(*got));
 	if (!got)
 		goto out;
-	check_long(r->path, r->line, "bh return", 0, stats_bh(p, n, got));
+	check_int_loc(r->path, r->line, "bh return", 0, stats_bh(p, n, got));
 	for (i = 0; i < n; i++)
-		check_near(r->path, r->line, "bh q", q[i], got[i], REL_TOL);
+		check_double_loc(r->path, r->line, "bh q", q[i], got[i],
+				 REL_TOL, ZERO_ABS);
 	free(got);
 out:
 	free(p);
@@ -494,26 +455,22 @@ static int run_table(const char *path)
 		if (!len || line[0] == '#')
 			continue;
 		if (!strncmp(line, "data\t", 5)) {
-			if (add_data(line)) {
-				printf("%s:%d: bad data line\n", path, lineno);
-				n_fail++;
-			}
+			if (add_data(line))
+				test_fail_loc(path, lineno, "bad data line");
 			continue;
 		}
 		r.path = path;
 		r.line = lineno;
 		if (split(line, &r)) {
-			printf("%s:%d: bad line\n", path, lineno);
-			n_fail++;
+			test_fail_loc(path, lineno, "bad line");
 			continue;
 		}
 		for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
 			if (!strcmp(handlers[i].kind, r.kind))
 				break;
 		if (i == sizeof(handlers) / sizeof(handlers[0])) {
-			printf("%s:%d: unknown kind '%s'\n", path, lineno,
-			       r.kind);
-			n_fail++;
+			test_fail_loc(path, lineno, "unknown kind '%s'",
+				      r.kind);
 			continue;
 		}
 		handlers[i].fn(&r);
@@ -528,7 +485,7 @@ static int run_table(const char *path)
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
-static void test_summary_pinned(void)
+TEST(summary_pinned)
 {
 	/* the textbook set: mean 5, population sd exactly 2 */
 	static const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
@@ -576,7 +533,7 @@ static void test_summary_pinned(void)
 	}
 }
 
-static void test_quantile_pinned(void)
+TEST(quantile_pinned)
 {
 	static const double x[] = { 1, 2, 3, 4 };
 
@@ -589,7 +546,7 @@ static void test_quantile_pinned(void)
 	check_double_near(NAN, stats_quantile_sorted(x, 0, 0.5), 0);
 }
 
-static void test_mmtests_pinned(void)
+TEST(mmtests_pinned)
 {
 	static const double x[] = { 50, 10, 100, 30, 70, 20, 90, 40, 80, 60 };
 	static const double h[] = { 1, 2, 4 };
@@ -615,7 +572,7 @@ static void test_mmtests_pinned(void)
 	check_double_near(NAN, stats_mmtests_best_mean(neg, 3, 100, 1, 1), 0);
 }
 
-static void test_special_pinned(void)
+TEST(special_pinned)
 {
 	double x;
 	int i;
@@ -683,7 +640,7 @@ static void test_special_pinned(void)
 	check_double_near(-1.959963984540054, stats_norm_ppf(0.025), 1e-15);
 }
 
-static void test_welch_pinned(void)
+TEST(welch_pinned)
 {
 	static const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7 };
 	static const double c3[] = { 3, 3, 3 }, c4[] = { 4, 4 };
@@ -714,7 +671,7 @@ static void test_welch_pinned(void)
 	check_double_near(NAN, t.p, 0);
 }
 
-static void test_mwu_pinned(void)
+TEST(mwu_pinned)
 {
 	static const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
 	static const double e[] = { 7, 7, 7, 7 };
@@ -795,7 +752,7 @@ static long u2_of(const double *pool, unsigned mask, int n)
 	return u2;
 }
 
-static void test_mwu_bruteforce(void)
+TEST(mwu_bruteforce)
 {
 	int iter;
 
@@ -830,7 +787,7 @@ static void test_mwu_bruteforce(void)
 	}
 }
 
-static void test_ci_pinned(void)
+TEST(ci_pinned)
 {
 	double lo, hi, half;
 
@@ -855,7 +812,7 @@ static void test_ci_pinned(void)
 	check_int(1, lo < -5 && -5 < hi);
 }
 
-static void test_bh_pinned(void)
+TEST(bh_pinned)
 {
 	static const double p[] = { 0.01, 0.04, 0.03, 0.005 };
 	static const double pn[] = { NAN, 0.02, 0.5, NAN };
@@ -875,7 +832,7 @@ static void test_bh_pinned(void)
 	check_int(0, stats_bh(p, 0, q));
 }
 
-static void test_hl_pinned(void)
+TEST(hl_pinned)
 {
 	static const double a[] = { 1, 2, 3 }, b[] = { 2, 4, 6 };
 
@@ -901,12 +858,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && !stat(argv[1], &st) && S_ISDIR(st.st_mode))
 		snprintf(path, sizeof(path), "%s/%s", argv[1], TABLE);
 	cases = run_table(path);
-	if (cases < 0) {
-		n_fail++;
-	} else if (cases < 200) {
-		printf("%s: only %d cases\n", path, cases);
-		n_fail++;
-	}
+	if (cases < 0)
+		test_fail("%s: cannot read the table", path);
+	else if (cases < 200)
+		test_fail("%s: only %d cases", path, cases);
 	test_summary_pinned();
 	test_quantile_pinned();
 	test_mmtests_pinned();
@@ -921,6 +876,5 @@ int main(int argc, char **argv)
 	while (nvecs--)
 		free(vecs[nvecs].v);
 	free(vecs);
-	printf("%d passed, %d failed\n", n_pass, n_fail);
-	return n_fail ? 1 : 0;
+	return test_done();
 }
