@@ -93,6 +93,8 @@ int fio_detect(const char *path, const char *head, size_t len);
 int fio_parse(struct import_ctx *ctx, struct input *in);
 int procfs_detect(const char *path, const char *head, size_t len);
 int procfs_parse(struct import_ctx *ctx, struct input *in);
+int vmstat_tool_detect(const char *path, const char *head, size_t len);
+int vmstat_tool_parse(struct import_ctx *ctx, struct input *in);
 int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t nr);
 int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 		       const struct member *m, size_t nr);

@@ -113,6 +113,7 @@ static const struct {
 	{ "fio.output", "fio", ROUTE_RAW },
 	{ "meminfo", "procfs", ROUTE_ALWAYS },
 	{ "proc-vmstat", "procfs", ROUTE_ALWAYS },
+	{ "vmstat", "vmstat-tool", ROUTE_ALWAYS },
 	{ "zoneinfo", "procfs", ROUTE_ALWAYS },
 };
 

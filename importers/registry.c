@@ -18,6 +18,10 @@ static const struct importer importers[] = {
 	  "and monitor series",
 	  IMP_FILES | IMP_SAMPLES | IMP_SERIES,
 	  procfs_detect, procfs_parse, NULL, NULL },
+	{ "vmstat-tool", "the vmstat command's output (lkp's vmstat monitor: "
+	  "vmstat --timestamp -n 1)",
+	  IMP_FILES | IMP_SERIES, vmstat_tool_detect, vmstat_tool_parse,
+	  NULL, NULL },
 };
 
 const struct importer *importer_list(size_t *nr)

@@ -394,6 +394,48 @@ test_expect_success 'a snapshot cut in a zone block is refused' '
 	grep -q "in the zone block started at line 145\$" err
 '
 
+# lkp's vmstat monitor keeps the vmstat command's output; its own parser
+# (programs/vmstat/parse) made fixture-vmstat-parsed.yaml of it: every
+# time and every value of ours must be the same.
+test_expect_success "lkp's vmstat monitor: every point equals lkp's own parse" '
+	rm -f vt.db* &&
+	perfsift --db vt.db import --label vt "$LKP/fixture-vmstat-raw.txt" >out &&
+	grep -qx ".*fixture-vmstat-raw.txt: vmstat-tool, 1 run, 0 samples, 34 series points, 17 derived" out &&
+	perfsift --db vt.db show vt --series "vmstat.*" --json >s.json &&
+	perfsift --db vt.db show vt --json >v.json &&
+	/usr/bin/python3 - "$LKP/fixture-vmstat-parsed.yaml" <<-PY
+	import json, sys
+	want, t = {}, None
+	for line in open(sys.argv[1]):
+	    k, v = line.strip().split(": ")
+	    if k == "time":
+	        t = float(v)
+	    else:
+	        want.setdefault("vmstat." + k, []).append([t, float(v)])
+	got = {s["metric"]: s["points"] for s in json.load(open("s.json"))["series"]}
+	assert got == want, (sorted(got), sorted(want))
+	vals = json.load(open("v.json"))["runs"][0]["values"]
+	for k, pts in want.items():
+	    mean = sum(p[1] for p in pts) / len(pts)
+	    assert abs(vals[k] - mean) <= 1e-12 * max(1, abs(mean)), (k, vals[k], mean)
+	PY
+'
+
+test_expect_success 'the vmstat command: a bad number, no header, no timestamp' '
+	printf "procs ---memory--\n r  b   free\n 1  0  100\n 2  0  x\n" >bad.vm &&
+	test_expect_code 3 perfsift --db vt2.db import bad.vm 2>err &&
+	grep -qx "perfsift: error: bad.vm:4: expected a number for .vmstat.memory.free., got .x." err &&
+	printf "procs ---memory--\n r  b   free\n 1  0  100\n 3  0  300\n" >plain.vm &&
+	perfsift --db vt2.db import --label p plain.vm >/dev/null &&
+	perfsift --db vt2.db show p --series vmstat.memory.free --json >p.json &&
+	grep -q "\[" p.json &&
+	/usr/bin/python3 -c "
+import json
+d = json.load(open(\"p.json\"))
+assert d[\"series\"][0][\"points\"] == [[0, 100], [1, 300]], d
+"
+'
+
 for f in "$P"/*.txt "$LKP"/local-*-monitor-raw.txt \
 	 "$MMT"/blogbench-iter0-proc-vmstat-blogbench.gz; do
 	export f
