@@ -399,7 +399,7 @@ static int import_one_file(struct db *db, const struct import_opts *o,
 
 	if (db_begin(db))
 		goto out_input;
-	if (db_import_begin(&ctx, db, path, imp->name, file_size, &o->ovr))
+	if (db_import_begin(&ctx, db, path, imp->name, file_size, 0, &o->ovr))
 		goto fail;
 	ctx.first_variant = o->first_variant ? o->first_variant : &first;
 	if (imp->parse(&ctx, &in))
@@ -531,8 +531,7 @@ static int import_dir(struct db *db, const struct import_opts *o,
 			goto fail;
 		res->replaced = 1;
 	}
-	if (db_import_begin(&ctx, db, real, imp->name, total, &o->ovr) ||
-	    db_import_set_dir(&ctx))
+	if (db_import_begin(&ctx, db, real, imp->name, total, 1, &o->ovr))
 		goto fail;
 	ctx.path = dir;
 	ctx.driver = &ds;

@@ -148,9 +148,12 @@ struct import_ctx {
 /* An error return of the emit API meaning "usage error" (exit 2). */
 #define DB_EUSAGE (-2)
 
-/* Set up ctx for a new import row (inserted now); 0 or error(). */
+/*
+ * Set up ctx for a new import row (inserted now): path, format, bytes on
+ * disk (< 0: not known), is_dir for a directory result.  0 or error().
+ */
 int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
-		    const char *format, int64_t file_size,
+		    const char *format, int64_t file_size, int is_dir,
 		    const struct import_overrides *ovr);
 /*
  * Delete an earlier import and everything it produced (runs, samples,
@@ -158,8 +161,6 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
  * the caller's transaction.  0 or -1 after error().
  */
 int db_import_delete(struct db *db, int64_t import_id);
-/* Mark the import as a directory result. 0 or -1. */
-int db_import_set_dir(struct import_ctx *ctx);
 /* Record the content hash and size; returns 1 if that content was imported
  * before (the caller rolls back), 0 if not, -1 on error. */
 int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,

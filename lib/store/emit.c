@@ -167,7 +167,7 @@ static void bind_id_or_null(sqlite3_stmt *st, int i, int64_t id)
 }
 
 int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
-		    const char *format, int64_t file_size,
+		    const char *format, int64_t file_size, int is_dir,
 		    const struct import_overrides *ovr)
 {
 	sqlite3_stmt *st;
@@ -184,7 +184,8 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 			return -1;
 
 	st = db_prepare(db, "INSERT INTO imports(path, sha256, format, size, "
-			    "file_size, imported_at) VALUES (?,?,?,0,?,?)");
+			    "file_size, imported_at, is_dir) VALUES "
+			    "(?,?,?,0,?,?,?)");
 	if (!st)
 		return -1;
 	/* the real hash is known only at the end; we hold the write lock */
@@ -197,6 +198,7 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 	else
 		sqlite3_bind_null(st, 4);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL));
+	sqlite3_bind_int(st, 6, !!is_dir);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_finalize(st);
 		return error("%s: database: %s", path, sqlite3_errmsg(db->sq));
@@ -227,23 +229,6 @@ int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)size);
 	sqlite3_bind_int64(st, 3, ctx->import_id);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return error("%s: database: %s", ctx->path,
-			     sqlite3_errmsg(ctx->db->sq));
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
-int db_import_set_dir(struct import_ctx *ctx)
-{
-	sqlite3_stmt *st = db_prepare(ctx->db, "UPDATE imports SET is_dir = 1 "
-					       "WHERE id = ?");
-
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, ctx->import_id);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_finalize(st);
 		return error("%s: database: %s", ctx->path,

@@ -154,6 +154,20 @@ struct rows {
 	size_t nr, alloc, size;
 };
 
+/* each_row() into a new array of rows of size bytes each (*out, *nr). */
+static int collect(struct db *db, const char *head, const char *glob,
+		   const struct run_filter *f, int aggregates, const char *tail,
+		   void (*fn)(sqlite3_stmt *, void *), size_t size, void *out,
+		   size_t *nr)
+{
+	struct rows r = { NULL, 0, 0, size };
+	int ret = each_row(db, head, glob, f, aggregates, tail, fn, &r);
+
+	memcpy(out, &r.v, sizeof(r.v));
+	*nr = r.nr;
+	return ret;
+}
+
 static void *rows_next(struct rows *r)
 {
 	char *p;
@@ -426,19 +440,14 @@ static void run_row_fn(sqlite3_stmt *st, void *data)
 int query_runs(struct db *db, const struct run_filter *f,
 	       struct run_row **rows, size_t *nr)
 {
-	struct rows r = { NULL, 0, 0, sizeof(**rows) };
-	int ret;
-
-	ret = each_row(db, "SELECT r.id, r.suite, v.testcase, v.params, "
+	return collect(db, "SELECT r.id, r.suite, v.testcase, v.params, "
 			   "v.machine, v.kernel, nullif(v.commit_sha, ''), "
 			   "nullif(v.label, ''), r.iteration, r.start_time, "
 			   "(SELECT count(*) FROM samples s WHERE s.run_id = "
 			   "r.id) FROM runs r JOIN variants v ON v.id = "
 			   "r.variant_id", NO_GLOB, f, 0, " ORDER BY r.id",
-		       run_row_fn, &r);
-	*rows = r.v;
-	*nr = r.nr;
-	return ret;
+		       run_row_fn,
+		       sizeof(**rows), rows, nr);
 }
 
 void run_rows_free(struct run_row *rows, size_t nr)
@@ -594,20 +603,15 @@ int query_aggregates(struct db *db, const struct run_filter *f,
 		     const char *metric_glob, struct aggregate_row **rows,
 		     size_t *nr)
 {
-	struct rows r = { NULL, 0, 0, sizeof(**rows) };
-	int ret;
-
-	ret = each_row(db, "SELECT nullif(v.label, ''), v.kernel, "
+	return collect(db, "SELECT nullif(v.label, ''), v.kernel, "
 			   "nullif(v.commit_sha, ''), v.testcase, v.params, "
 			   "v.machine, m.name, m.unit, r.stat, r.value, "
 			   "r.stddev, r.stddev_kind, r.n, r.marker, "
 			   "r.stddev_source FROM aggregates r JOIN variants v "
 			   "ON v.id = r.variant_id JOIN metrics m ON m.id = "
 			   "r.metric_id", metric_glob, f, 1, " ORDER BY r.id",
-		       aggregate_row_fn, &r);
-	*rows = r.v;
-	*nr = r.nr;
-	return ret;
+		       aggregate_row_fn,
+		       sizeof(**rows), rows, nr);
 }
 
 void aggregate_rows_free(struct aggregate_row *rows, size_t nr)
@@ -649,18 +653,13 @@ int query_samples(struct db *db, const struct run_filter *f,
 		  const char *metric_glob, struct sample_row **rows,
 		  size_t *nr)
 {
-	struct rows r = { NULL, 0, 0, sizeof(**rows) };
-	int ret;
-
-	ret = each_row(db, "SELECT s.run_id, m.name, m.unit, s.value, "
+	return collect(db, "SELECT s.run_id, m.name, m.unit, s.value, "
 			   "coalesce(s.derived, 0) FROM samples s JOIN runs r "
 			   "ON r.id = s.run_id JOIN variants v ON v.id = "
 			   "r.variant_id JOIN metrics m ON m.id = s.metric_id",
 		       metric_glob, f, 0, " ORDER BY s.run_id, m.name",
-		       sample_row_fn, &r);
-	*rows = r.v;
-	*nr = r.nr;
-	return ret;
+		       sample_row_fn,
+		       sizeof(**rows), rows, nr);
 }
 
 void sample_rows_free(struct sample_row *rows, size_t nr)
@@ -699,18 +698,12 @@ int query_series(struct db *db, const struct run_filter *f,
 		 const char *metric_glob, struct series_row **rows,
 		 size_t *nr)
 {
-	struct rows r = { NULL, 0, 0, sizeof(**rows) };
-	int ret;
-
-	ret = each_row(db, "SELECT s.run_id, m.name, s.points, s.n FROM "
+	return collect(db, "SELECT s.run_id, m.name, s.points, s.n FROM "
 			   "series s JOIN runs r ON r.id = s.run_id JOIN "
 			   "variants v ON v.id = r.variant_id JOIN metrics m "
 			   "ON m.id = s.metric_id", metric_glob, f, 0,
 		       " ORDER BY s.run_id, m.name, s.chunk", series_row_fn,
-		       &r);
-	*rows = r.v;
-	*nr = r.nr;
-	return ret;
+		       sizeof(**rows), rows, nr);
 }
 
 void series_rows_free(struct series_row *rows, size_t nr)
