@@ -128,6 +128,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i;
 	long runs = 0, samples = 0, aggregates = 0, nr_ok = 0, nr_already = 0;
 	long nr_failed, nr_skipped = 0, nr_usage = 0, series = 0, nr_dirs = 0;
+	long nr_env = 0;
 	struct import_item *files;
 	char *first_variant = NULL;
 	struct db *db;
@@ -234,6 +235,11 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 			break;
 		}
 		report(&r, o.dry_run);
+		if (db->env_error) {
+			/* the database, not the input: stop, say so once */
+			nr_env = (long)(nr_files - i - 1);
+			break;
+		}
 	}
 	clear_progress();
 	import_items_free(files, nr_files);
@@ -257,8 +263,11 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		printf("; %ld skipped", nr_skipped);
 	if (nr_failed + nr_usage)
 		printf("; %ld failed", nr_failed + nr_usage);
+	if (db->env_error)
+		printf("; stopped on a database error, %ld not tried", nr_env);
 	putchar('\n');
-	status = nr_usage ? EXIT_USAGE : nr_failed ? EXIT_BADINPUT : EXIT_OK;
+	status = db->env_error ? EXIT_ENV : nr_usage ? EXIT_USAGE :
+		 nr_failed ? EXIT_BADINPUT : EXIT_OK;
 out:
 	for (i = 0; i < nr_params; i++)
 		free((char *)params[i].key);

@@ -144,7 +144,9 @@ static int finish_stdout(int status)
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "perfsift: error: write to stdout failed: %s\n",
 			strerror(errno));
-		return status ? status : EXIT_ENV;
+		/* "found" (1) said nothing if the finding was not written */
+		return status == EXIT_OK || status == EXIT_FOUND ? EXIT_ENV :
+								    status;
 	}
 	return status;
 }
@@ -166,8 +168,18 @@ int main(int argc, const char **argv)
 				return usage_error(main_usage,
 						   "--db needs a path");
 			ctx.db_path = argv[++i];
+			if (!*ctx.db_path)
+				return usage_error(main_usage, "--db needs a "
+						   "path, got an empty one");
 		} else if (starts_with(argv[i], "--db=")) {
 			ctx.db_path = argv[i] + 5;
+			/*
+			 * SQLite takes "" for a private temporary database:
+			 * an import there would be lost at exit.
+			 */
+			if (!*ctx.db_path)
+				return usage_error(main_usage, "--db needs a "
+						   "path, got an empty one");
 		} else if (!strcmp(argv[i], "--version")) {
 			printf("perfsift %s\n", PERFSIFT_VERSION);
 			return finish_stdout(EXIT_OK);

@@ -71,7 +71,7 @@ assert a[\"aggregates\"][0][\"value\"] == 7 and a[\"aggregates\"][0][\"machine\"
 '
 
 test_expect_success 'a database from a newer perfsift is refused (exit 4)' '
-	sqlite3 future.db "PRAGMA user_version = 999" &&
+	sqlite3 future.db "PRAGMA application_id = 1347634772; PRAGMA user_version = 999" &&
 	test_expect_code 4 perfsift --db future.db runs 2>err &&
 	grep -q "schema version 999 is newer" err
 '

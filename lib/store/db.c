@@ -19,13 +19,53 @@ const char *db_errmsg(struct db *db)
 	return db->sq ? sqlite3_errmsg(db->sq) : "no database";
 }
 
+/*
+ * The result codes that say something about the database or the machine
+ * (a read-only file, a full disk, an I/O error, a lock held too long),
+ * not about the input being imported.
+ */
+static int env_code(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_READONLY: case SQLITE_IOERR: case SQLITE_FULL:
+	case SQLITE_CANTOPEN: case SQLITE_CORRUPT: case SQLITE_NOTADB:
+	case SQLITE_PERM: case SQLITE_NOLFS: case SQLITE_BUSY:
+	case SQLITE_LOCKED: case SQLITE_NOMEM: case SQLITE_AUTH:
+	case SQLITE_PROTOCOL:
+		return 1;
+	}
+	return 0;
+}
+
+int db_fail(struct db *db, int rc, const char *path, long line)
+{
+	if (env_code(rc)) {
+		/* said once, naming the database: the command stops */
+		if (!db->env_error)
+			error("%s: database: %s", db->path,
+			      sqlite3_errmsg(db->sq));
+		db->env_error = 1;
+		return -1;
+	}
+	if (line > 0)
+		return error("%s:%ld: database: %s", path, line,
+			     sqlite3_errmsg(db->sq));
+	return error("%s: database: %s", path, sqlite3_errmsg(db->sq));
+}
+
 int db_exec(struct db *db, const char *sql)
 {
 	char *msg = NULL;
+	int rc = sqlite3_exec(db->sq, sql, NULL, NULL, &msg);
 
-	if (sqlite3_exec(db->sq, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int ret = error("%s: %s", db->path, msg ? msg : "?");
+	if (rc != SQLITE_OK) {
+		int ret;
 
+		if (env_code(rc) && db->env_error)
+			ret = -1;
+		else
+			ret = error("%s: %s", db->path, msg ? msg : "?");
+		db->env_error |= env_code(rc);
 		sqlite3_free(msg);
 		return ret;
 	}
@@ -90,9 +130,10 @@ void db_rollback(struct db *db)
 	strmap_clear(&db->variant_ids);
 }
 
-static int get_user_version(struct db *db, int *v)
+/* One integer from a fixed query (a PRAGMA, a count). 0 or error(). */
+static int query_int(struct db *db, const char *sql, int *v)
 {
-	sqlite3_stmt *st = db_prepare(db, "PRAGMA user_version");
+	sqlite3_stmt *st = db_prepare(db, sql);
 
 	if (!st)
 		return -1;
@@ -105,7 +146,51 @@ static int get_user_version(struct db *db, int *v)
 	return 0;
 }
 
-static int migrate(struct db *db)
+static int get_user_version(struct db *db, int *v)
+{
+	return query_int(db, "PRAGMA user_version", v);
+}
+
+/*
+ * Is this database perfsift's?  Only if it says so: SQLite's
+ * application_id in the header is PERFSIFT_APP_ID.  Two more cases are
+ * ours too: an empty database (a new file: we create it), and one that a
+ * perfsift from before the id wrote (id 0, a schema version we know, our
+ * tables) — both get the id stamped by migrate().  Anything else belongs
+ * to another program and is refused before a single write: no tables
+ * added, no journal mode changed.  Sets *stamp when the id must be
+ * written.  0, or -1 after error().
+ */
+static int check_ours(struct db *db, int *stamp)
+{
+	int app, version, objects, tables;
+
+	*stamp = 0;
+	if (query_int(db, "PRAGMA application_id", &app) ||
+	    query_int(db, "PRAGMA user_version", &version) ||
+	    query_int(db, "SELECT count(*) FROM sqlite_master", &objects) ||
+	    query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = "
+			  "'table' AND name IN ('imports', 'runs', 'metrics', "
+			  "'samples')", &tables))
+		return -1;
+	if (app == PERFSIFT_APP_ID)
+		return 0;
+	if (app == 0 && version == 0 && objects == 0) {
+		*stamp = 1;
+		return 0;
+	}
+	if (app == 0 && version >= 1 &&
+	    version <= (int)schema_nr_migrations && tables == 4) {
+		*stamp = 1;
+		return 0;
+	}
+	return error("%s: not a perfsift database (application_id %#x, "
+		     "user_version %d, %d schema objects): refusing to touch "
+		     "it; name another file with --db", db->path,
+		     (unsigned)app, version, objects);
+}
+
+static int migrate(struct db *db, int stamp)
 {
 	int version;
 	size_t i;
@@ -116,10 +201,18 @@ static int migrate(struct db *db)
 		return error("%s: database schema version %d is newer than this "
 			     "perfsift understands (%zu)", db->path, version,
 			     schema_nr_migrations);
-	if (version == (int)schema_nr_migrations)
+	if (version == (int)schema_nr_migrations && !stamp)
 		return 0;
 	if (db_begin(db))
 		return -1;
+	if (stamp) {
+		char pragma[64];
+
+		snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d",
+			 PERFSIFT_APP_ID);
+		if (db_exec(db, pragma))
+			goto fail;
+	}
 	/* re-read under the write lock: another process may have migrated */
 	if (get_user_version(db, &version))
 		goto fail;
@@ -142,6 +235,7 @@ fail:
 int db_open(struct db *db, const char *path)
 {
 	static int configured;
+	int stamp;
 
 	/*
 	 * perfsift is single-threaded: no mutexes, no memory statistics
@@ -165,6 +259,9 @@ int db_open(struct db *db, const char *path)
 	}
 	sqlite3_busy_timeout(db->sq, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(db->sq, 1);
+	/* before anything that writes, the journal mode included */
+	if (check_ours(db, &stamp))
+		goto fail;
 	if (db_exec_patient(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
 	    /*
@@ -176,7 +273,7 @@ int db_open(struct db *db, const char *path)
 	    db_exec(db, "PRAGMA temp_store = MEMORY") ||
 	    db_exec(db, "PRAGMA cache_size = -32768"))
 		goto fail;
-	if (migrate(db))
+	if (migrate(db, stamp))
 		goto fail;
 	return 0;
 fail:

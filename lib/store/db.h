@@ -43,12 +43,22 @@ struct db {
 	struct strmap metric_ids;
 	/* variant identity -> variants.id, the same way */
 	struct strmap variant_ids;
+	/*
+	 * Set by db_fail()/db_exec() when SQLite said something about the
+	 * database or the machine (read-only, full, I/O error, locked): the
+	 * command stops and exits 4, instead of blaming the next input.
+	 */
+	int env_error;
 };
+
+/* SQLite's application_id of a perfsift database: "PSFT". */
+#define PERFSIFT_APP_ID 0x50534654
 
 /*
  * Open (creating if needed) the database at path, in WAL mode with a
- * busy timeout, and apply pending schema migrations.  Returns 0 or
- * error(); on error db->sq is closed.
+ * busy timeout, and apply pending schema migrations.  A database that is
+ * not perfsift's (see db.c check_ours()) is refused before any write.
+ * Returns 0 or error(); on error db->sq is closed.
  */
 int db_open(struct db *db, const char *path);
 void db_close(struct db *db);
@@ -59,6 +69,13 @@ sqlite3_stmt *db_prepare(struct db *db, const char *sql);
 int db_begin(struct db *db);
 int db_commit(struct db *db);
 void db_rollback(struct db *db);
+/*
+ * Report a failed statement (rc its result code) met while reading path
+ * at line (0: no line): an environment error names the database, once,
+ * and sets db->env_error; anything else is "path:line: database: ...".
+ * Returns -1.
+ */
+int db_fail(struct db *db, int rc, const char *path, long line);
 /* Error text of the last failed call, for messages. */
 const char *db_errmsg(struct db *db);
 

@@ -93,11 +93,7 @@ static int step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE)
 		return 0;
-	if (line > 0)
-		return error("%s:%ld: database: %s", ctx->path, line,
-			     sqlite3_errmsg(ctx->db->sq));
-	return error("%s: database: %s", ctx->path,
-		     sqlite3_errmsg(ctx->db->sq));
+	return db_fail(ctx->db, rc, ctx->path, line);
 }
 
 /* The import statements, prepared on first use and kept with the db. */
@@ -173,6 +169,7 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 	sqlite3_stmt *st;
 	char pending[64];
 	size_t i;
+	int rc;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->db = db;
@@ -199,9 +196,9 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 		sqlite3_bind_null(st, 4);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL));
 	sqlite3_bind_int(st, 6, !!is_dir);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
 		sqlite3_finalize(st);
-		return error("%s: database: %s", path, sqlite3_errmsg(db->sq));
+		return db_fail(db, rc, path, 0);
 	}
 	sqlite3_finalize(st);
 	ctx->import_id = sqlite3_last_insert_rowid(db->sq);
@@ -229,10 +226,9 @@ int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)size);
 	sqlite3_bind_int64(st, 3, ctx->import_id);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if ((found = sqlite3_step(st)) != SQLITE_DONE) {
 		sqlite3_finalize(st);
-		return error("%s: database: %s", ctx->path,
-			     sqlite3_errmsg(ctx->db->sq));
+		return db_fail(ctx->db, found, ctx->path, 0);
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -474,8 +470,7 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 	v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		error("%s: database: %s", ctx->path,
-		      sqlite3_errmsg(ctx->db->sq));
+		db_fail(ctx->db, rc, ctx->path, line);
 		goto out;
 	}
 	if (!v) {
@@ -559,8 +554,7 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 			return -1;
 		*id = sqlite3_last_insert_rowid(db->sq);
 	} else if (rc != SQLITE_ROW) {
-		return error("%s:%ld: database: %s", ctx->path, line,
-			     sqlite3_errmsg(db->sq));
+		return db_fail(db, rc, ctx->path, line);
 	} else {
 		if (unit_null && unit && *unit) {
 			/* the first file that knows the unit gives it */
@@ -685,8 +679,7 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		return error("%s:%ld: metric '%s' given twice for one run",
 			     ctx->path, line, metric);
 	if (rc != SQLITE_DONE)
-		return error("%s:%ld: database: %s", ctx->path, line,
-			     sqlite3_errmsg(ctx->db->sq));
+		return db_fail(ctx->db, rc, ctx->path, line);
 	ctx->nr_samples++;
 	return 0;
 }

@@ -303,6 +303,10 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 
 	memset(out, 0, sizeof(*out));
 	out->text = xstrdup(text);
+	/* '' would match every variant whose kernel or label is not known */
+	if (!*text)
+		return error("an empty selector names no variant: give a "
+			     "label, a kernel or a commit");
 	if (dim == DIM_AUTO || dim == DIM_LABEL) {
 		r = exists(db, "SELECT 1 FROM variants WHERE label = ?1",
 			   text, NULL);

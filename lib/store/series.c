@@ -42,8 +42,7 @@ static int step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return error("%s:%ld: database: %s", ctx->path, line,
-		     sqlite3_errmsg(ctx->db->sq));
+	return db_fail(ctx->db, rc, ctx->path, line);
 }
 
 static void bind_id_or_null(sqlite3_stmt *st, int i, int64_t id)
