@@ -286,62 +286,136 @@ static int pct_foreach(struct fio_state *st, const struct lat_stat *ls,
 	return ret;
 }
 
-static void lat_load(struct lat_stat *ls, const json_t *dir, int kind)
+/*
+ * Where a value sits in the document, for messages: "jobs[0].read.bw".
+ * What is read is checked, never guessed: a member that is present must
+ * have the JSON type fio writes, and quantities that cannot be negative
+ * (bandwidth, IOPS, runtime, volume, latency, counts) are not: a string
+ * or -5 MB/s is an input error with its path, not 0 or a −100% change.
+ */
+struct where {
+	struct fio_state *st;
+	long line;
+	size_t job;
+	const char *dir;	/* "read" */
+	char sub[16];		/* "clat_ns", or "" */
+};
+
+static int bad_value(const struct where *w, const char *key, const char *what,
+		     const json_t *v)
 {
-	const json_t *o;
+	const char *got = json_is_string(v) ? "a string" :
+			  json_is_object(v) ? "an object" :
+			  json_is_array(v) ? "an array" :
+			  json_is_boolean(v) ? "a boolean" :
+			  json_is_null(v) ? "null" : "a negative number";
+
+	return error("%s:%ld: jobs[%zu].%s%s%s.%s: expected %s, got %s",
+		     w->st->path, w->line, w->job, w->dir, *w->sub ? "." : "",
+		     w->sub, key, what, got);
+}
+
+/* A member that must be a number >= 0 if present (absent: 0). */
+static int get_count(const struct where *w, const json_t *obj,
+		     const char *key, double *out)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || json_number_value(v) < 0)
+		return bad_value(w, key, "a number >= 0", v);
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int lat_load(struct where *w, struct lat_stat *ls, const json_t *dir,
+		    int kind)
+{
+	const json_t *o, *v;
 	char key[16];
+	double n;
+	const char *pk;
 
 	memset(ls, 0, sizeof(*ls));
 	snprintf(key, sizeof(key), "%s_ns", lat_names[kind]);
 	ls->scale = 1;
 	o = json_object_get(dir, key);
-	if (!json_is_object(o)) {
+	snprintf(w->sub, sizeof(w->sub), "%s", key);
+	if (!o) {
 		o = json_object_get(dir, lat_names[kind]);
 		ls->scale = 1000;
+		snprintf(w->sub, sizeof(w->sub), "%s", lat_names[kind]);
 	}
+	if (!o)
+		return 0;
 	if (!json_is_object(o))
-		return;
-	ls->mean_ns = num(o, "mean") * ls->scale;
-	ls->stddev_ns = num(o, "stddev") * ls->scale;
-	ls->measured = num(o, "N") > 0 || ls->mean_ns > 0;
+		return error("%s:%ld: jobs[%zu].%s.%s: expected an object",
+			     w->st->path, w->line, w->job, w->dir, w->sub);
+	if (get_count(w, o, "mean", &ls->mean_ns) ||
+	    get_count(w, o, "stddev", &ls->stddev_ns) ||
+	    get_count(w, o, "N", &n))
+		return -1;
+	ls->mean_ns *= ls->scale;
+	ls->stddev_ns *= ls->scale;
+	ls->measured = n > 0 || ls->mean_ns > 0;
 	ls->pct = json_object_get(o, "percentile");
-	if (!json_is_object(ls->pct))
-		ls->pct = NULL;
+	if (ls->pct && !json_is_object(ls->pct))
+		return bad_value(w, "percentile", "an object", ls->pct);
+	if (ls->pct)
+		json_object_foreach((json_t *)ls->pct, pk, v)
+			if (!json_is_number(v) || json_number_value(v) < 0)
+				return bad_value(w, "percentile", "numbers >= 0",
+						 v);
+	w->sub[0] = '\0';
+	return 0;
 }
 
 /* io_kbytes, or io_bytes in the unit of the fio version that wrote it. */
-static double io_kib(const struct fio_state *st, const json_t *dir)
+static int io_kib(const struct where *w, const json_t *dir, double *out)
 {
-	if (has_num(dir, "io_kbytes"))
-		return num(dir, "io_kbytes");
+	const struct fio_state *st = w->st;
+
+	if (json_object_get(dir, "io_kbytes"))
+		return get_count(w, dir, "io_kbytes", out);
+	if (get_count(w, dir, "io_bytes", out))
+		return -1;
 	/* io_bytes was KiB "since the dawn of time" until fio-2.21 */
 	if (st->ver_major > 2 || (st->ver_major == 2 && st->ver_minor >= 21))
-		return num(dir, "io_bytes") / 1024;
-	return num(dir, "io_bytes");
+		*out /= 1024;
+	return 0;
 }
 
-static void dir_load(const struct fio_state *st, struct dir_stat *d,
-		     const json_t *job, int dir)
+static int dir_load(struct fio_state *st, struct dir_stat *d,
+		    const json_t *job, size_t j, int dir)
 {
 	const json_t *o = json_object_get(job, dir_names[dir]);
+	struct where w = { st, st->job_line[j], j, dir_names[dir], "" };
 	int k;
 
 	memset(d, 0, sizeof(*d));
+	if (!o)
+		return 0;
 	if (!json_is_object(o))
-		return;
+		return error("%s:%ld: jobs[%zu].%s: expected an object",
+			     st->path, w.line, j, dir_names[dir]);
 	/* with unified_rw_reporting=both "mixed" repeats read+write+trim */
 	if (dir == DIR_MIXED && json_object_get(job, "read"))
-		return;
+		return 0;
 	d->present = 1;
-	d->bw_kibs = num(o, "bw");
-	d->iops = num(o, "iops");
-	d->runtime_ms = num(o, "runtime");
-	d->io_kib = io_kib(st, o);
-	d->have_ios = has_num(o, "total_ios");
-	d->ios = num(o, "total_ios");
+	d->have_ios = json_object_get(o, "total_ios") != NULL;
+	if (get_count(&w, o, "bw", &d->bw_kibs) ||
+	    get_count(&w, o, "iops", &d->iops) ||
+	    get_count(&w, o, "runtime", &d->runtime_ms) ||
+	    io_kib(&w, o, &d->io_kib) ||
+	    get_count(&w, o, "total_ios", &d->ios))
+		return -1;
 	d->weight = d->have_ios ? d->ios : d->io_kib;
 	for (k = 0; k < NR_LATS; k++)
-		lat_load(&d->lat[k], o, k);
+		if (lat_load(&w, &d->lat[k], o, k))
+			return -1;
+	return 0;
 }
 
 /* ---- totals ---- */
@@ -707,6 +781,7 @@ static int emit_run(struct fio_state *st, const json_t *root)
 	struct run_desc rd;
 	struct kv *kv = NULL;
 	size_t nr = 0, alloc = 0, j;
+	double ts;
 	const char *key;
 	json_t *v;
 	int ret;
@@ -731,7 +806,9 @@ static int emit_run(struct fio_state *st, const json_t *root)
 	rd.params = kv;
 	rd.nr_params = nr;
 	rd.iteration = -1;
-	rd.start_time = (int64_t)num(root, "timestamp");
+	/* epoch seconds; a value out of range is no start time (and no UB) */
+	ts = num(root, "timestamp");
+	rd.start_time = ts > 0 && ts < 1e15 ? (int64_t)ts : 0;
 	ret = db_emit_run(st->ctx, &rd, st->line0);
 	free(kv);
 	return ret;
@@ -922,7 +999,8 @@ int fio_parse(struct import_ctx *ctx, struct input *in)
 			goto out;
 		}
 		for (dir = 0; dir < NR_DIRS; dir++)
-			dir_load(&st, &st.ds[j][dir], job, dir);
+			if (dir_load(&st, &st.ds[j][dir], job, j, dir))
+				goto out;
 	}
 
 	if (emit_run(&st, root) || emit_totals(&st) || emit_jobs(&st))

@@ -302,6 +302,67 @@ void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
 	ctx->nr_warnings++;
 }
 
+/*
+ * Text that goes into the database is valid UTF-8 without control
+ * characters: every output (JSON, the text tables, stderr) can then show
+ * it as it is, and a newline in a label cannot forge a line.  NULL
+ * passes.  Returns 0, or -1 after error() naming what and where.
+ */
+static int check_text(struct import_ctx *ctx, long line, const char *what,
+		      const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const char *why = NULL;
+
+	if (!s)
+		return 0;
+	while (*p && !why) {
+		unsigned c = *p;
+		size_t n, i;
+		uint32_t cp;
+
+		if (c < 0x20 || c == 0x7f) {
+			why = "a control character";
+			break;
+		}
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			why = "invalid UTF-8";
+			break;
+		}
+		for (i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80) {
+				why = "invalid UTF-8";
+				break;
+			}
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if (!why && ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)
+			     || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)))
+			why = "invalid UTF-8";
+		p += n + 1;
+	}
+	if (!why)
+		return 0;
+	if (line > 0)
+		return error("%s:%ld: %s in the %s (byte %zu)", ctx->path, line,
+			     why, what, (size_t)(p - (const unsigned char *)s) + 1);
+	return error("%s: %s in the %s (byte %zu)", ctx->path, why, what,
+		     (size_t)(p - (const unsigned char *)s) + 1);
+}
+
 /* Pick the override if given, else what the file said. */
 static const char *pick(const char *ovr, const char *file)
 {
@@ -383,6 +444,39 @@ static int resolve_commit(struct import_ctx *ctx, const char *commit,
 }
 
 /*
+ * The input's own params: valid text, and a key given twice must give
+ * one value (two `threads` columns saying 1 and 2 would otherwise keep
+ * one of them in silence).  0, or -1 after error().
+ */
+static int check_params(struct import_ctx *ctx, long line,
+			const struct kv *params, size_t nr)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		if (check_text(ctx, line, "parameter name", params[i].key) ||
+		    check_text(ctx, line, "parameter value", params[i].value))
+			return -1;
+		for (j = 0; j < i; j++)
+			if (!strcmp(params[i].key, params[j].key) &&
+			    strcmp(params[i].value, params[j].value)) {
+				if (line > 0)
+					return error("%s:%ld: parameter '%s' "
+						     "given twice: '%s' and "
+						     "'%s'", ctx->path, line,
+						     params[i].key,
+						     params[j].value,
+						     params[i].value);
+				return error("%s: parameter '%s' given twice: "
+					     "'%s' and '%s'", ctx->path,
+					     params[i].key, params[j].value,
+					     params[i].value);
+			}
+	}
+	return 0;
+}
+
+/*
  * Find or make the variant of these columns (overrides applied, default
  * label: the kernel, else the commit's first 12 digits), and check that
  * overrides merge nothing.  Sets *id; 0 or -1 after error().
@@ -406,6 +500,18 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 
 	if (!o)
 		o = &none;
+	if (check_text(ctx, line, "label", label) ||
+	    check_text(ctx, line, "kernel", kernel) ||
+	    check_text(ctx, line, "commit", commit) ||
+	    check_text(ctx, line, "machine", machine) ||
+	    check_text(ctx, line, "testcase", testcase) ||
+	    check_params(ctx, line, params, nr_params) ||
+	    check_text(ctx, 0, "--label", o->label) ||
+	    check_text(ctx, 0, "--kernel", o->kernel) ||
+	    check_text(ctx, 0, "--machine", o->machine) ||
+	    check_text(ctx, 0, "--testcase", o->testcase) ||
+	    check_params(ctx, 0, o->params, o->nr_params))
+		return -1;
 	/* the variant as the input names it, before any override */
 	canon = params_canonical(params, nr_params);
 	sbuf_addf(&natural, "%s|%s|%s|%s|%s|%s", or_empty(label),
@@ -531,8 +637,12 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 		*id = cached >> 2;
 		return 0;
 	}
-	if (!len)
-		return error("%s:%ld: empty metric name", ctx->path, line);
+	if (!len || strspn(name, " \t") == len)
+		return error("%s:%ld: %s metric name", ctx->path, line,
+			     len ? "blank" : "empty");
+	if (check_text(ctx, line, "metric name", name) ||
+	    check_text(ctx, line, "unit", unit))
+		return -1;
 	st = db->st[ST_FIND_METRIC];
 	sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
@@ -730,6 +840,20 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	if (!isfinite(a->value))
 		return error("%s:%ld: value of '%s' is not a finite number",
 			     ctx->path, line, a->metric);
+	if (isfinite(sd) && sd < 0)
+		return error("%s:%ld: a negative standard deviation (%g) for "
+			     "'%s'", ctx->path, line, sd, a->metric);
+	if (isfinite(sd) && a->stddev_kind &&
+	    !strcmp(a->stddev_kind, "relative") && a->value == 0 && sd != 0)
+		return error("%s:%ld: a relative standard deviation (%g%%) of "
+			     "a zero mean for '%s'", ctx->path, line, sd,
+			     a->metric);
+	if (a->n == 0)
+		return error("%s:%ld: n = 0 for '%s': a summary of no runs",
+			     ctx->path, line, a->metric);
+	if (check_text(ctx, line, "statistic name", a->stat) ||
+	    check_text(ctx, line, "marker", a->marker))
+		return -1;
 	if (metric_id(ctx, a->metric, a->unit, MK_UNKNOWN, line, &id))
 		return -1;
 	if (variant_id(ctx, a->testcase, a->machine, a->kernel, a->commit,
