@@ -114,26 +114,68 @@ double stats_mean(const double *x, size_t n)
  * "corrected two-pass algorithm" (Chan, Golub, LeVeque 1983), which
  * cancels the first-order effect of any error in m.
  */
-static double sum_sq_dev(const double *x, size_t n, double m)
+/*
+ * The power of two at or above |v| (1 for 0): dividing by it is exact,
+ * so computing on scaled values changes no digit of a result, and keeps
+ * squares of values near 1e200 (or 1e-200) from overflowing (or
+ * vanishing).
+ */
+static double pow2_scale(double v)
 {
-	double ss = 0, c = 0;
+	int e;
+
+	v = fabs(v);
+	if (!(v > 0) || !isfinite(v))
+		return 1;
+	frexp(v, &e);
+	return ldexp(1, e);
+}
+
+/*
+ * sqrt(sum of squared deviations from m / div), on deviations scaled by
+ * a power of two so that no square overflows: the standard deviation of
+ * 1e200, 2e200, 3e200 is 1e200, not 0.
+ */
+static double sd_from(const double *x, size_t n, double m, double div)
+{
+	double ss = 0, c = 0, big = 0, f;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		double d = x[i] - m;
+	for (i = 0; i < n; i++)
+		if (fabs(x[i] - m) > big)
+			big = fabs(x[i] - m);
+	if (!isfinite(big)) {
+		/* the deviations themselves overflow: scale the values */
+		double hi = 0;
 
-		ss += d * d;
-		c += d;
+		for (i = 0; i < n; i++)
+			if (fabs(x[i]) > hi)
+				hi = fabs(x[i]);
+		f = pow2_scale(hi);
+		for (i = 0; i < n; i++) {
+			double d = x[i] / f - m / f;
+
+			ss += d * d;
+			c += d;
+		}
+	} else {
+		f = pow2_scale(big);
+		for (i = 0; i < n; i++) {
+			double d = (x[i] - m) / f;
+
+			ss += d * d;
+			c += d;
+		}
 	}
 	ss -= c * c / (double)n;
-	return ss > 0 ? ss : 0;
+	return ss > 0 ? f * sqrt(ss / div) : 0;
 }
 
 double stats_sd_sample(const double *x, size_t n)
 {
 	if (n < 2)
 		return NAN;
-	return sqrt(sum_sq_dev(x, n, stats_mean(x, n)) / (double)(n - 1));
+	return sd_from(x, n, stats_mean(x, n), (double)(n - 1));
 }
 
 double stats_quantile_sorted(const double *sorted, size_t n, double p)
@@ -162,7 +204,8 @@ double stats_quantile_sorted(const double *sorted, size_t n, double p)
 int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 {
 	double buf[STATS_STACK_N], *v;
-	double mean, ss, inv_sum = 0, log_sum = 0;
+	double mean, inv_sum = 0, log_sum = 0;
+	int same;
 	size_t i;
 
 	if (n == 0 || !all_finite(x, n))
@@ -174,21 +217,17 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	out->n = n;
 	out->min = v[0];
 	out->max = v[n - 1];
-	if (v[0] == v[n - 1]) {
-		/* all equal: exact answers, no rounding noise in sd */
-		mean = v[0];
-		ss = 0;
-	} else {
-		mean = stats_mean(x, n);
-		ss = sum_sq_dev(x, n, mean);
-	}
+	/* all equal: exact answers, no rounding noise in sd */
+	same = v[0] == v[n - 1];
+	mean = same ? v[0] : stats_mean(x, n);
 	out->mean = mean;
 	out->median = stats_quantile_sorted(v, n, 0.5);
 	out->q1 = stats_quantile_sorted(v, n, 0.25);
 	out->q3 = stats_quantile_sorted(v, n, 0.75);
-	out->sd_pop = sqrt(ss / (double)n);
+	out->sd_pop = same ? 0 : sd_from(x, n, mean, (double)n);
 	if (n >= 2) {
-		out->sd_sample = sqrt(ss / (double)(n - 1));
+		out->sd_sample = same ? 0 : sd_from(x, n, mean,
+						    (double)(n - 1));
 		out->sem = out->sd_sample / sqrt((double)n);
 		out->cv_pct = mean != 0 ?
 			100 * out->sd_sample / fabs(mean) : NAN;
@@ -807,6 +846,36 @@ static int welch_var(double ma, double va, double na, double mb, double vb,
 	return 0;
 }
 
+/* The largest of four magnitudes, as a power of two (see pow2_scale()). */
+static double scale4(double a, double b, double c, double d)
+{
+	double m = fabs(a);
+
+	if (fabs(b) > m)
+		m = fabs(b);
+	if (fabs(c) > m)
+		m = fabs(c);
+	if (fabs(d) > m)
+		m = fabs(d);
+	return pow2_scale(m);
+}
+
+/*
+ * Welch from means and sample sds, all divided by one power of two first:
+ * t and df do not change, and no variance overflows.
+ */
+static int welch_sd(double ma, double sda, double na, double mb, double sdb,
+		    double nb, struct stats_test *out)
+{
+	double f = scale4(ma, mb, sda, sdb);
+
+	ma /= f;
+	mb /= f;
+	sda /= f;
+	sdb /= f;
+	return welch_var(ma, sda * sda, na, mb, sdb * sdb, nb, out);
+}
+
 int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		struct stats_test *out)
 {
@@ -817,10 +886,9 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		return -1;
 	ma = stats_mean(a, na);
 	mb = stats_mean(b, nb);
-	return welch_var(ma, sum_sq_dev(a, na, ma) / (double)(na - 1),
-			 (double)na, mb,
-			 sum_sq_dev(b, nb, mb) / (double)(nb - 1),
-			 (double)nb, out);
+	return welch_sd(ma, sd_from(a, na, ma, (double)(na - 1)), (double)na,
+			mb, sd_from(b, nb, mb, (double)(nb - 1)), (double)nb,
+			out);
 }
 
 int stats_welch_summary(double mean_a, double sd_a, double na,
@@ -832,8 +900,7 @@ int stats_welch_summary(double mean_a, double sd_a, double na,
 	    !isfinite(sd_a) || !isfinite(sd_b) || sd_a < 0 || sd_b < 0 ||
 	    !isfinite(na) || !isfinite(nb))
 		return -1;
-	return welch_var(mean_a, sd_a * sd_a, na, mean_b, sd_b * sd_b, nb,
-			 out);
+	return welch_sd(mean_a, sd_a, na, mean_b, sd_b, nb, out);
 }
 
 /* ---- Mann-Whitney U ----------------------------------------------------- */
@@ -1098,7 +1165,7 @@ int stats_change_ci(double mean_a, double sd_a, double na,
 		    double mean_b, double sd_b, double nb, double conf,
 		    double *lo_pct, double *hi_pct)
 {
-	double va, vb, df, t, t2, den, base, rd;
+	double va, vb, df, t, t2, den, base, rd, f;
 
 	*lo_pct = NAN;
 	*hi_pct = NAN;
@@ -1107,6 +1174,12 @@ int stats_change_ci(double mean_a, double sd_a, double na,
 	    !isfinite(sd_b) || sd_a < 0 || sd_b < 0 || mean_a == 0 ||
 	    !(conf > 0 && conf < 1))
 		return -1;
+	/* a ratio: the same after one exact scaling, which keeps squares finite */
+	f = scale4(mean_a, mean_b, sd_a, sd_b);
+	mean_a /= f;
+	mean_b /= f;
+	sd_a /= f;
+	sd_b /= f;
 	va = sd_a * sd_a / na;
 	vb = sd_b * sd_b / nb;
 	if (va == 0 && vb == 0) {

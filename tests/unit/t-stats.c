@@ -848,6 +848,71 @@ TEST(hl_pinned)
  * The table path, or the source tree's top directory (what
  * tests/run-all.sh passes), or nothing: TABLE from the current directory.
  */
+/*
+ * Values near the ends of the double range (1e200, 1e-200): the results
+ * must be those of the same data scaled back by a power of two, exactly
+ * (scaling by 2^k is exact), where computing squares naively overflows
+ * (sd 0, p 1, "unchanged" for +150%) or underflows.  The unscaled
+ * results are checked against scipy by the table above.
+ */
+TEST(extreme_scale_exact)
+{
+	static const double a0[] = { 1, 2, 3 }, b0[] = { 4, 5, 6 };
+	static const double c0[] = { 10.5, 11.25, 9.75, 10, 11 };
+	static const int ks[] = { 600, 900, -600, -900 };
+	double a[5], b[5], c[5], lo0, hi0, lo, hi;
+	struct stats_summary s0, s;
+	struct stats_test t0, t;
+	size_t i, j;
+
+	check_int(0, stats_summarize(c0, 5, &s0));
+	check_int(0, stats_welch(a0, 3, b0, 3, &t0));
+	check_int(0, stats_change_ci(2, 1, 3, 5, 1, 3, 0.95, &lo0, &hi0));
+	for (j = 0; j < ARRAY_SIZE(ks); j++) {
+		for (i = 0; i < 3; i++) {
+			a[i] = ldexp(a0[i], ks[j]);
+			b[i] = ldexp(b0[i], ks[j]);
+		}
+		for (i = 0; i < 5; i++)
+			c[i] = ldexp(c0[i], ks[j]);
+		check_int(0, stats_summarize(c, 5, &s));
+		check_double_eq(ldexp(s0.sd_sample, ks[j]), s.sd_sample);
+		check_double_eq(ldexp(s0.sd_pop, ks[j]), s.sd_pop);
+		check_double_eq(ldexp(s0.mean, ks[j]), s.mean);
+		check_double_eq(s0.cv_pct, s.cv_pct);
+		check_double_eq(ldexp(s0.sd_sample, ks[j]), stats_sd_sample(c, 5));
+		check_int(0, stats_welch(a, 3, b, 3, &t));
+		check_double_eq(t0.stat, t.stat);
+		check_double_eq(t0.df, t.df);
+		check_double_eq(t0.p, t.p);
+		check_int(0, stats_welch_summary(ldexp(2, ks[j]), ldexp(1, ks[j]), 3,
+						 ldexp(5, ks[j]), ldexp(1, ks[j]), 3,
+						 &t));
+		check_double_eq(t0.p, t.p);
+		check_int(0, stats_change_ci(ldexp(2, ks[j]), ldexp(1, ks[j]), 3,
+					     ldexp(5, ks[j]), ldexp(1, ks[j]), 3,
+					     0.95, &lo, &hi));
+		check_double_eq(lo0, lo);
+		check_double_eq(hi0, hi);
+	}
+	/* the numbers: 1e200.. against 4e200..: +150%, sd 1e200 */
+	for (i = 0; i < 3; i++) {
+		a[i] = a0[i] * 1e200;
+		b[i] = b0[i] * 1e200;
+	}
+	check_int(0, stats_summarize(b, 3, &s));
+	check_double_near(1e200, s.sd_sample, 1e-12);
+	check_int(0, stats_welch(a, 3, b, 3, &t));
+	check_double_near(t0.p, t.p, 1e-9);
+	/* near the largest double: both sds finite and right */
+	a[0] = 1.6e308;
+	a[1] = 1.7e308;
+	a[2] = 1.5e308;
+	check_int(0, stats_summarize(a, 3, &s));
+	check_double_near(1e307, s.sd_sample, 1e-12);
+	check_double_near(1.6e308, s.mean, 1e-12);
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -872,6 +937,7 @@ int main(int argc, char **argv)
 	test_ci_pinned();
 	test_bh_pinned();
 	test_hl_pinned();
+	test_extreme_scale_exact();
 
 	while (nvecs--)
 		free(vecs[nvecs].v);
