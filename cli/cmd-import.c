@@ -50,6 +50,39 @@ void import_help_formats(FILE *f)
 
 static int quiet, progress;
 
+/* The throw-away database of a dry run, removed at exit. */
+static char dry_path[64];
+
+static void remove_dry_run_db(void)
+{
+	char p[80];
+
+	unlink(dry_path);
+	snprintf(p, sizeof(p), "%s-wal", dry_path);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s-shm", dry_path);
+	unlink(p);
+}
+
+/*
+ * A dry run on a database that does not exist yet parses into a
+ * temporary file, not into memory: a 1 GB input must not take 1 GB.
+ */
+static const char *dry_run_db(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	snprintf(dry_path, sizeof(dry_path), "%s/perfsift-dry-XXXXXX",
+		 tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+	fd = mkstemp(dry_path);
+	if (fd < 0)
+		return ":memory:";
+	close(fd);
+	atexit(remove_dry_run_db);
+	return dry_path;
+}
+
 static void clear_progress(void)
 {
 	if (progress)
@@ -196,7 +229,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 
 	/* a dry run on a database that does not exist yet: in memory */
 	if (o.dry_run && access(ctx->db_path, F_OK))
-		ctx->db_path = ":memory:";
+		ctx->db_path = dry_run_db();
 	db = cmd_db(ctx);
 	if (!db) {
 		status = EXIT_ENV;

@@ -39,6 +39,8 @@ static const char *const col_names[C_NR] = {
 };
 
 #define MAX_FIELDS 256
+/* (variant, metric) counts kept in memory at most; see run_to_fill() */
+#define CSV_SEEN_MAX (1u << 16)
 
 struct csv_state {
 	int col[MAX_FIELDS];		/* column index -> enum col */
@@ -297,6 +299,36 @@ static int set_kind(struct import_ctx *ctx, const char *metric,
 		     "column 'kind', got '%s'", ctx->path, lnum, kind);
 }
 
+/*
+ * Without an iteration column, the k-th row of a metric for a variant
+ * goes to the variant's k-th run.  The counts live in a map while it is
+ * small; past CSV_SEEN_MAX (millions of distinct metric names) the
+ * database answers instead, so memory stays bounded: the first run of
+ * the variant ("key#0", "key#1", ...) that does not have the metric yet.
+ * s->key holds the variant key.  0 or -1.
+ */
+static int run_to_fill(struct csv_state *s, struct import_ctx *ctx,
+		       const char *metric, int64_t *count)
+{
+	size_t keylen = s->key.len;
+	int64_t c, run_id;
+	int r = 0;
+
+	for (c = 0;; c++) {
+		sbuf_setlen(&s->key, keylen);
+		sbuf_addch(&s->key, '#');
+		sbuf_add(&s->key, &c, sizeof(c));
+		if (!strmap_get(&s->runs, s->key.buf, s->key.len, &run_id))
+			break;
+		r = db_run_has_metric(ctx, run_id, metric);
+		if (r <= 0)
+			break;
+	}
+	sbuf_setlen(&s->key, keylen);
+	*count = c;
+	return r < 0 ? -1 : 0;
+}
+
 static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 	       long lnum)
 {
@@ -383,11 +415,17 @@ static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 		sbuf_add(&s->key, &iteration, sizeof(iteration));
 	} else {
 		keylen = s->key.len;
-		key_add(&s->key, metric, '\x1d');
-		if (!strmap_get(&s->seen, s->key.buf, s->key.len, &count))
-			count = 0;
-		strmap_put(&s->seen, s->key.buf, s->key.len, count + 1);
-		sbuf_setlen(&s->key, keylen);
+		if (s->seen.nr < CSV_SEEN_MAX) {
+			key_add(&s->key, metric, '\x1d');
+			if (!strmap_get(&s->seen, s->key.buf, s->key.len,
+					&count))
+				count = 0;
+			strmap_put(&s->seen, s->key.buf, s->key.len,
+				   count + 1);
+			sbuf_setlen(&s->key, keylen);
+		} else if (run_to_fill(s, ctx, metric, &count)) {
+			return -1;
+		}
 		sbuf_addch(&s->key, '#');
 		sbuf_add(&s->key, &count, sizeof(count));
 	}

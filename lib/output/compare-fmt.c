@@ -565,8 +565,9 @@ static void lkp_err(char *buf, size_t len, const struct cmp_side *s)
 	else if (s->source == SIDE_AGGREGATE)
 		sd = s->sd;
 	rel = s->mean != 0 ? 100 * sd / fabs(s->mean) : NAN;
+	/* (a spread past 99999% is printed as that: no int overflow) */
 	if (isfinite(rel) && rel > 2)
-		snprintf(buf, len, " \u00b1%3d%%", (int)rel);
+		snprintf(buf, len, " \u00b1%3d%%", rel < 99999 ? (int)rel : 99999);
 	else
 		snprintf(buf, len, "      ");
 }

@@ -270,7 +270,11 @@ int db_open(struct db *db, const char *path)
 	     * made, and checking them costs ~7% of an import.  A command that
 	     * deletes must delete the dependent rows itself.
 	     */
-	    db_exec(db, "PRAGMA temp_store = MEMORY") ||
+	    /*
+	     * Sorts and temporary tables (GROUP BY over millions of samples)
+	     * spill to a file past the page cache: memory stays bounded.
+	     */
+	    db_exec(db, "PRAGMA temp_store = FILE") ||
 	    db_exec(db, "PRAGMA cache_size = -32768"))
 		goto fail;
 	if (migrate(db, stamp))

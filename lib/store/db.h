@@ -10,12 +10,19 @@
 #include <sqlite3.h>
 #include "core/strmap.h"
 
+/*
+ * Entries the metric and variant caches hold at most: past it they start
+ * again empty (ids are then looked up in SQLite), so that 2 million
+ * distinct metric names cost lookups, not hundreds of MB.
+ */
+#define DB_CACHE_MAX (1u << 16)
+
 /* The statements of an import, prepared once per open database. */
 enum db_stmt {
 	ST_INS_RUN, ST_INS_PARAM, ST_INS_SAMPLE, ST_INS_DERIVED,
 	ST_INS_SERIES, ST_INS_AGG, ST_FIND_METRIC, ST_INS_METRIC,
 	ST_SET_UNIT, ST_SET_KIND, ST_NEXT_ITER, ST_FIND_VARIANT,
-	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_NR,
+	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_HAS_SAMPLE, ST_NR,
 };
 
 /*
@@ -199,6 +206,12 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line);
  * Ends the current run first.  0 or -1.
  */
 int db_resume_run(struct import_ctx *ctx, int64_t run_id);
+/*
+ * Does run run_id (of this import) have a sample of metric yet?  1, 0, or
+ * -1 after error().
+ */
+int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
+		      const char *metric);
 /* One value of metric in the current run.  unit may be NULL. */
 int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double value, long line);

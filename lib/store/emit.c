@@ -136,6 +136,8 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"VALUES (?,?)",
 		[ST_METRIC_INFO] = "SELECT name, coalesce(kind, 0) FROM "
 			"metrics WHERE id = ?",
+		[ST_HAS_SAMPLE] = "SELECT 1 FROM samples WHERE run_id = ? AND "
+			"metric_id = (SELECT id FROM metrics WHERE name = ?)",
 	};
 
 	if (!db->st[which])
@@ -606,6 +608,8 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 				goto out;
 		}
 	}
+	if (ctx->db->variant_ids.nr >= DB_CACHE_MAX)
+		strmap_clear(&ctx->db->variant_ids);	/* bounded memory */
 	strmap_put(&ctx->db->variant_ids, key.buf, key.len, v);
 	*id = v;
 	ret = 0;
@@ -684,6 +688,8 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 				return -1;
 		}
 	}
+	if (db->metric_ids.nr >= DB_CACHE_MAX)
+		strmap_clear(&db->metric_ids);	/* bounded memory */
 	strmap_put(&db->metric_ids, name, len, *id << 2 | (int64_t)kind);
 	return 0;
 }
@@ -762,6 +768,23 @@ int db_resume_run(struct import_ctx *ctx, int64_t run_id)
 		return -1;
 	ctx->run_id = run_id;
 	return 0;
+}
+
+int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
+		      const char *metric)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_HAS_SAMPLE];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, metric, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return db_fail(ctx->db, rc, ctx->path, 0);
 }
 
 int db_emit_sample(struct import_ctx *ctx, const char *metric,
