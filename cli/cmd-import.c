@@ -89,20 +89,41 @@ static void clear_progress(void)
 		fputs("\r\033[K", stderr);
 }
 
+/*
+ * A path on stdout, control characters escaped (\n, \xHH) as in the
+ * diagnostics: a file name with a newline must not forge a summary line.
+ */
+static void put_path(const char *path)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", stdout);
+		else if (*p < 0x20 || *p == 0x7f)
+			printf("\\x%02x", *p);
+		else
+			putchar(*p);
+	}
+}
+
 static void report(const struct import_result *r, int dry_run)
 {
 	if (quiet || r->status == IMPORT_FAILED || r->status == IMPORT_USAGE)
 		return;
 	clear_progress();
 	if (r->status == IMPORT_ALREADY) {
-		printf("%s: already imported\n", r->path);
+		put_path(r->path);
+		printf(": already imported\n");
 		return;
 	}
 	if (r->status == IMPORT_SKIPPED) {
-		printf("%s: skipped: no importer knows it\n", r->path);
+		put_path(r->path);
+		printf(": skipped: no importer knows it\n");
 		return;
 	}
-	printf("%s: %s, %ld run%s, %ld sample%s", r->path, r->format, r->runs,
+	put_path(r->path);
+	printf(": %s, %ld run%s, %ld sample%s", r->format, r->runs,
 	       r->runs == 1 ? "" : "s", r->samples,
 	       r->samples == 1 ? "" : "s");
 	if (r->aggregates)
@@ -236,6 +257,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		goto out;
 	}
 	o.first_variant = &first_variant;
+	o.db_path = ctx->db_path;
 	files = import_expand(argv + optind, (size_t)(argc - optind), &o,
 			      &nr_files, &nr_bad);
 	progress = !quiet && nr_files > 1 && isatty(2);

@@ -215,6 +215,20 @@ struct import_item *import_expand(const char *const *paths, size_t nr,
 	size_t i;
 
 	*nr_bad = 0;
+	if (o && o->db_path) {
+		/* marked as seen: the walk passes them by */
+		static const char *const sfx[] = { "", "-wal", "-shm",
+						   "-journal" };
+
+		for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+			char *p = xstrfmt("%s%s", o->db_path, sfx[i]);
+			struct stat st;
+
+			if (!stat(p, &st))
+				seen_before(&l, &st);
+			free(p);
+		}
+	}
 	for (i = 0; i < nr; i++) {
 		struct stat st;
 

@@ -25,6 +25,11 @@ struct import_opts {
 	 * several variants are a usage error.
 	 */
 	char **first_variant;
+	/*
+	 * The database being written (NULL: none): a walk never lists it or
+	 * its -wal and -shm files as inputs.
+	 */
+	const char *db_path;
 };
 
 enum import_status {

@@ -85,6 +85,36 @@ test_expect_success 'regressions --exit-code on a stdout that cannot be written:
 	grep -q "write to stdout failed" err
 '
 
+test_expect_success 'a newline in a file name forges no line, on stdout or stderr' '
+	mkdir nl &&
+	printf "label,metric,value\nA,x,1\n" >"nl/$(printf "a\nb.csv")" &&
+	printf "label,metric,value\nA,x,zz\n" >"nl/$(printf "bad\nfile.csv")" &&
+	test_expect_code 3 perfsift --db nl.db import nl >out 2>err &&
+	cat >expect <<-\EOF &&
+	nl/a\nb.csv: csv, 1 run, 1 sample
+	imported 1 file: 1 run, 1 sample; 1 failed
+	EOF
+	test_cmp expect out &&
+	printf "%s\\n" "perfsift: error: nl/bad\\nfile.csv:2: expected a number in column '"'value'"', got '"'zz'"'" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'a walk never takes the database being written (or its -wal, -shm) as input' '
+	mkdir walk && cp a.csv walk/ &&
+	perfsift --db walk/w.db import walk >out &&
+	cat >expect <<-\EOF &&
+	walk/a.csv: csv, 1 run, 1 sample
+	imported 1 file: 1 run, 1 sample
+	EOF
+	test_cmp expect out &&
+	perfsift --db walk/w.db import walk >out &&
+	cat >expect <<-\EOF &&
+	walk/a.csv: already imported
+	imported 0 files: 0 runs, 0 samples; 1 already imported
+	EOF
+	test_cmp expect out
+'
+
 # A full disk: a 400 KiB tmpfs (root only; skipped, and said, elsewhere).
 full=$TRASH/full
 if mkdir -p "$full" && mount -t tmpfs -o size=400k tmpfs "$full" 2>/dev/null; then

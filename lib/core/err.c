@@ -18,20 +18,49 @@ void err_set_quiet_warnings(int quiet)
 	quiet_warnings = quiet;
 }
 
+/*
+ * Write one diagnostic line: "perfsift: <prefix><message>".  Control
+ * characters in the message (a file name with a newline in it, bytes of
+ * a binary file quoted in a message) are written as \n, \r, \t or \xHH,
+ * so that one diagnostic is always one line and cannot forge another.
+ */
+static void emit_line(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void emit_line(const char *prefix, const char *fmt, va_list ap)
+{
+	struct sbuf msg = SBUF_INIT, out = SBUF_INIT;
+	const unsigned char *p;
+
+	sbuf_vaddf(&msg, fmt, ap);
+	for (p = (const unsigned char *)msg.buf; *p; p++) {
+		if (*p == '\n')
+			sbuf_addstr(&out, "\\n");
+		else if (*p == '\r')
+			sbuf_addstr(&out, "\\r");
+		else if (*p == '\t')
+			sbuf_addstr(&out, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			sbuf_addf(&out, "\\x%02x", *p);
+		else
+			sbuf_addch(&out, (char)*p);
+	}
+	if (capture) {
+		if (capture->len)
+			sbuf_addch(capture, '\n');
+		sbuf_addstr(capture, out.buf);
+	} else {
+		fflush(stdout);
+		fprintf(stderr, "perfsift: %s%s\n", prefix, out.buf);
+	}
+	sbuf_release(&msg);
+	sbuf_release(&out);
+}
+
 static void report(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
-	if (capture) {
-		if (capture->len)
-			sbuf_addch(capture, '\n');
-		sbuf_vaddf(capture, fmt, ap);
-		return;
-	}
-	fflush(stdout);
-	fprintf(stderr, "perfsift: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	emit_line(prefix, fmt, ap);
 }
 
 int error(const char *fmt, ...)
@@ -51,10 +80,7 @@ void warning(const char *fmt, ...)
 	if (quiet_warnings)
 		return;
 	va_start(ap, fmt);
-	fflush(stdout);
-	fputs("perfsift: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	emit_line("warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -63,10 +89,7 @@ void die(int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fflush(stdout);
-	fputs("perfsift: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	emit_line("error: ", fmt, ap);
 	va_end(ap);
 	exit(status);
 }

@@ -426,18 +426,14 @@ static int resolve_commit(struct import_ctx *ctx, const char *commit,
 		return 0;
 	}
 	if (nr > 1) {
-		struct sbuf sb = SBUF_INIT;
-
-		for (i = 0; i < nr; i++)
-			sbuf_addf(&sb, "\n    %s", cand[i]);
 		if (line > 0)
 			ret = error("%s:%ld: commit '%s' is ambiguous; "
-				    "candidates:%s", ctx->path, line, commit,
-				    sb.buf);
+				    "candidates:", ctx->path, line, commit);
 		else
-			ret = error("%s: commit '%s' is ambiguous; "
-				    "candidates:%s", ctx->path, commit, sb.buf);
-		sbuf_release(&sb);
+			ret = error("%s: commit '%s' is ambiguous; candidates:",
+				    ctx->path, commit);
+		for (i = 0; i < nr; i++)
+			fprintf(stderr, "    %s\n", cand[i]);
 	}
 	for (i = 0; i < nr; i++)
 		free(cand[i]);
