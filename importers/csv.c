@@ -478,6 +478,13 @@ int csv_parse(struct import_ctx *ctx, struct input *in)
 		memmove(in->sb.buf, in->sb.buf + 3, in->sb.len - 2);
 		in->sb.len -= 3;
 	}
+	/* classic Mac line ends: the whole file reads as one line */
+	if (memchr(in->sb.buf, '\r', in->sb.len)) {
+		error("%s:%ld: a carriage return inside the header line: the "
+		      "line ends are CR only (classic Mac); convert them, e.g. "
+		      "tr '\\r' '\\n'", in->path, in->line);
+		goto out;
+	}
 	nf = split(&s, in->sb.buf, in->path, in->line);
 	if (nf < 0 || parse_header(&s, nf, in->path, in->line))
 		goto out;
