@@ -118,4 +118,16 @@ fuzz:
 		-o build-fuzz/fuzz-import tests/fuzz/fuzz-import.c \
 		build-fuzz/libperfsift.a $(LDLIBS)
 
-.PHONY: fuzz
+# make fuzz-run [FUZZ_SECONDS=N]: build, assemble the seed corpus
+# (scripts/fuzz-corpus.sh: tests/data and ../shared/samples) and fuzz for N
+# seconds (60); a crash fails the target and leaves its input as
+# build-fuzz/crash-*: make it a tests/data case.
+FUZZ_SECONDS ?= 60
+fuzz-run: fuzz
+	@scripts/fuzz-corpus.sh build-fuzz/seeds
+	@mkdir -p build-fuzz/corpus
+	build-fuzz/fuzz-import -max_total_time=$(FUZZ_SECONDS) \
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=build-fuzz/ \
+		build-fuzz/corpus build-fuzz/seeds
+
+.PHONY: fuzz fuzz-run

@@ -2,8 +2,10 @@
  * libFuzzer target for the importers: every input is imported as a file
  * with each format forced (and once detected), then cut into the members
  * of an lkp run directory that the lkp-tree importer imports, all in
- * dry-run mode into an in-memory database.  Any crash, leak or undefined
- * behaviour is a bug; errors are expected.
+ * dry-run mode into an in-memory database; then both again for real
+ * into a database file (the commit path, and for the directory the
+ * replacement of its earlier import), started afresh every 256 inputs.
+ * Any crash, leak or undefined behaviour is a bug; errors are expected.
  *
  *   make fuzz            builds build-fuzz/fuzz-import (clang)
  *   build-fuzz/fuzz-import -max_total_time=60 CORPUS_DIR
@@ -41,6 +43,9 @@ static const char *const member_names[] = {
 };
 
 static struct db db;
+static struct db cdb;		/* the commit path: a real file */
+static char *cdb_path;		/* owned: <tmp_dir>/commit.db */
+static long nr_inputs;
 static char *tmp_dir;		/* owned: /tmp/perfsift-fuzz-<pid> */
 static char *file_path;		/* owned: <tmp_dir>/input */
 static char *run_dir;		/* owned: <tmp_dir>/RUN_DIR */
@@ -72,12 +77,29 @@ static void remove_members(void)
 	}
 }
 
+static void remove_cdb(void)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+		char *p = xstrfmt("%s%s", cdb_path, sfx[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
 static void cleanup(void)
 {
 	char *p, *slash;
 
 	remove_members();
 	unlink(file_path);
+	if (cdb.sq)
+		db_close(&cdb);
+	remove_cdb();
+	free(cdb_path);
 	/* rmdir RUN_DIR level by level, deepest first, then tmp_dir */
 	p = xstrdup(run_dir);
 	while (strlen(p) > strlen(tmp_dir)) {
@@ -123,7 +145,21 @@ static void setup(void)
 	if (mkdir(tmp_dir, 0700) && errno != EEXIST)
 		abort();
 	make_run_dir();
+	cdb_path = xstrfmt("%s/commit.db", tmp_dir);
 	atexit(cleanup);
+}
+
+/* The database of the commit path, new every 256 inputs. */
+static struct db *commit_db(void)
+{
+	if (cdb.sq && nr_inputs % 256)
+		return &cdb;
+	if (cdb.sq)
+		db_close(&cdb);
+	remove_cdb();
+	if (db_open(&cdb, cdb_path))
+		abort();
+	return &cdb;
 }
 
 /* The input as a file, with each format forced and once detected. */
@@ -141,6 +177,12 @@ static void import_as_file(const uint8_t *data, size_t size)
 		o.format = i < nr ? imp[i].name : NULL;
 		o.dry_run = 1;
 		import_file(&db, &o, file_path, &r);
+	}
+	{
+		struct import_opts o = { 0 };
+		struct import_result r;
+
+		import_file(commit_db(), &o, file_path, &r);
 	}
 }
 
@@ -186,6 +228,8 @@ static void import_as_run_dir(const uint8_t *data, size_t size)
 		abort();
 	o.dry_run = 1;
 	import_item(&db, &o, &item, &r);
+	o.dry_run = 0;
+	import_item(commit_db(), &o, &item, &r);
 	remove_members();
 }
 
@@ -195,6 +239,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!db.sq)
 		setup();
+	nr_inputs++;
 	err_capture(&errors);	/* errors are expected: keep them quiet */
 	err_set_quiet_warnings(1);
 	import_as_file(data, size);

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Assemble the seed corpus of the fuzz target into DIR: every file input
+# of tests/data (directory inputs: their members joined with the target's
+# "\n---\n" separators in its member order), and, when ../shared is
+# beside the tree, the samples it holds (procfs, lkp, fio; files under
+# 1 MB).  DIR is rebuilt; nothing is copied into the source tree.
+set -eu
+cd "$(dirname "$0")/.."
+dir=${1:?usage: scripts/fuzz-corpus.sh DIR}
+rm -rf "$dir"
+mkdir -p "$dir"
+n=0
+for f in tests/data/*/*/input; do
+	n=$((n + 1))
+	if [ -f "$f" ]; then
+		cp "$f" "$dir/data-$n"
+	elif [ -d "$f" ]; then
+		# job.yaml, stats.json, fio.output, proc-vmstat, zoneinfo
+		out="$dir/dir-$n"
+		: >"$out"
+		first=1
+		for m in job.yaml stats.json fio.output proc-vmstat zoneinfo; do
+			p=$(find "$f" -name "$m" -o -name "$m.gz" | head -n 1)
+			[ $first = 1 ] || printf '\n---\n' >>"$out"
+			first=0
+			[ -n "$p" ] && cat "$p" >>"$out"
+		done
+	fi
+done
+if [ -d ../shared/samples ]; then
+	for f in ../shared/samples/procfs/* ../shared/samples/lkp/* \
+		 ../shared/samples/fio/*; do
+		[ -f "$f" ] || continue
+		[ "$(stat -c %s "$f")" -lt 1000000 ] || continue
+		n=$((n + 1))
+		cp "$f" "$dir/sample-$n"
+	done
+fi
+echo "fuzz corpus: $n seeds in $dir"
