@@ -84,6 +84,11 @@ asan:
 	@$(MAKE) --no-print-directory B=build-asan CC=$(if $(ASAN_CC),$(ASAN_CC),clang) \
 		SANITIZE=address,undefined CFLAGS='-O1 -g' check
 
+# make stress: kills at 100 random points, 4 writers and a reader, a full
+# disk (tests/stress.sh; a few minutes; docs/reliability.md)
+stress: deps-check $(PROG)
+	@PERFSIFT=$(CURDIR)/$(PROG) tests/stress.sh
+
 update-golden: $(PROG)
 	@PERFSIFT_BUILD=$(CURDIR)/$(B) PERFSIFT=$(CURDIR)/$(PROG) UPDATE_GOLDEN=1 tests/run-all.sh
 
@@ -103,7 +108,7 @@ $(B)/bench-stats: tests/bench-stats.c $(B)/libperfsift.a
 clean:
 	rm -rf build build-asan perfsift
 
-.PHONY: all check asan demo bench clean update-golden deps-build deps-check deps-demo
+.PHONY: all check asan demo bench stress clean update-golden deps-build deps-check deps-demo
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
