@@ -115,6 +115,26 @@ test_expect_success 'a walk never takes the database being written (or its -wal,
 	test_cmp expect out
 '
 
+# A database in a folder that this user cannot write: read as another
+# user (root can write anywhere), if runuser and the user nobody exist.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null &&
+   id nobody >/dev/null 2>&1; then
+	test_expect_success 'a database in a folder we cannot write: reading works, writing is exit 4' '
+		mkdir -p ro && chmod 755 "$TRASH" ro &&
+		perfsift --db ro/r.db import -q a.csv &&
+		chmod 644 ro/r.db && chmod 555 ro && cp b.csv ro.csv && chmod 644 ro.csv &&
+		runuser -u nobody -- "$PERFSIFT" --db "$TRASH/ro/r.db" runs >out 2>err &&
+		grep -q "^ *1  A" out && test ! -s err &&
+		runuser -u nobody -- "$PERFSIFT" --db "$TRASH/ro/r.db" show A >out 2>err &&
+		grep -q "^x_ops " out &&
+		test_expect_code 4 runuser -u nobody -- "$PERFSIFT" --db "$TRASH/ro/r.db" import "$TRASH/ro.csv" >out 2>err &&
+		grep -q "ro/r.db: database: attempt to write a readonly database" err &&
+		chmod 755 ro
+	'
+else
+	test_skip "a database in a folder we cannot write" "needs root, runuser and the user nobody"
+fi
+
 # A full disk: a 400 KiB tmpfs (root only; skipped, and said, elsewhere).
 full=$TRASH/full
 if mkdir -p "$full" && mount -t tmpfs -o size=400k tmpfs "$full" 2>/dev/null; then

@@ -232,10 +232,54 @@ fail:
 	return -1;
 }
 
+/*
+ * Can this process not write the database at path, or not create files
+ * beside it?  Only for a file that exists: a new one is created as usual
+ * (and fails as usual where it cannot be).
+ */
+static int read_only_place(const char *path)
+{
+	char *dir, *slash;
+	int ro;
+
+	if (access(path, F_OK))
+		return 0;
+	if (access(path, W_OK))
+		return 1;
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	ro = access(slash ? dir : ".", W_OK) != 0;
+	free(dir);
+	return ro;
+}
+
+/* "file:PATH?immutable=1", PATH %-escaped where a URI needs it. */
+static char *immutable_uri(const char *path)
+{
+	struct sbuf sb = SBUF_INIT;
+	const unsigned char *p;
+
+	sbuf_addstr(&sb, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 ||
+		    *p >= 0x7f)
+			sbuf_addf(&sb, "%%%02X", *p);
+		else
+			sbuf_addch(&sb, (char)*p);
+	}
+	sbuf_addstr(&sb, "?immutable=1");
+	return sbuf_detach(&sb, NULL);
+}
+
 int db_open(struct db *db, const char *path)
 {
 	static int configured;
-	int stamp;
+	int stamp, readonly, rc;
+	char *uri;
 
 	/*
 	 * perfsift is single-threaded: no mutexes, no memory statistics
@@ -249,10 +293,28 @@ int db_open(struct db *db, const char *path)
 	}
 	memset(db, 0, sizeof(*db));
 	db->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &db->sq,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				    SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
+	/*
+	 * A database we may not write (a read-only file, or in a directory
+	 * where SQLite cannot make its -wal and -shm) is opened read-only:
+	 * listing and comparing work, writing says why it cannot.
+	 */
+	readonly = read_only_place(path);
+	if (readonly) {
+		/*
+		 * WAL needs a -shm file that cannot be made here: read the
+		 * file as immutable (nothing can change it from here).
+		 */
+		uri = immutable_uri(path);
+		rc = sqlite3_open_v2(uri, &db->sq, SQLITE_OPEN_READONLY |
+					   SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+				     NULL);
+		free(uri);
+	} else {
+		rc = sqlite3_open_v2(path, &db->sq, SQLITE_OPEN_READWRITE |
+					   SQLITE_OPEN_CREATE |
+					   SQLITE_OPEN_NOMUTEX, NULL);
+	}
+	if (rc != SQLITE_OK) {
 		error("%s: cannot open database: %s", path,
 		      db->sq ? sqlite3_errmsg(db->sq) : "out of memory");
 		goto fail;
@@ -262,6 +324,20 @@ int db_open(struct db *db, const char *path)
 	/* before anything that writes, the journal mode included */
 	if (check_ours(db, &stamp))
 		goto fail;
+	if (readonly) {
+		int version;
+
+		if (get_user_version(db, &version))
+			goto fail;
+		if (stamp || version != (int)schema_nr_migrations) {
+			error("%s: the database needs an upgrade (schema "
+			      "version %d of %zu), and it cannot be written "
+			      "here", path, version, schema_nr_migrations);
+			goto fail;
+		}
+		db->readonly = 1;
+		return 0;
+	}
 	if (db_exec_patient(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
 	    /*

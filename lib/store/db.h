@@ -56,6 +56,7 @@ struct db {
 	 * command stops and exits 4, instead of blaming the next input.
 	 */
 	int env_error;
+	int readonly;	/* opened read-only: not ours to write here */
 };
 
 /* SQLite's application_id of a perfsift database: "PSFT". */
