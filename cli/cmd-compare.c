@@ -18,29 +18,53 @@ const char *const compare_usage[] = {
 	"metric; with --by param:NAME, NAME is left out of the params.",
 	"",
 	"Statistics: mean ± sample standard deviation (n-1); the % change of",
-	"the mean with its Fieller confidence interval at level 1-alpha; the",
-	"p-value of the Mann-Whitney U test when both sides have enough runs",
-	"for it to reach alpha, else of Welch's t-test (--test to force one);",
-	"Benjamini-Hochberg q-values over every p-value of the comparison;",
-	"a verdict that knows which direction is better (see 'perfsift",
-	"metrics').  Imported aggregates are compared with Welch from their",
-	"summaries when n is known; otherwise the source's own marker stands.",
+	"the mean with its Fieller confidence interval at level 1-alpha.",
+	"Rows fall into families: the metrics of one testcase/params/machine",
+	"whose names share the first component (the benchmark's own fio.*;",
+	"each monitor, proc-vmstat.*, meminfo.*, ... its own).  Within a",
+	"family, rows that cannot be tested (one side missing, one constant",
+	"on both sides) and twins (the same values as another row) do not",
+	"count; each test is the Mann-Whitney U test when the run counts let",
+	"it reach the level the family needs, else Welch's t-test (--test to",
+	"force one); Benjamini-Hochberg q-values are computed per family.",
+	"Filters choose the rows printed, not the tests: a row's answer does",
+	"not depend on which others were filtered away.  Verdicts know which",
+	"direction is better (see 'perfsift metrics'): a significant change",
+	"is a regression or an improvement (unchanged below --min-change);",
+	"otherwise unchanged only when the interval lies within",
+	"±min-change, else unknown, with the runs per side that would decide",
+	"the observed change.  Imported aggregates are compared with Welch",
+	"from their summaries when n is known; otherwise the source's marker.",
 	"",
 	"    --by DIM          label, kernel, commit, machine or param:NAME",
 	"                      (default: whatever each selector matches)",
-	"    --testcase GLOB   only these testcases",
-	"    --metric GLOB     only these metrics",
+	"    --testcase GLOB   only these testcases (repeatable)",
+	"    --metric GLOB     only these metrics (repeatable)",
 	"    --machine M       only runs on machine M",
+	"    --ignore-param N  leave param N out when lining rows up",
+	"                      (repeatable; '*': every param)",
 	"    --format F        text (default), mmtests, lkp, json, csv, markdown",
 	"    --json            the same as --format json",
 	"    --test T          auto (default), welch or mwu",
 	"    --alpha A         significance level (default 0.05)",
 	"    --fdr F           bh (default): q-values; none: raw p-values",
 	"    --all             every row, not only significant changes",
-	"    --min-change PCT  a significant change smaller than PCT % is",
-	"                      reported as unchanged (default 0)",
+	"    --min-change PCT  the smallest change that matters (default 1):",
+	"                      smaller significant changes are unchanged",
 	NULL,
 };
+
+void strlist_add(struct strlist *l, const char *s)
+{
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	l->v[l->nr++] = s;
+}
+
+void strlist_release(struct strlist *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
 
 int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
 		     const char *const *usage)
@@ -85,7 +109,7 @@ int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
 int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
 	enum { O_BY = 256, O_TESTCASE, O_METRIC, O_MACHINE, O_FORMAT, O_JSON,
-	       O_ALL };
+	       O_ALL, O_IGNORE };
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, O_BY },
 		{ "testcase", required_argument, NULL, O_TESTCASE },
@@ -98,6 +122,7 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 		{ "fdr", required_argument, NULL, 'f' },
 		{ "all", no_argument, NULL, O_ALL },
 		{ "min-change", required_argument, NULL, 'm' },
+		{ "ignore-param", required_argument, NULL, O_IGNORE },
 		{ 0 },
 	};
 	struct cmp_opts o = CMP_OPTS_INIT;
@@ -120,8 +145,9 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 						   "machine or param:NAME, got "
 						   "'%s'", optarg);
 			break;
-		case O_TESTCASE: o.testcase_glob = optarg; break;
-		case O_METRIC: o.metric_glob = optarg; break;
+		case O_TESTCASE: strlist_add(&o.testcase_globs, optarg); break;
+		case O_METRIC: strlist_add(&o.metric_globs, optarg); break;
+		case O_IGNORE: strlist_add(&o.ignore_params, optarg); break;
 		case O_MACHINE: o.machine = optarg; break;
 		case O_FORMAT:
 			fmt = cmp_format_parse(optarg);
@@ -177,7 +203,7 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 	}
 	if (!cmp.nr) {
 		warning("no metric is shared by these variants%s",
-			o.metric_glob || o.testcase_glob || o.machine ?
+			o.metric_globs.nr || o.testcase_globs.nr || o.machine ?
 			" with these filters" : "");
 	} else {
 		size_t k, paired = 0;
@@ -190,7 +216,8 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 			warning("no row has values on both sides: the variants "
 				"share no testcase, params and machine; if "
 				"they differ by a run parameter, compare "
-				"along it with --by param:NAME");
+				"along it with --by param:NAME, or leave it "
+				"out with --ignore-param NAME (or '*')");
 	}
 	if (cmp_write(&cmp, fmt, all, stdout))
 		status = EXIT_ENV;
@@ -200,5 +227,8 @@ out:
 		selector_release(&var[i]);
 	free(var);
 	free(param);
+	strlist_release(&o.testcase_globs);
+	strlist_release(&o.metric_globs);
+	strlist_release(&o.ignore_params);
 	return status;
 }

@@ -33,8 +33,18 @@ import json
 rows = {r[\"metric\"]: r[\"vs\"][0] for r in json.load(open(\"out.json\"))[\"rows\"]}
 assert rows[\"bench.throughput\"][\"verdict\"] == \"regression\", rows[\"bench.throughput\"]
 assert rows[\"bench.latency_us\"][\"verdict\"] == \"improvement\"
-assert rows[\"bench.noise_ops\"][\"verdict\"] == \"unchanged\"
+# not significant, and the interval [-12.8%, +7.4%] is wider than
+# --min-change (1%): the data cannot say it is unchanged
+assert rows[\"bench.noise_ops\"][\"verdict\"] == \"unknown\"
 assert rows[\"bench.noise_ops\"][\"significant\"] is False
+# 2 (z(1 - level/2) + z(0.8))^2 s^2 / d^2 at the family level 0.05/4
+from scipy.stats import norm
+n = rows[\"bench.noise_ops\"]
+s2 = (202.202 - 195.138) ** 2
+z = norm.ppf(1 - 0.0125 / 2) + norm.ppf(0.8)
+import math
+want = math.ceil(2 * z * z * (16.8990804483558 ** 2 + 8.8518907584764 ** 2) / 2 / s2)
+assert n[\"level\"] == 0.0125 and n[\"runs_needed\"] == want == 82, (n, want)
 "
 '
 
@@ -44,8 +54,9 @@ test_expect_success 'zero variance: equal constants unchanged, different ones si
 import json
 rows = {r[\"metric\"]: r for r in json.load(open(\"out.json\"))[\"rows\"]}
 e = rows[\"bench.const_equal_ops\"]
-assert e[\"base\"][\"stddev\"] == 0 and e[\"vs\"][0][\"p_value\"] == 1.0, e
-assert e[\"vs\"][0][\"verdict\"] == \"unchanged\"
+# one value in every run of both sides: not a test, unchanged
+assert e[\"base\"][\"stddev\"] == 0 and e[\"vs\"][0][\"p_value\"] is None, e
+assert e[\"vs\"][0][\"test\"] == \"none\" and e[\"vs\"][0][\"verdict\"] == \"unchanged\"
 d = rows[\"bench.const_diff_ops\"][\"vs\"][0]
 # exact U test, 5 vs 5 completely separated: 2/C(10,5)
 assert abs(d[\"p_value\"] - 2/252) < 1e-15, d
@@ -128,7 +139,7 @@ assert s[\"significant\"] is True and s[\"marker\"] == \"*\", s
 
 test_expect_success '500 metrics: BH keeps the planted regression and drops the noise' '
 	perfsift --db bh.db compare base new --json >bh.json &&
-	perfsift --db bh.db compare base new --fdr none --json >raw.json &&
+	perfsift --db bh.db compare base new --fdr none --all --json >raw.json &&
 	$PY -c "
 import json
 e = json.load(open(\"$FIX/expect.json\"))[\"bh500\"]

@@ -460,9 +460,18 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 	fputc('\n', f);
 }
 
+/* The line that stands for the rows when none is significant. */
+static void none_significant(const struct comparison *c, FILE *f)
+{
+	fprintf(f, "no significant change (%ld test%s over %zu row%s; --all "
+		"for every row)\n", c->nr_tests, c->nr_tests == 1 ? "" : "s",
+		c->nr, c->nr == 1 ? "" : "s");
+}
+
 static int write_mmtests(const struct comparison *c, int all, FILE *f)
 {
 	size_t i, k, v, j, s;
+	int printed = 0;
 
 	for (i = 0; i < c->nr; i = k) {
 		const struct cmp_row *g = &c->rows[i];
@@ -497,7 +506,7 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 		for (j = 0; j < nn; j++)
 			if (strlen(names[j]) > wl)
 				wl = strlen(names[j]);
-		if (i)
+		if (printed++)
 			fputc('\n', f);
 		{
 			struct sbuf t = SBUF_INIT, top = SBUF_INIT,
@@ -536,6 +545,27 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 					mm_line(c, &c->rows[j], -1, names[s],
 						wl, wo, f);
 		free(names);
+	}
+	if (!printed) {
+		/* the kernels' header, then what stands for the rows */
+		struct sbuf top = SBUF_INIT, bot = SBUF_INIT;
+
+		for (v = 0; v < c->nvar; v++) {
+			struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+
+			mm_split(label(c, v), &a, &b);
+			sbuf_addf(&top, "%*s", v ? 23 : 41, a.buf);
+			sbuf_addf(&bot, "%*s", v ? 23 : 41, b.buf);
+			sbuf_release(&a);
+			sbuf_release(&b);
+		}
+		sbuf_rtrim(&top);
+		if (top.len)
+			fprintf(f, "%s\n", top.buf);
+		fprintf(f, "%s\n", bot.buf);
+		none_significant(c, f);
+		sbuf_release(&top);
+		sbuf_release(&bot);
 	}
 	return 0;
 }
@@ -584,10 +614,30 @@ static int lkp_absolute(const char *metric)
  * %10 and error 6; then two spaces and the metric.  The ± uses the
  * population standard deviation, as lkp does.
  */
+static void lkp_header(const struct comparison *c, FILE *f)
+{
+	size_t v;
+
+	fprintf(f, "%16.16s ", label(c, 0));
+	for (v = 1; v < c->nvar; v++)
+		fprintf(f, "%27.27s ", label(c, v));
+	fprintf(f, "\n---------------- ");
+	for (v = 1; v < c->nvar; v++)
+		fprintf(f, "--------------------------- ");
+	fprintf(f, "\n         %%stddev");
+	for (v = 1; v < c->nvar; v++)
+		fprintf(f, "     %%change         %%stddev");
+	fprintf(f, "\n             \\  ");
+	for (v = 1; v < c->nvar; v++)
+		fprintf(f, "        |                \\  ");
+	fputc('\n', f);
+}
+
 static int write_lkp(const struct comparison *c, int all, FILE *f)
 {
 	size_t i, k, v;
 	char vb[64], eb[32];
+	int printed = 0;
 
 	for (i = 0; i < c->nr; i = k) {
 		const struct cmp_row *g = &c->rows[i];
@@ -597,7 +647,7 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 			any |= all || cmp_row_interesting(c, &c->rows[k]);
 		if (!any)
 			continue;
-		if (i)
+		if (printed++)
 			fputc('\n', f);
 		fprintf(f, "================================================="
 			   "========================================\n");
@@ -605,19 +655,7 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 			*g->machine ? g->machine : "-",
 			*g->params ? g->params : "-",
 			*g->testcase ? g->testcase : "-");
-		fprintf(f, "%16.16s ", label(c, 0));
-		for (v = 1; v < c->nvar; v++)
-			fprintf(f, "%27.27s ", label(c, v));
-		fprintf(f, "\n---------------- ");
-		for (v = 1; v < c->nvar; v++)
-			fprintf(f, "--------------------------- ");
-		fprintf(f, "\n         %%stddev");
-		for (v = 1; v < c->nvar; v++)
-			fprintf(f, "     %%change         %%stddev");
-		fprintf(f, "\n             \\  ");
-		for (v = 1; v < c->nvar; v++)
-			fprintf(f, "        |                \\  ");
-		fputc('\n', f);
+		lkp_header(c, f);
 		for (size_t j = i; j < k; j++) {
 			const struct cmp_row *r = &c->rows[j];
 
@@ -648,6 +686,10 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 			}
 			fprintf(f, "  %s\n", r->metric);
 		}
+	}
+	if (!printed) {
+		lkp_header(c, f);
+		none_significant(c, f);
 	}
 	return 0;
 }
@@ -731,6 +773,9 @@ static int write_json(const struct comparison *c, int all, FILE *f)
 			jw_str(&w, "test", cmp_method_name(x->method));
 			jw_bool(&w, "significant", x->significant);
 			jw_str(&w, "verdict", cmp_verdict_name(x->verdict));
+			jw_num(&w, "level", x->need_p > 0 ? x->need_p : NAN);
+			jw_num(&w, "runs_needed", x->runs_needed > 0 ?
+				   (double)x->runs_needed : NAN);
 			jw_str(&w, "note", x->note);
 			jw_end(&w);
 		}

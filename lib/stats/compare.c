@@ -102,31 +102,45 @@ struct loader {
 	struct direction_overrides dirs;
 };
 
-static char *strip_param(const char *params, const struct selector *sel)
+/*
+ * The params part of a row's key: the run's canonical "k=v,k=v" without
+ * the --by param:NAME being compared along, and without the params the
+ * user asked to ignore (--ignore-param NAME; "*" ignores them all).
+ * Returns a new string.
+ */
+static char *key_params(const char *params, const struct selector *sel,
+			const struct strlist *ignore)
 {
-	struct sbuf sb = SBUF_INIT, want = SBUF_INIT;
-	const char *p;
-	size_t n;
+	struct sbuf sb = SBUF_INIT;
+	const char *p = params;
+	size_t i;
 
-	if (sel->dim != DIM_PARAM)
-		return xstrdup(params);
-	sbuf_addf(&sb, ",%s,", params);
-	sbuf_addf(&want, ",%s=%s,", sel->param, sel->value);
-	p = strstr(sb.buf, want.buf);
-	if (p) {
-		n = (size_t)(p - sb.buf);
-		memmove(sb.buf + n, sb.buf + n + want.len - 1,
-			sb.len - n - want.len + 2);
-		sb.len -= want.len - 1;
+	for (i = 0; i < ignore->nr; i++)
+		if (!strcmp(ignore->v[i], "*"))
+			return xstrdup("");
+	while (*p) {
+		const char *end = strchr(p, ','), *eq;
+		size_t len = end ? (size_t)(end - p) : strlen(p), klen;
+		int drop = 0;
+
+		eq = memchr(p, '=', len);
+		klen = eq ? (size_t)(eq - p) : len;
+		if (sel->dim == DIM_PARAM && strlen(sel->param) == klen &&
+		    !memcmp(p, sel->param, klen))
+			drop = 1;
+		for (i = 0; i < ignore->nr && !drop; i++)
+			if (strlen(ignore->v[i]) == klen &&
+			    !memcmp(p, ignore->v[i], klen))
+				drop = 1;
+		if (!drop) {
+			if (sb.len)
+				sbuf_addch(&sb, ',');
+			sbuf_add(&sb, p, len);
+		}
+		p += len;
+		if (*p == ',')
+			p++;
 	}
-	/* drop the added commas */
-	if (sb.len >= 2) {
-		memmove(sb.buf, sb.buf + 1, sb.len - 2);
-		sbuf_setlen(&sb, sb.len - 2);
-	} else {
-		sbuf_reset(&sb);
-	}
-	sbuf_release(&want);
 	return sbuf_detach(&sb, NULL);
 }
 
@@ -163,14 +177,12 @@ static size_t group_idx(struct loader *l, const char *testcase,
 
 static int load_metrics(struct loader *l)
 {
+	/* every metric: the filters choose rows to show, after the tests */
 	sqlite3_stmt *st = db_prepare(l->db, "SELECT id, name, unit, kind = 3 "
-					     "FROM metrics WHERE name GLOB ?");
+					     "FROM metrics");
 
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, l->c->opts.metric_glob ?
-				 l->c->opts.metric_glob : "*", -1,
-			  SQLITE_TRANSIENT);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		const char *unit = (const char *)sqlite3_column_text(st, 2);
@@ -284,7 +296,6 @@ static sqlite3_stmt *variant_query(struct loader *l, size_t v,
 {
 	struct run_filter f = {
 		.sel = &l->c->var[v],
-		.testcase = l->c->opts.testcase_glob,
 		.machine = l->c->opts.machine,
 	};
 	struct sbuf sql = SBUF_INIT;
@@ -316,8 +327,9 @@ static int load_samples(struct loader *l, size_t v)
 		goto fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
-		char *params = strip_param(
-			(const char *)sqlite3_column_text(st, 2), &c->var[v]);
+		char *params = key_params(
+			(const char *)sqlite3_column_text(st, 2), &c->var[v],
+			&c->opts.ignore_params);
 		size_t g = group_idx(l, (const char *)sqlite3_column_text(st, 1),
 				     params,
 				     (const char *)sqlite3_column_text(st, 3));
@@ -412,8 +424,8 @@ static int load_aggregates(struct loader *l, size_t v)
 		struct cmp_side *sd;
 		size_t g;
 
-		params = strip_param((const char *)sqlite3_column_text(st, 1),
-				     &c->var[v]);
+		params = key_params((const char *)sqlite3_column_text(st, 1),
+				    &c->var[v], &c->opts.ignore_params);
 		g = group_idx(l, (const char *)sqlite3_column_text(st, 0),
 			      params, (const char *)sqlite3_column_text(st, 2));
 		free(params);
@@ -519,30 +531,43 @@ static void set_note(struct comparison *c, struct cmp_vs *vs,
 	vs->note = c->notes[c->nr_notes++];
 }
 
+/*
+ * The p-value of one pair of sides.  need: the level a p-value must
+ * reach for the first discovery in the row's family (alpha / the
+ * family's tests under FDR control, alpha without).  auto takes the U
+ * test only when it can reach that level with these run counts (at 4+4
+ * its smallest p is 0.029, useless in a family of 50), else Welch.
+ */
 static void test_pair(struct comparison *c, const struct cmp_side *a,
-		      const struct cmp_side *b, struct cmp_vs *vs)
+		      const struct cmp_side *b, struct cmp_vs *vs, double need)
 {
 	struct stats_test t;
 	int use_mwu;
 
 	vs->p = vs->q = NAN;
 	vs->method = CMP_NONE;
+	vs->need_p = need;
 	if (a->source == SIDE_SAMPLES && b->source == SIDE_SAMPLES) {
-		int mwu_reaches = stats_mwu_min_p(a->nv, b->nv) <=
-				  c->opts.alpha;
+		double min_p = stats_mwu_min_p(a->nv, b->nv);
+		int mwu_reaches = min_p <= need;
 
 		use_mwu = c->opts.test == CMP_TEST_MWU ||
-			  (c->opts.test == CMP_TEST_AUTO && mwu_reaches);
+			  (c->opts.test == CMP_TEST_AUTO && mwu_reaches &&
+			   a->nv >= 2 && b->nv >= 2);
 		if (use_mwu) {
 			if (stats_mwu(a->v, a->nv, b->v, b->nv, &t) == 0) {
 				vs->p = t.p;
 				vs->method = CMP_MWU;
 			}
-			if (!mwu_reaches)
+			if (min_p > c->opts.alpha)
 				set_note(c, vs, "%zu+%zu runs: the U test cannot "
 					 "reach alpha %g; need >= %zu per side",
 					 a->nv, b->nv, c->opts.alpha,
 					 c->mwu_need_n);
+			else if (!mwu_reaches)
+				set_note(c, vs, "%zu+%zu runs: the U test cannot "
+					 "reach %.2g, the level its family "
+					 "needs", a->nv, b->nv, need);
 			return;
 		}
 		if (a->nv < 2 || b->nv < 2) {
@@ -632,6 +657,33 @@ static void change_and_ci(const struct comparison *c,
 				&vs->ci_high_pct);
 }
 
+/* Every value of both sides one and the same: nothing to test. */
+static int identical(const struct cmp_side *a, const struct cmp_side *b)
+{
+	return constant_side(a) && constant_side(b) && a->v[0] == b->v[0];
+}
+
+/*
+ * Runs per side that a two-sample test at level need with power 0.8
+ * would want to see the observed difference: 2 (z + z_0.8)^2 s^2 / d^2,
+ * s the two sides' sample sds pooled.  0 when it cannot be said.
+ */
+static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
+			double need)
+{
+	double d = fabs(b->mean - a->mean), s2, z, n;
+
+	if (!(d > 0) || !isfinite(a->sd_sample) || !isfinite(b->sd_sample) ||
+	    !(need > 0 && need < 1))
+		return 0;
+	s2 = (a->sd_sample * a->sd_sample + b->sd_sample * b->sd_sample) / 2;
+	if (!(s2 > 0))
+		return 0;
+	z = stats_norm_ppf(1 - need / 2) + stats_norm_ppf(0.8);
+	n = ceil(2 * z * z * s2 / (d * d));
+	return n < 1e6 ? (long)n : 1000000;
+}
+
 /* Significance and verdict of variant v (>= 1) on row r. */
 static void verdict(const struct comparison *c, struct cmp_row *r, size_t v)
 {
@@ -657,11 +709,28 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v)
 		return;
 	}
 	if (!vs->significant) {
-		/* no test, or one that could never reach alpha: say so */
-		if (vs->method == CMP_NONE || vs->note)
-			vs->verdict = CMP_UNKNOWN;
-		else
+		vs->runs_needed = 0;
+		/*
+		 * "unchanged" is a claim: the interval of the change lies
+		 * within ±min-change, or every run of both sides gave the
+		 * same value.  Otherwise the data could not decide: unknown,
+		 * with the runs that would.
+		 */
+		if (a->source == SIDE_SAMPLES && b->source == SIDE_SAMPLES &&
+		    identical(a, b)) {
 			vs->verdict = CMP_UNCHANGED;
+		} else if (isfinite(vs->ci_low_pct) &&
+			   isfinite(vs->ci_high_pct) &&
+			   vs->ci_low_pct >= -c->opts.min_change_pct &&
+			   vs->ci_high_pct <= c->opts.min_change_pct) {
+			vs->verdict = CMP_UNCHANGED;
+		} else {
+			vs->verdict = CMP_UNKNOWN;
+			if (a->source == SIDE_SAMPLES &&
+			    b->source == SIDE_SAMPLES)
+				vs->runs_needed = runs_needed(a, b,
+							      vs->need_p);
+		}
 		return;
 	}
 	if (isfinite(vs->change_pct) &&
@@ -743,61 +812,231 @@ static void sort_rows(struct loader *l)
 	free(mrank);
 }
 
+/* Length of a metric's family name: up to the first '.' ("proc-vmstat"). */
+static size_t family_len(const char *metric)
+{
+	const char *dot = strchr(metric, '.');
+
+	return dot ? (size_t)(dot - metric) : strlen(metric);
+}
+
+/*
+ * Number the families: rows of one group whose names share the first
+ * component (the benchmark's own results, fio.*, are one; each monitor,
+ * proc-vmstat.*, meminfo.*, zoneinfo.*, is its own).  Rows are sorted by
+ * group, then name, so a family's rows are contiguous.
+ */
+static void number_families(struct comparison *c)
+{
+	unsigned fam = 0;
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct cmp_row *prev = i ? &c->rows[i - 1] : NULL;
+		struct cmp_row *r = &c->rows[i];
+		size_t n = family_len(r->metric);
+
+		if (prev && (prev->group_rank != r->group_rank ||
+			     family_len(prev->metric) != n ||
+			     memcmp(prev->metric, r->metric, n)))
+			fam++;
+		r->family = fam;
+	}
+}
+
+/*
+ * Rows of one family whose values are the same on every side (the same
+ * counter under two names, a sum beside its only term) are one test, not
+ * two: each later twin points at the first.
+ */
+static void find_twins(struct comparison *c)
+{
+	struct strmap seen = STRMAP_INIT;
+	struct sbuf key = SBUF_INIT;
+	unsigned fam = (unsigned)-1;
+	size_t i, v;
+
+	for (i = 0; i < c->nr; i++) {
+		struct cmp_row *r = &c->rows[i];
+		int64_t twin;
+		int samples = 1;
+
+		r->dup_of = -1;
+		if (r->family != fam) {
+			strmap_clear(&seen);
+			fam = r->family;
+		}
+		sbuf_reset(&key);
+		for (v = 0; v < c->nvar; v++) {
+			const struct cmp_side *sd = &r->side[v];
+
+			if (sd->source != SIDE_SAMPLES) {
+				samples = 0;
+				break;
+			}
+			sbuf_add(&key, &sd->nv, sizeof(sd->nv));
+			sbuf_add(&key, sd->v, sd->nv * sizeof(*sd->v));
+		}
+		if (!samples)
+			continue;
+		if (strmap_get(&seen, key.buf, key.len, &twin))
+			r->dup_of = (long)twin;
+		else
+			strmap_put(&seen, key.buf, key.len, (int64_t)i);
+	}
+	strmap_clear(&seen);
+	sbuf_release(&key);
+}
+
+/*
+ * Could this pair be tested at all?  Not when a side is missing, when
+ * both hold one and the same constant, when the row is a twin, or when
+ * an exact metric decides by its values.  (A test may still give no
+ * p-value: n = 1, no spread in a summary.)  Sets the note where it is
+ * decided here; 1 when a test is to be run.
+ */
+static int testable(struct comparison *c, struct cmp_row *r, size_t v)
+{
+	struct cmp_side *a = &r->side[0], *b = &r->side[v];
+	struct cmp_vs *vs = &r->vs[v - 1];
+
+	vs->p = vs->q = NAN;
+	vs->method = CMP_NONE;
+	if (a->source == SIDE_NONE || b->source == SIDE_NONE) {
+		vs->note = "missing on one side";
+		return 0;
+	}
+	if (r->dup_of >= 0)
+		return 0;
+	if (r->exact && exact_pair(c, a, b, vs))
+		return 0;
+	if (identical(a, b)) {
+		set_note(c, vs, "the same value in every run of both sides: "
+			 "not a test");
+		return 0;
+	}
+	return 1;
+}
+
 static int compute(struct comparison *c)
 {
-	size_t i, v, m = 0, k;
-	double *p, *q;
+	size_t i, v, start, end, k, m;
+	double *p = NULL, *q = NULL;
+	size_t alloc_p = 0;
+	int ret = 0;
 
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
 
 		for (v = 0; v < c->nvar; v++)
 			finish_side(&r->side[v]);
-		for (v = 1; v < c->nvar; v++) {
-			struct cmp_vs *vs = &r->vs[v - 1];
-
-			change_and_ci(c, &r->side[0], &r->side[v], vs);
-			if (r->side[0].source == SIDE_NONE ||
-			    r->side[v].source == SIDE_NONE) {
-				vs->p = vs->q = NAN;
-				vs->method = CMP_NONE;
-				vs->note = "missing on one side";
-				continue;
-			}
-			if (r->exact && exact_pair(c, &r->side[0],
-						   &r->side[v], vs))
-				continue;
-			test_pair(c, &r->side[0], &r->side[v], vs);
-			if (isfinite(vs->p))
-				m++;
-		}
-	}
-	if (c->opts.defer)
-		return 0;
-	/* Benjamini-Hochberg over every p-value of this comparison */
-	p = xmalloc((m + 1) * sizeof(*p));
-	q = xmalloc((m + 1) * sizeof(*q));
-	for (i = 0, k = 0; i < c->nr; i++)
 		for (v = 1; v < c->nvar; v++)
-			if (isfinite(c->rows[i].vs[v - 1].p))
-				p[k++] = c->rows[i].vs[v - 1].p;
-	if (c->opts.fdr && stats_bh(p, m, q)) {
-		free(p);
-		free(q);
-		return error("out of memory computing q-values");
+			change_and_ci(c, &r->side[0], &r->side[v],
+				      &r->vs[v - 1]);
 	}
-	for (i = 0, k = 0; i < c->nr; i++) {
+	number_families(c);
+	find_twins(c);
+	/* one family at a time: its tests, and their FDR among themselves */
+	for (start = 0; start < c->nr; start = end) {
+		for (end = start; end < c->nr &&
+		     c->rows[end].family == c->rows[start].family; end++)
+			;
 		for (v = 1; v < c->nvar; v++) {
-			struct cmp_vs *vs = &c->rows[i].vs[v - 1];
+			size_t tests = 0;
+			double need;
 
-			if (isfinite(vs->p))
-				vs->q = c->opts.fdr ? q[k++] : vs->p;
+			for (i = start; i < end; i++)
+				tests += (size_t)testable(c, &c->rows[i], v);
+			need = c->opts.fdr && tests ?
+				       c->opts.alpha / (double)tests :
+				       c->opts.alpha;
+			m = 0;
+			for (i = start; i < end; i++) {
+				struct cmp_row *r = &c->rows[i];
+				struct cmp_vs *vs = &r->vs[v - 1];
+
+				vs->need_p = need;
+				if (!testable(c, r, v))
+					continue;
+				test_pair(c, &r->side[0], &r->side[v], vs,
+					  need);
+				if (isfinite(vs->p)) {
+					ALLOC_GROW(p, m + 1, alloc_p);
+					p[m++] = vs->p;
+				}
+			}
+			if (c->opts.defer)
+				goto twins;
+			q = xrealloc(q, (m + 1) * sizeof(*q));
+			if (c->opts.fdr && stats_bh(p, m, q)) {
+				ret = error("out of memory computing q-values");
+				goto out;
+			}
+			for (i = start, k = 0; i < end; i++) {
+				struct cmp_vs *vs = &c->rows[i].vs[v - 1];
+
+				if (c->rows[i].dup_of < 0 && isfinite(vs->p))
+					vs->q = c->opts.fdr ? q[k++] : vs->p;
+			}
+twins:
+			for (i = start; i < end; i++) {
+				struct cmp_row *r = &c->rows[i];
+
+				if (r->dup_of >= 0) {
+					const struct cmp_vs *t =
+						&c->rows[r->dup_of].vs[v - 1];
+					struct cmp_vs *vs = &r->vs[v - 1];
+
+					vs->p = t->p;
+					vs->q = t->q;
+					vs->method = t->method;
+					vs->note = t->note;
+					vs->exact_changed = t->exact_changed;
+				}
+			}
 		}
 	}
+out:
 	free(p);
 	free(q);
-	compare_decide(c);
+	return ret;
+}
+
+static int any_glob(const struct strlist *l, const char *s)
+{
+	size_t i;
+
+	if (!l->nr)
+		return 1;
+	for (i = 0; i < l->nr; i++)
+		if (glob_match(l->v[i], s))
+			return 1;
 	return 0;
+}
+
+/*
+ * Keep the rows the filters show (--testcase, --metric), after every
+ * row was tested: the filters choose what is printed, not what counts.
+ */
+static void filter_rows(struct comparison *c)
+{
+	size_t i, out = 0, v;
+
+	for (i = 0; i < c->nr; i++) {
+		struct cmp_row *r = &c->rows[i];
+
+		if (any_glob(&c->opts.testcase_globs, r->testcase) &&
+		    any_glob(&c->opts.metric_globs, r->metric)) {
+			c->rows[out++] = *r;
+			continue;
+		}
+		for (v = 0; v < c->nvar; v++) {
+			free(r->side[v].v);
+			free(r->side[v].stats);
+		}
+		free(r->side);
+	}
+	c->nr = out;
 }
 
 void compare_decide(struct comparison *c)
@@ -811,6 +1050,10 @@ void compare_decide(struct comparison *c)
 			struct cmp_vs *vs = &c->rows[i].vs[v - 1];
 
 			verdict(c, &c->rows[i], v);
+			if (vs->runs_needed > 0 && !vs->note)
+				set_note(c, vs, "not significant: about %ld runs "
+					 "per side would decide a change of this "
+					 "size", vs->runs_needed);
 			c->nr_tests += isfinite(vs->p);
 			c->nr_regressions += vs->verdict == CMP_REGRESSION;
 			c->nr_improvements += vs->verdict == CMP_IMPROVEMENT;
@@ -842,6 +1085,10 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 			goto out;
 	sort_rows(&l);
 	ret = compute(out);
+	if (!ret && !opts->defer) {
+		filter_rows(out);
+		compare_decide(out);
+	}
 out:
 	for (v = 0; l.row_of && v < l.nr_groups; v++)
 		free(l.row_of[v]);

@@ -22,19 +22,42 @@ enum cmp_verdict {
 	CMP_UNCHANGED, CMP_REGRESSION, CMP_IMPROVEMENT, CMP_UNKNOWN,
 };
 
+/* A list of strings given by a repeatable option; borrowed. */
+struct strlist {
+	const char **v;
+	size_t nr, alloc;
+};
+
 struct cmp_opts {
 	enum dim dim;			/* --by; DIM_AUTO: per selector */
 	const char *param;		/* the NAME of param:NAME */
-	const char *testcase_glob, *metric_glob, *machine;
+	/*
+	 * Which rows are shown (any glob of each list; empty: all).  They
+	 * choose rows, not tests: every row of the variants is tested and
+	 * counted in its family's FDR, so a row's answer does not depend on
+	 * which others were filtered away.
+	 */
+	struct strlist testcase_globs, metric_globs;
+	const char *machine;
+	/* params left out when rows are lined up ("*": all of them) */
+	struct strlist ignore_params;
 	enum cmp_test test;
 	double alpha;			/* default 0.05 */
 	int fdr;			/* 1: Benjamini-Hochberg, 0: none */
-	double min_change_pct;		/* |change| below this is unchanged */
+	/*
+	 * The smallest change that matters, in %: a significant change
+	 * below it is "unchanged", and a row without a significant change
+	 * is "unchanged" only when its interval lies within ±this (else
+	 * "unknown").  Default CMP_MIN_CHANGE_PCT.
+	 */
+	double min_change_pct;
 	int defer;			/* stop after p-values: the caller
 					 * sets q and calls compare_decide() */
 };
-#define CMP_OPTS_INIT { DIM_AUTO, NULL, NULL, NULL, NULL, CMP_TEST_AUTO, \
-			0.05, 1, 0.0, 0 }
+#define CMP_MIN_CHANGE_PCT 1.0
+#define CMP_OPTS_INIT { .dim = DIM_AUTO, .test = CMP_TEST_AUTO, \
+			.alpha = 0.05, .fdr = 1, \
+			.min_change_pct = CMP_MIN_CHANGE_PCT }
 
 /* One statistic as an imported summary gave it ("Min", 5181.70). */
 struct agg_stat {
@@ -72,6 +95,10 @@ struct cmp_vs {
 	int significant;	/* q (or p with fdr none) < alpha; for an
 				 * exact metric: the values differ */
 	int exact_changed;	/* exact metric: the two values differ */
+	double need_p;		/* the level a p-value must reach in its
+				 * family for the first discovery */
+	long runs_needed;	/* > 0: runs per side that would decide the
+				 * observed change (when not significant) */
 	enum cmp_verdict verdict;
 	const char *note;	/* borrowed: interned in the comparison */
 };
@@ -81,6 +108,10 @@ struct cmp_row {
 	const char *metric, *unit;		/* borrowed: metric pool */
 	int direction;
 	int exact;		/* the metric's kind is exact (code size) */
+	unsigned family;	/* rows of one family share a number: same
+				 * group, same first component of the name */
+	long dup_of;		/* >= 0: the row with the same values, whose
+				 * test this row shares (not counted twice) */
 	unsigned group_rank, metric_rank;	/* sort keys (private) */
 	struct cmp_side *side;			/* owned, one per variant */
 	struct cmp_vs *vs;			/* nvar - 1, in side's block */
