@@ -666,7 +666,10 @@ static int identical(const struct cmp_side *a, const struct cmp_side *b)
 /*
  * Runs per side that a two-sample test at level need with power 0.8
  * would want to see the observed difference: 2 (z + z_0.8)^2 s^2 / d^2,
- * s the two sides' sample sds pooled.  0 when it cannot be said.
+ * s the two sides' sample sds pooled; at least twice the runs there are
+ * (when the estimate says the runs were enough, the observed spread was
+ * luckier than the test could trust: Pinpoint doubles its repeats then).
+ * 0 when it cannot be said.
  */
 static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 			double need)
@@ -681,6 +684,8 @@ static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 		return 0;
 	z = stats_norm_ppf(1 - need / 2) + stats_norm_ppf(0.8);
 	n = ceil(2 * z * z * s2 / (d * d));
+	if (n < 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv))
+		n = 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv);
 	return n < 1e6 ? (long)n : 1000000;
 }
 
@@ -812,36 +817,41 @@ static void sort_rows(struct loader *l)
 	free(mrank);
 }
 
-/* Length of a metric's family name: up to the first '.' ("proc-vmstat"). */
-static size_t family_len(const char *metric)
-{
-	const char *dot = strchr(metric, '.');
-
-	return dot ? (size_t)(dot - metric) : strlen(metric);
-}
-
 /*
- * Number the families: rows of one group whose names share the first
- * component (the benchmark's own results, fio.*, are one; each monitor,
- * proc-vmstat.*, meminfo.*, zoneinfo.*, is its own).  Rows are sorted by
- * group, then name, so a family's rows are contiguous.
+ * Number the families: the rows of one group (testcase, params, machine)
+ * whose names share the first component, the benchmark's headline
+ * results (metric_is_kpi()) apart from its other rows: fio's bandwidth
+ * and IOPS are one family, fio's other rows another, each monitor
+ * (proc-vmstat.*, meminfo.*, zoneinfo.*) its own.  Returns the number of
+ * families; each row's number is in r->family.
  */
-static void number_families(struct comparison *c)
+static unsigned number_families(struct comparison *c)
 {
-	unsigned fam = 0;
+	struct strmap ids = STRMAP_INIT;
+	struct sbuf key = SBUF_INIT;
+	unsigned nr = 0;
 	size_t i;
 
 	for (i = 0; i < c->nr; i++) {
-		const struct cmp_row *prev = i ? &c->rows[i - 1] : NULL;
 		struct cmp_row *r = &c->rows[i];
-		size_t n = family_len(r->metric);
+		const char *dot = strchr(r->metric, '.');
+		int64_t id;
 
-		if (prev && (prev->group_rank != r->group_rank ||
-			     family_len(prev->metric) != n ||
-			     memcmp(prev->metric, r->metric, n)))
-			fam++;
-		r->family = fam;
+		sbuf_reset(&key);
+		sbuf_add(&key, &r->group_rank, sizeof(r->group_rank));
+		sbuf_add(&key, r->metric, dot ? (size_t)(dot - r->metric) :
+						 strlen(r->metric));
+		if (metric_is_kpi(r->metric))
+			sbuf_addstr(&key, "\x1fkpi");
+		if (!strmap_get(&ids, key.buf, key.len, &id)) {
+			id = nr++;
+			strmap_put(&ids, key.buf, key.len, id);
+		}
+		r->family = (unsigned)id;
 	}
+	strmap_clear(&ids);
+	sbuf_release(&key);
+	return nr;
 }
 
 /*
@@ -853,7 +863,6 @@ static void find_twins(struct comparison *c)
 {
 	struct strmap seen = STRMAP_INIT;
 	struct sbuf key = SBUF_INIT;
-	unsigned fam = (unsigned)-1;
 	size_t i, v;
 
 	for (i = 0; i < c->nr; i++) {
@@ -862,11 +871,8 @@ static void find_twins(struct comparison *c)
 		int samples = 1;
 
 		r->dup_of = -1;
-		if (r->family != fam) {
-			strmap_clear(&seen);
-			fam = r->family;
-		}
 		sbuf_reset(&key);
+		sbuf_add(&key, &r->family, sizeof(r->family));
 		for (v = 0; v < c->nvar; v++) {
 			const struct cmp_side *sd = &r->side[v];
 
@@ -920,7 +926,8 @@ static int testable(struct comparison *c, struct cmp_row *r, size_t v)
 
 static int compute(struct comparison *c)
 {
-	size_t i, v, start, end, k, m;
+	size_t i, v, k, m, f, *first, *order, j;
+	unsigned nr_fam;
 	double *p = NULL, *q = NULL;
 	size_t alloc_p = 0;
 	int ret = 0;
@@ -934,25 +941,40 @@ static int compute(struct comparison *c)
 			change_and_ci(c, &r->side[0], &r->side[v],
 				      &r->vs[v - 1]);
 	}
-	number_families(c);
+	nr_fam = number_families(c);
 	find_twins(c);
+	/* the rows of each family, in row order: order[first[f]..first[f+1]) */
+	first = xcalloc((size_t)nr_fam + 1, sizeof(*first));
+	order = xmalloc((c->nr + 1) * sizeof(*order));
+	for (i = 0; i < c->nr; i++)
+		first[c->rows[i].family + 1]++;
+	for (f = 0; f < nr_fam; f++)
+		first[f + 1] += first[f];
+	{
+		size_t *fill = xmalloc(((size_t)nr_fam + 1) * sizeof(*fill));
+
+		memcpy(fill, first, ((size_t)nr_fam + 1) * sizeof(*fill));
+		for (i = 0; i < c->nr; i++)
+			order[fill[c->rows[i].family]++] = i;
+		free(fill);
+	}
 	/* one family at a time: its tests, and their FDR among themselves */
-	for (start = 0; start < c->nr; start = end) {
-		for (end = start; end < c->nr &&
-		     c->rows[end].family == c->rows[start].family; end++)
-			;
+	for (f = 0; f < nr_fam; f++) {
+		size_t start = first[f], end = first[f + 1];
+
 		for (v = 1; v < c->nvar; v++) {
 			size_t tests = 0;
 			double need;
 
-			for (i = start; i < end; i++)
-				tests += (size_t)testable(c, &c->rows[i], v);
+			for (j = start; j < end; j++)
+				tests += (size_t)testable(c, &c->rows[order[j]],
+							  v);
 			need = c->opts.fdr && tests ?
 				       c->opts.alpha / (double)tests :
 				       c->opts.alpha;
 			m = 0;
-			for (i = start; i < end; i++) {
-				struct cmp_row *r = &c->rows[i];
+			for (j = start; j < end; j++) {
+				struct cmp_row *r = &c->rows[order[j]];
 				struct cmp_vs *vs = &r->vs[v - 1];
 
 				vs->need_p = need;
@@ -972,15 +994,16 @@ static int compute(struct comparison *c)
 				ret = error("out of memory computing q-values");
 				goto out;
 			}
-			for (i = start, k = 0; i < end; i++) {
-				struct cmp_vs *vs = &c->rows[i].vs[v - 1];
+			for (j = start, k = 0; j < end; j++) {
+				struct cmp_row *r = &c->rows[order[j]];
+				struct cmp_vs *vs = &r->vs[v - 1];
 
-				if (c->rows[i].dup_of < 0 && isfinite(vs->p))
+				if (r->dup_of < 0 && isfinite(vs->p))
 					vs->q = c->opts.fdr ? q[k++] : vs->p;
 			}
 twins:
-			for (i = start; i < end; i++) {
-				struct cmp_row *r = &c->rows[i];
+			for (j = start; j < end; j++) {
+				struct cmp_row *r = &c->rows[order[j]];
 
 				if (r->dup_of >= 0) {
 					const struct cmp_vs *t =
@@ -997,6 +1020,8 @@ twins:
 		}
 	}
 out:
+	free(first);
+	free(order);
 	free(p);
 	free(q);
 	return ret;

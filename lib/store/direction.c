@@ -296,3 +296,32 @@ int direction_parse(const char *s)
 		return DIR_UNKNOWN;
 	return -2;
 }
+
+/*
+ * The headline results of the benchmarks lkp and MMTests run (lkp's
+ * etc/index-perf-all.yaml and its robot's report subjects): what a
+ * regression report is about.
+ */
+static const char *const kpis[] = {
+	"fio.read_bw_MBps", "fio.write_bw_MBps", "fio.trim_bw_MBps",
+	"fio.read_iops", "fio.write_iops", "fio.trim_iops", "fio.workload",
+	"will-it-scale.per_*_ops", "will-it-scale.workload",
+	"aim7.jobs-per-min", "aim9.*", "unixbench.score",
+	"hackbench.throughput", "netperf.Throughput_*",
+	"stress-ng.*.ops_per_sec", "vm-scalability.throughput",
+	"vm-scalability.median", "pft.faults_per_sec_per_cpu",
+	"ebizzy.throughput", "reaim.jobs_per_min", "pigz.throughput",
+	"sysbench-*.*", "fsmark.files_per_sec", "fsmark.app_overhead",
+	"kbuild.buildtime_per_iteration", "blogbench.*_score",
+	"*.workload",
+};
+
+int metric_is_kpi(const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kpis); i++)
+		if (glob_match(kpis[i], metric))
+			return 1;
+	return 0;
+}

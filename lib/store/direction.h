@@ -32,6 +32,14 @@ int direction_of(const struct direction_overrides *o, const char *metric,
 /* Store or delete (dir = INT_MIN) an override; 0 or error(). */
 int direction_set(struct db *db, const char *pattern, int dir);
 const char *direction_name(int dir);	/* "higher", "lower", "unknown" */
+/*
+ * Is the metric a benchmark's headline result (lkp's KPIs: fio's
+ * bandwidth and IOPS, will-it-scale's per-thread ops, aim7's jobs per
+ * minute, ...)?  compare tests these as a family of their own, the
+ * primary one, so that a handful of headline numbers are not diluted by
+ * the hundred details the benchmark prints beside them.
+ */
+int metric_is_kpi(const char *metric);
 /* "higher"/"lower"/"unknown" -> DIR_*; -2 if none. */
 int direction_parse(const char *s);
 
