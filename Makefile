@@ -89,6 +89,13 @@ asan:
 stress: deps-check $(PROG)
 	@PERFSIFT=$(CURDIR)/$(PROG) tests/stress.sh
 
+# make sim: the simulation study of compare's decisions, false positives
+# and power against lkp's rule and a plain U test (tests/sim/
+# significance.py, about a minute); writes docs/statistics-sim.md
+sim: $(PROG)
+	@PERFSIFT=$(CURDIR)/$(PROG) /usr/bin/python3 tests/sim/significance.py \
+		--out docs/statistics-sim.md
+
 update-golden: $(PROG)
 	@PERFSIFT_BUILD=$(CURDIR)/$(B) PERFSIFT=$(CURDIR)/$(PROG) UPDATE_GOLDEN=1 tests/run-all.sh
 
@@ -108,7 +115,7 @@ $(B)/bench-stats: tests/bench-stats.c $(B)/libperfsift.a
 clean:
 	rm -rf build build-asan perfsift
 
-.PHONY: all check asan demo bench stress clean update-golden deps-build deps-check deps-demo
+.PHONY: all check asan demo bench stress sim clean update-golden deps-build deps-check deps-demo
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
