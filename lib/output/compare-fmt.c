@@ -468,9 +468,36 @@ static void none_significant(const struct comparison *c, FILE *f)
 		c->nr, c->nr == 1 ? "" : "s");
 }
 
+/*
+ * The two-line kernel header of compare-kernels: each label split where
+ * MMTests splits it, the first column width0 wide, the others 23.
+ */
+static void mm_kernels(const struct comparison *c, int width0, FILE *f)
+{
+	struct sbuf top = SBUF_INIT, bot = SBUF_INIT;
+	size_t v;
+
+	for (v = 0; v < c->nvar; v++) {
+		struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+		int w = v ? 23 : width0;
+
+		mm_split(label(c, v), &a, &b);
+		sbuf_addf(&top, "%*s", w, a.buf);
+		sbuf_addf(&bot, "%*s", w, b.buf);
+		sbuf_release(&a);
+		sbuf_release(&b);
+	}
+	sbuf_rtrim(&top);
+	if (top.len)
+		fprintf(f, "%s\n", top.buf);
+	fprintf(f, "%s\n", bot.buf);
+	sbuf_release(&top);
+	sbuf_release(&bot);
+}
+
 static int write_mmtests(const struct comparison *c, int all, FILE *f)
 {
-	size_t i, k, v, j, s;
+	size_t i, k, j, s;
 	int printed = 0;
 
 	for (i = 0; i < c->nr; i = k) {
@@ -509,28 +536,12 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 		if (printed++)
 			fputc('\n', f);
 		{
-			struct sbuf t = SBUF_INIT, top = SBUF_INIT,
-				    bot = SBUF_INIT;
+			struct sbuf t = SBUF_INIT;
 
 			group_title(&t, g);
 			fprintf(f, "%s\n\n", t.buf);
-			for (v = 0; v < c->nvar; v++) {
-				struct sbuf a = SBUF_INIT, b = SBUF_INIT;
-				int w = v ? 23 : (int)(wl + 1 + wo + 23);
-
-				mm_split(label(c, v), &a, &b);
-				sbuf_addf(&top, "%*s", w, a.buf);
-				sbuf_addf(&bot, "%*s", w, b.buf);
-				sbuf_release(&a);
-				sbuf_release(&b);
-			}
-			sbuf_rtrim(&top);
-			if (top.len)
-				fprintf(f, "%s\n", top.buf);
-			fprintf(f, "%s\n", bot.buf);
 			sbuf_release(&t);
-			sbuf_release(&top);
-			sbuf_release(&bot);
+			mm_kernels(c, (int)(wl + 1 + wo + 23), f);
 		}
 		for (st = 0; any_samples && st < MM_NR; st++)
 			for (j = i; j < k; j++)
@@ -548,24 +559,8 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 	}
 	if (!printed) {
 		/* the kernels' header, then what stands for the rows */
-		struct sbuf top = SBUF_INIT, bot = SBUF_INIT;
-
-		for (v = 0; v < c->nvar; v++) {
-			struct sbuf a = SBUF_INIT, b = SBUF_INIT;
-
-			mm_split(label(c, v), &a, &b);
-			sbuf_addf(&top, "%*s", v ? 23 : 41, a.buf);
-			sbuf_addf(&bot, "%*s", v ? 23 : 41, b.buf);
-			sbuf_release(&a);
-			sbuf_release(&b);
-		}
-		sbuf_rtrim(&top);
-		if (top.len)
-			fprintf(f, "%s\n", top.buf);
-		fprintf(f, "%s\n", bot.buf);
+		mm_kernels(c, 41, f);
 		none_significant(c, f);
-		sbuf_release(&top);
-		sbuf_release(&bot);
 	}
 	return 0;
 }

@@ -53,6 +53,24 @@ int db_fail(struct db *db, int rc, const char *path, long line)
 	return error("%s: database: %s", path, sqlite3_errmsg(db->sq));
 }
 
+int db_step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	return db_fail(ctx->db, rc, ctx->path, line);
+}
+
+void db_bind_id(sqlite3_stmt *st, int i, int64_t id)
+{
+	if (id > 0)
+		sqlite3_bind_int64(st, i, id);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 int db_exec(struct db *db, const char *sql)
 {
 	char *msg = NULL;

@@ -84,6 +84,14 @@ void db_rollback(struct db *db);
  * Returns -1.
  */
 int db_fail(struct db *db, int rc, const char *path, long line);
+/*
+ * Step a reused statement of the import that returns no row, and reset
+ * it; 0, or -1 after db_fail() naming ctx->path and line.
+ */
+struct import_ctx;
+int db_step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line);
+/* Bind an id, or NULL for 0 (not known). */
+void db_bind_id(sqlite3_stmt *st, int i, int64_t id);
 /* Error text of the last failed call, for messages. */
 const char *db_errmsg(struct db *db);
 

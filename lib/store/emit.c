@@ -86,16 +86,6 @@ static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
-static int step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	return db_fail(ctx->db, rc, ctx->path, line);
-}
-
 /* The import statements, prepared on first use and kept with the db. */
 static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 {
@@ -154,14 +144,6 @@ const char *metric_kind_name(enum metric_kind k)
 	case MK_UNKNOWN: break;
 	}
 	return NULL;
-}
-
-static void bind_id_or_null(sqlite3_stmt *st, int i, int64_t id)
-{
-	if (id > 0)
-		sqlite3_bind_int64(st, i, id);
-	else
-		sqlite3_bind_null(st, i);
 }
 
 int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
@@ -590,7 +572,7 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 		sqlite3_bind_text(st, 5, or_empty(testcase), -1,
 				  SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
-		if (step_done(ctx, st, line))
+		if (db_step_done(ctx, st, line))
 			goto out;
 		v = sqlite3_last_insert_rowid(ctx->db->sq);
 		st = ctx->db->st[ST_INS_PARAM];
@@ -600,7 +582,7 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 					  SQLITE_TRANSIENT);
 			sqlite3_bind_text(st, 3, kv[i].value, -1,
 					  SQLITE_TRANSIENT);
-			if (step_done(ctx, st, line))
+			if (db_step_done(ctx, st, line))
 				goto out;
 		}
 	}
@@ -660,7 +642,7 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 			sqlite3_bind_int(st, 3, (int)kind);
 		else
 			sqlite3_bind_null(st, 3);
-		if (step_done(ctx, st, line))
+		if (db_step_done(ctx, st, line))
 			return -1;
 		*id = sqlite3_last_insert_rowid(db->sq);
 	} else if (rc != SQLITE_ROW) {
@@ -671,7 +653,7 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 			st = db->st[ST_SET_UNIT];
 			sqlite3_bind_text(st, 1, unit, -1, SQLITE_TRANSIENT);
 			sqlite3_bind_int64(st, 2, *id);
-			if (step_done(ctx, st, line))
+			if (db_step_done(ctx, st, line))
 				return -1;
 		}
 		if (!kind_null)
@@ -680,7 +662,7 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 			st = db->st[ST_SET_KIND];
 			sqlite3_bind_int(st, 1, (int)kind);
 			sqlite3_bind_int64(st, 2, *id);
-			if (step_done(ctx, st, line))
+			if (db_step_done(ctx, st, line))
 				return -1;
 		}
 	}
@@ -704,7 +686,7 @@ int db_emit_source(struct import_ctx *ctx, const char *member_path)
 
 	sqlite3_bind_int64(st, 1, ctx->import_id);
 	sqlite3_bind_text(st, 2, member_path, -1, SQLITE_TRANSIENT);
-	if (step_done(ctx, st, 0))
+	if (db_step_done(ctx, st, 0))
 		return -1;
 	ctx->source_id = sqlite3_last_insert_rowid(ctx->db->sq);
 	return 0;
@@ -746,10 +728,10 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 	sqlite3_bind_int64(st, 2, vid);
 	sqlite3_bind_text(st, 3, or_empty(rd->suite), -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 4, iteration);
-	bind_id_or_null(st, 5, rd->start_time);
-	bind_id_or_null(st, 6, ctx->source_id);
-	bind_id_or_null(st, 7, line);
-	if (step_done(ctx, st, line))
+	db_bind_id(st, 5, rd->start_time);
+	db_bind_id(st, 6, ctx->source_id);
+	db_bind_id(st, 7, line);
+	if (db_step_done(ctx, st, line))
 		return -1;
 	ctx->run_id = sqlite3_last_insert_rowid(ctx->db->sq);
 	ctx->nr_runs++;
@@ -800,8 +782,8 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 	sqlite3_bind_int64(st, 1, ctx->run_id);
 	sqlite3_bind_int64(st, 2, id);
 	sqlite3_bind_double(st, 3, value);
-	bind_id_or_null(st, 4, line);
-	bind_id_or_null(st, 5, ctx->source_id);
+	db_bind_id(st, 4, line);
+	db_bind_id(st, 5, ctx->source_id);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
@@ -902,9 +884,9 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	else
 		sqlite3_bind_null(st, 10);
 	bind_text_or_null(st, 11, a->marker);
-	bind_id_or_null(st, 12, ctx->source_id);
-	bind_id_or_null(st, 13, line);
-	if (step_done(ctx, st, line))
+	db_bind_id(st, 12, ctx->source_id);
+	db_bind_id(st, 13, line);
+	if (db_step_done(ctx, st, line))
 		return -1;
 	ctx->nr_aggregates++;
 	return 0;

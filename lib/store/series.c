@@ -35,24 +35,6 @@ struct series_buf {
  * The rows series.c writes, through the statements emit.c prepared for
  * the import (ctx->db->st).
  */
-static int step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	return db_fail(ctx->db, rc, ctx->path, line);
-}
-
-static void bind_id_or_null(sqlite3_stmt *st, int i, int64_t id)
-{
-	if (id > 0)
-		sqlite3_bind_int64(st, i, id);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 static int db_metric_info(struct import_ctx *ctx, int64_t metric_id, char **name,
 		   enum metric_kind *kind)
 {
@@ -80,9 +62,9 @@ static int db_emit_derived(struct import_ctx *ctx, int64_t mid,
 	sqlite3_bind_int64(st, 1, ctx->run_id);
 	sqlite3_bind_int64(st, 2, mid);
 	sqlite3_bind_double(st, 3, value);
-	bind_id_or_null(st, 4, line);
-	bind_id_or_null(st, 5, source_id);
-	if (step_done(ctx, st, line))
+	db_bind_id(st, 4, line);
+	db_bind_id(st, 5, source_id);
+	if (db_step_done(ctx, st, line))
 		return -1;
 	if (sqlite3_changes(ctx->db->sq) > 0)
 		ctx->nr_derived++;
@@ -100,9 +82,9 @@ static int db_emit_series_chunk(struct import_ctx *ctx, int64_t mid,
 	sqlite3_bind_int64(st, 3, chunk);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)n);
 	sqlite3_bind_blob(st, 5, points, (int)(n * 16), SQLITE_TRANSIENT);
-	bind_id_or_null(st, 6, source_id);
-	bind_id_or_null(st, 7, line);
-	return step_done(ctx, st, line);
+	db_bind_id(st, 6, source_id);
+	db_bind_id(st, 7, line);
+	return db_step_done(ctx, st, line);
 }
 
 struct series_buf *series_buf_new(void)
