@@ -327,6 +327,7 @@ static int check_text(struct import_ctx *ctx, long line, const char *what,
 			break;
 		}
 		for (i = 1; i <= n; i++) {
+			/* a NUL stops here too: never past the string */
 			if ((p[i] & 0xc0) != 0x80) {
 				why = "invalid UTF-8";
 				break;
@@ -336,6 +337,8 @@ static int check_text(struct import_ctx *ctx, long line, const char *what,
 		if (!why && ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)
 			     || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)))
 			why = "invalid UTF-8";
+		if (why)
+			break;	/* p stays on the offending byte */
 		p += n + 1;
 	}
 	if (!why)
