@@ -5,8 +5,11 @@
  * the job options that every job shares.
  */
 #include "core/compat.h"
+#include <fcntl.h>
+#include <unistd.h>
 #include <jansson.h>
 #include "core/sbuf.h"
+#include "core/strmap.h"
 #include "core/strparse.h"
 #include "importer.h"
 
@@ -24,6 +27,35 @@
  * top-level object is imported; what follows it is ignored (the normal
  * report of json,normal; later objects of --status-interval output, which
  * get a warning).
+ *
+ * Reading.  The document is streamed, never held whole.  A scanner of
+ * our own (strings and their escapes, nesting, lines) finds the members
+ * of the top-level object and the elements of its arrays ("jobs",
+ * "disk_util"); jansson parses each alone from its bytes, and it is
+ * freed before the next is read.  jansson still decides what is valid
+ * and says what is wrong: each slice is parsed behind a few bytes that
+ * put its parser where the parse of the whole document would be (in the
+ * object or an array, at the same depth, after a value or a comma), so
+ * an error keeps its text and its line.  A key given twice counts once,
+ * the last, as in jansson.  Nothing is said before the end of the file:
+ * a read error anywhere is the only message, and a syntax error comes
+ * before the bad value of a job, as when the document was parsed whole.
+ *
+ * Memory.  Of each job we keep its name, the line of its "jobname" and a
+ * record (the directions that did I/O: counts, latency means, stddevs,
+ * percentiles under interned names; the CPU fields), the records going
+ * to an unlinked temporary file past 256 KiB; the totals (sums, and the
+ * weighted means of buckets and percentiles) run as the jobs come, kept
+ * twice while "fio version" may still change the unit of io_bytes.  The
+ * run needs every job (its params): it is emitted at the end of the
+ * document, then the samples from the records, in the order and with
+ * the values of the whole-document code.  20,000 jobs (115 MB) import
+ * in 60 MiB, of which 45 are SQLite's page cache and the metric-id
+ * cache and 1 is ours (800 MiB before).  Limits: a member, an array
+ * element or a token of more than 4 MiB is refused (jansson takes 6 to
+ * 12 times the text; fio writes a job in a few KiB, tens with json+
+ * bins); the document and the number of jobs have none, at about 20
+ * bytes a job.
  *
  * Units.  fio 3.x (from 2.99) prints slat_ns/clat_ns/lat_ns in ns; fio
  * 2.x prints slat/clat/lat in µs, which we multiply by 1000: every stored
@@ -115,6 +147,26 @@ static const struct {
 	{ "latency_ms", "ms" },
 };
 
+/* Numbers of a job emitted as they are. */
+static const struct {
+	const char *key, *unit;
+} job_fields[] = {
+	{ "usr_cpu", "%" },
+	{ "sys_cpu", "%" },
+	{ "ctx", NULL },
+	{ "majf", NULL },
+	{ "minf", NULL },
+};
+
+/*
+ * The longest member of the top-level object or element of one of its
+ * arrays (a job), and the longest token: jansson takes 6 to 12 times
+ * the text in memory (a 4 MiB job imports in 30 MiB).
+ */
+#define FIO_VALUE_MAX (4u << 20)
+
+/* ---- one job, while its element is parsed ---- */
+
 /* One latency object (slat/clat/lat) of one direction, in ns. */
 struct lat_stat {
 	int measured;		/* N > 0 or mean > 0 */
@@ -127,10 +179,58 @@ struct lat_stat {
 struct dir_stat {
 	int present;		/* the job has this direction */
 	int have_ios;		/* fio printed total_ios (not fio 2.1) */
+	int io_in_bytes;	/* io is "io_bytes": its unit depends on the
+				 * version (see io_kib()) */
 	double ios;		/* total_ios */
-	double weight;		/* total_ios, or io KiB without total_ios */
-	double bw_kibs, iops, runtime_ms, io_kib;
+	double io;		/* io_kbytes, or io_bytes */
+	double bw_kibs, iops, runtime_ms;
 	struct lat_stat lat[NR_LATS];
+};
+
+/* ---- what is kept of every job ---- */
+
+/*
+ * A job as it is kept, in the spill (below): the numbers of job_fields[]
+ * that it has, then its directions that did I/O.
+ */
+struct job_rec {
+	uint32_t nr_dirs;
+	uint32_t fields;		/* bit i: job_fields[i] present */
+	double field[ARRAY_SIZE(job_fields)];
+};
+
+/*
+ * A direction of a job that did I/O (or may have: see io_kib()), then
+ * for each latency type its nr_pct percentile codes (uint32_t, see
+ * pct_code()) and values (double, ns).
+ */
+struct dir_rec {
+	unsigned char dir;		/* DIR_* */
+	unsigned char have_ios, io_in_bytes;
+	unsigned char measured;		/* bit k: latency k measured */
+	uint32_t nr_pct[NR_LATS];
+	double ios, io, bw_kibs, iops, runtime_ms;
+	double mean_ns[NR_LATS], stddev_ns[NR_LATS];
+};
+
+/*
+ * The job records, written once in job order and read back twice (the
+ * pooled stddevs, then the samples).  Past SPILL_MEM bytes in memory
+ * they go to an unlinked temporary file in $TMPDIR, so that memory does
+ * not grow with the jobs (SQLite's temp_store = FILE, the dry run's
+ * database); if no file can be made or written, they stay in memory.
+ */
+#define SPILL_MEM (256u << 10)
+
+struct spill {
+	struct sbuf mem;	/* the records after those in the file */
+	int fd;			/* the temporary file, or -1 */
+	int no_file;		/* none could be made or written */
+	uint64_t file_len;	/* bytes in the file */
+	uint64_t pos;		/* reading: offset over the file, then mem */
+	unsigned char *buf;	/* owned, SPILL_BUF bytes of the file */
+	uint64_t buf_pos;	/* offset of buf in the file */
+	size_t buf_len;
 };
 
 /* A weighted mean built one value at a time. */
@@ -138,27 +238,97 @@ struct wmean {
 	double w, mean;
 };
 
-/* Named weighted means: percentiles and latency buckets over jobs. */
+/* Named weighted means (percentiles, latency buckets), first seen first. */
 struct acc {
-	char *name;		/* owned, metric name without "fio." */
+	uint32_t id;		/* name in fio_state.names */
 	struct wmean m;
 };
 
 struct acc_list {
 	struct acc *v;		/* owned */
 	size_t nr, alloc;
+	size_t next;		/* where the next name usually is */
 };
+
+/* The totals of one direction over the jobs. */
+struct dir_total {
+	int present;
+	double bw_kibs, iops, weight, io_kib, runtime_ms;
+	struct wmean lat[NR_LATS];	/* mean latency over the jobs */
+};
+
+/*
+ * Everything summed over the jobs in job order, as the totals were
+ * computed when the whole document was held.
+ */
+struct totals {
+	struct dir_total dir[NR_DIRS];
+	struct acc_list pct[NR_DIRS][NR_LATS];	/* P -> mean over jobs */
+	struct acc_list buckets;		/* latency_Nus% -> mean */
+};
+
+/* A job option and what the jobs say of it, for the params. */
+struct param_cand {
+	char *key;		/* owned */
+	char *value;		/* owned: the first job's own string, or NULL */
+	size_t nr_own;		/* jobs that give it as a string */
+	int differ;		/* two jobs give two different strings */
+};
+
+/* Interned names: percentiles ("99.95"), buckets, odd percentile keys. */
+struct names {
+	struct sbuf text;	/* the names, each ending in NUL */
+	size_t *off;		/* owned: where name i starts in text */
+	size_t nr, alloc;
+	struct strmap ids;	/* name -> i */
+};
+
+/* A percentile code whose name is a key that is not a number. */
+#define PCT_BAD 0x80000000u
 
 struct fio_state {
 	struct import_ctx *ctx;		/* borrowed */
 	const char *path;		/* borrowed, for messages */
 	long line0;			/* line of the object's '{' */
+
+	/* top-level members; the last of a name wins, as in jansson */
 	long ver_major, ver_minor;	/* -1 if "fio version" is unknown */
-	const json_t *jobs;		/* borrowed "jobs" array */
+	double timestamp;
+	json_t *global;			/* owned "global options", or NULL */
+	enum { JOBS_NONE, JOBS_ARRAY, JOBS_OTHER } jobs_kind;
+
+	/* the elements of the last "jobs" array */
 	size_t nr_jobs;
-	long *job_line;			/* owned, [nr_jobs] */
-	struct dir_stat (*ds)[NR_DIRS];	/* owned, [nr_jobs][NR_DIRS] */
+	struct spill spill;		/* their records */
+	struct sbuf jobnames;		/* their names, each ending in NUL */
+	/* [0]: io_bytes in KiB (fio < 2.21), [1]: in bytes */
+	struct totals tot[2];
+	int bytes;			/* the one that holds: fio >= 2.21 */
+	struct wmean lat_var[NR_DIRS][NR_LATS];	/* of tot[bytes], at the end */
+	double workload;
+	int have_ios;			/* every direction has total_ios */
+	struct param_cand *cands;	/* owned, in first-seen order */
+	size_t nr_cands, alloc_cands;
+	struct strmap cand_ids;		/* key -> index in cands */
+	/* the first bad value of a job, reported after the document */
+	int job_failed;
+	size_t job_err_index;
+	struct sbuf job_err;		/* without "path:line: " */
+	/* the syntax error that stopped the parse, or "" */
+	struct sbuf parse_err;
+	/* the lines of the "jobname" keys found in the text */
+	const long *jobname_line;	/* borrowed from the reader */
+	size_t nr_jobname_lines;
+
+	struct names names;
+	struct strmap pct_keys;		/* percentile key -> code */
+	/* one job's directions and percentiles, while written or read */
+	struct dir_rec dirs[NR_DIRS];
+	uint32_t *pct_id;		/* owned */
+	double *pct_val;		/* owned */
+	size_t nr_pct, alloc_pct_id, alloc_pct_val;
 	struct sbuf name;		/* scratch metric name */
+	struct sbuf scratch;
 };
 
 /*
@@ -174,33 +344,59 @@ static void wmean_add(struct wmean *m, double value, double w)
 	m->mean += (value - m->mean) * (w / m->w);
 }
 
-static void acc_add(struct acc_list *l, const char *name, double value,
-		    double w)
+/* Jobs usually list the same names in the same order: try next first. */
+static void acc_add(struct acc_list *l, uint32_t id, double value, double w)
 {
-	size_t i;
+	size_t i = l->next;
 
-	for (i = 0; i < l->nr; i++)
-		if (!strcmp(l->v[i].name, name))
-			break;
+	if (i >= l->nr || l->v[i].id != id)
+		for (i = 0; i < l->nr && l->v[i].id != id; i++)
+			;
 	if (i == l->nr) {
 		ALLOC_GROW(l->v, l->nr + 1, l->alloc);
-		l->v[i].name = xstrdup(name);
+		l->v[i].id = id;
 		l->v[i].m.w = 0;
 		l->v[i].m.mean = 0;
 		l->nr++;
 	}
+	l->next = i + 1;
 	wmean_add(&l->v[i].m, value, w);
 }
 
 static void acc_release(struct acc_list *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		free(l->v[i].name);
 	free(l->v);
-	l->v = NULL;
-	l->nr = l->alloc = 0;
+	memset(l, 0, sizeof(*l));
+}
+
+static void totals_release(struct totals *t)
+{
+	int dir, k;
+
+	for (dir = 0; dir < NR_DIRS; dir++)
+		for (k = 0; k < NR_LATS; k++)
+			acc_release(&t->pct[dir][k]);
+	acc_release(&t->buckets);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint32_t name_id(struct names *n, const char *s, size_t len)
+{
+	int64_t id;
+
+	if (strmap_get(&n->ids, s, len, &id))
+		return (uint32_t)id;
+	ALLOC_GROW(n->off, n->nr + 1, n->alloc);
+	n->off[n->nr] = n->text.len;
+	sbuf_add(&n->text, s, len);
+	sbuf_addch(&n->text, '\0');
+	strmap_put(&n->ids, s, len, (int64_t)n->nr);
+	return (uint32_t)n->nr++;
+}
+
+static const char *name_str(const struct names *n, uint32_t id)
+{
+	return n->text.buf + n->off[id];
 }
 
 /* A number member, or 0 when absent or not a number. */
@@ -251,39 +447,48 @@ static int add_pct(struct sbuf *sb, const char *key)
 }
 
 /*
- * Call fn for each real percentile of a percentile object, with the "P"
- * part of the metric name and the value in ns.  Keys that are not numbers
- * are skipped, with a warning if warn is set (each map is read twice:
- * for the totals and for the job).
+ * A percentile key as it is kept: the id of its "P" name, or PCT_BAD |
+ * the id of the key itself when it is not a number (the job's samples
+ * warn about it, the totals skip it).
  */
-static int pct_foreach(struct fio_state *st, const struct lat_stat *ls,
-		       long line, int warn,
-		       int (*fn)(struct fio_state *, const char *, double,
-				 void *),
-		       void *data)
+static uint32_t pct_code(struct fio_state *st, const char *key)
 {
-	struct sbuf p = SBUF_INIT;
-	const char *key;
-	json_t *v;
-	int ret = 0;
+	size_t len = strlen(key);
+	int64_t code;
+	uint32_t c;
 
-	json_object_foreach((json_t *)ls->pct, key, v) {
-		/* fio 2.x pads the map with duplicate "0.00": 0 slots */
-		if (!strcmp(key, "0.00"))
-			continue;
-		sbuf_reset(&p);
-		if (!json_is_number(v) || add_pct(&p, key)) {
-			if (warn)
-				warning("%s:%ld: ignoring percentile '%s'",
-					st->path, line, key);
-			continue;
-		}
-		ret = fn(st, p.buf, json_number_value(v) * ls->scale, data);
-		if (ret)
-			break;
-	}
-	sbuf_release(&p);
-	return ret;
+	if (strmap_get(&st->pct_keys, key, len, &code))
+		return (uint32_t)code;
+	sbuf_reset(&st->scratch);
+	if (add_pct(&st->scratch, key))
+		c = PCT_BAD | name_id(&st->names, key, len);
+	else
+		c = name_id(&st->names, st->scratch.buf, st->scratch.len);
+	strmap_put(&st->pct_keys, key, len, c);
+	return c;
+}
+
+/* ---- checking a job ---- */
+
+/*
+ * The first bad job stops the import, but only once the whole document
+ * has been read: a syntax error further on is said first, as when the
+ * document was parsed whole, and the line of a job is known only then.
+ */
+__attribute__((format(printf, 3, 4)))
+static int job_fail(struct fio_state *st, size_t j, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->job_failed)
+		return -1;
+	st->job_failed = 1;
+	st->job_err_index = j;
+	sbuf_reset(&st->job_err);
+	va_start(ap, fmt);
+	sbuf_vaddf(&st->job_err, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 /*
@@ -295,7 +500,6 @@ static int pct_foreach(struct fio_state *st, const struct lat_stat *ls,
  */
 struct where {
 	struct fio_state *st;
-	long line;
 	size_t job;
 	const char *dir;	/* "read" */
 	char sub[16];		/* "clat_ns", or "" */
@@ -310,9 +514,9 @@ static int bad_value(const struct where *w, const char *key, const char *what,
 			  json_is_boolean(v) ? "a boolean" :
 			  json_is_null(v) ? "null" : "a negative number";
 
-	return error("%s:%ld: jobs[%zu].%s%s%s.%s: expected %s, got %s",
-		     w->st->path, w->line, w->job, w->dir, *w->sub ? "." : "",
-		     w->sub, key, what, got);
+	return job_fail(w->st, w->job,
+			"jobs[%zu].%s%s%s.%s: expected %s, got %s", w->job,
+			w->dir, *w->sub ? "." : "", w->sub, key, what, got);
 }
 
 /* A member that must be a number >= 0 if present (absent: 0). */
@@ -351,8 +555,9 @@ static int lat_load(struct where *w, struct lat_stat *ls, const json_t *dir,
 	if (!o)
 		return 0;
 	if (!json_is_object(o))
-		return error("%s:%ld: jobs[%zu].%s.%s: expected an object",
-			     w->st->path, w->line, w->job, w->dir, w->sub);
+		return job_fail(w->st, w->job,
+				"jobs[%zu].%s.%s: expected an object", w->job,
+				w->dir, w->sub);
 	if (get_count(w, o, "mean", &ls->mean_ns) ||
 	    get_count(w, o, "stddev", &ls->stddev_ns) ||
 	    get_count(w, o, "N", &n))
@@ -366,59 +571,501 @@ static int lat_load(struct where *w, struct lat_stat *ls, const json_t *dir,
 	if (ls->pct)
 		json_object_foreach((json_t *)ls->pct, pk, v)
 			if (!json_is_number(v) || json_number_value(v) < 0)
-				return bad_value(w, "percentile", "numbers >= 0",
-						 v);
+				return bad_value(w, "percentile",
+						 "numbers >= 0", v);
 	w->sub[0] = '\0';
 	return 0;
 }
 
-/* io_kbytes, or io_bytes in the unit of the fio version that wrote it. */
-static int io_kib(const struct where *w, const json_t *dir, double *out)
+/*
+ * The I/O volume in KiB: io_kbytes, or io_bytes, which was KiB "since
+ * the dawn of time" until fio-2.21 and bytes from then on.  "fio
+ * version" may come after the jobs, or twice, so the jobs keep io_bytes
+ * as it is, and the totals are kept for both units (bytes = 0, 1).
+ */
+static double io_kib(int io_in_bytes, double io, int bytes)
 {
-	const struct fio_state *st = w->st;
-
-	if (json_object_get(dir, "io_kbytes"))
-		return get_count(w, dir, "io_kbytes", out);
-	if (get_count(w, dir, "io_bytes", out))
-		return -1;
-	/* io_bytes was KiB "since the dawn of time" until fio-2.21 */
-	if (st->ver_major > 2 || (st->ver_major == 2 && st->ver_minor >= 21))
-		*out /= 1024;
-	return 0;
+	return io_in_bytes && bytes ? io / 1024 : io;
 }
 
 static int dir_load(struct fio_state *st, struct dir_stat *d,
 		    const json_t *job, size_t j, int dir)
 {
 	const json_t *o = json_object_get(job, dir_names[dir]);
-	struct where w = { st, st->job_line[j], j, dir_names[dir], "" };
+	struct where w = { st, j, dir_names[dir], "" };
 	int k;
 
 	memset(d, 0, sizeof(*d));
 	if (!o)
 		return 0;
 	if (!json_is_object(o))
-		return error("%s:%ld: jobs[%zu].%s: expected an object",
-			     st->path, w.line, j, dir_names[dir]);
+		return job_fail(st, j, "jobs[%zu].%s: expected an object", j,
+				dir_names[dir]);
 	/* with unified_rw_reporting=both "mixed" repeats read+write+trim */
 	if (dir == DIR_MIXED && json_object_get(job, "read"))
 		return 0;
 	d->present = 1;
 	d->have_ios = json_object_get(o, "total_ios") != NULL;
+	d->io_in_bytes = !json_object_get(o, "io_kbytes");
 	if (get_count(&w, o, "bw", &d->bw_kibs) ||
 	    get_count(&w, o, "iops", &d->iops) ||
 	    get_count(&w, o, "runtime", &d->runtime_ms) ||
-	    io_kib(&w, o, &d->io_kib) ||
+	    get_count(&w, o, d->io_in_bytes ? "io_bytes" : "io_kbytes",
+		      &d->io) ||
 	    get_count(&w, o, "total_ios", &d->ios))
 		return -1;
-	d->weight = d->have_ios ? d->ios : d->io_kib;
 	for (k = 0; k < NR_LATS; k++)
 		if (lat_load(&w, &d->lat[k], o, k))
 			return -1;
 	return 0;
 }
 
-/* ---- totals ---- */
+/* ---- the spill of job records ---- */
+
+#define SPILL_BUF (64u << 10)
+
+static void spill_init(struct spill *s)
+{
+	memset(s, 0, sizeof(*s));
+	sbuf_init(&s->mem, 0);
+	s->fd = -1;
+}
+
+static void spill_release(struct spill *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	sbuf_release(&s->mem);
+	free(s->buf);
+	spill_init(s);
+}
+
+/* An unlinked temporary file, or -1. */
+static int spill_open(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path;
+	int fd;
+
+	path = xstrfmt("%s/perfsift-fio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	free(path);
+	return fd;
+}
+
+/* Move what is in memory to the file, as much as it takes. */
+static void spill_flush(struct spill *s)
+{
+	size_t done = 0;
+
+	if (s->fd < 0)
+		s->fd = spill_open();
+	if (s->fd < 0) {
+		s->no_file = 1;
+		return;
+	}
+	while (done < s->mem.len) {
+		ssize_t n = write(s->fd, s->mem.buf + done, s->mem.len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			s->no_file = 1;	/* a full disk: memory it is */
+			break;
+		}
+		done += (size_t)n;
+	}
+	s->file_len += done;
+	memmove(s->mem.buf, s->mem.buf + done, s->mem.len - done);
+	sbuf_setlen(&s->mem, s->mem.len - done);
+}
+
+static void spill_add(struct spill *s, const void *data, size_t len)
+{
+	sbuf_add(&s->mem, data, len);
+	if (s->mem.len >= SPILL_MEM && !s->no_file)
+		spill_flush(s);
+}
+
+static void spill_rewind(struct spill *s)
+{
+	s->pos = 0;
+	s->buf_len = 0;
+}
+
+/* Read the next len bytes (data NULL: skip them).  0, or -1 and errno. */
+static int spill_read(struct spill *s, void *data, size_t len)
+{
+	unsigned char *out = data;
+
+	while (len) {
+		size_t n;
+
+		if (s->pos < s->file_len) {
+			if (s->pos < s->buf_pos ||
+			    s->pos >= s->buf_pos + s->buf_len) {
+				uint64_t left = s->file_len - s->pos;
+				ssize_t got;
+
+				if (!s->buf)
+					s->buf = xmalloc(SPILL_BUF);
+				s->buf_pos = s->pos;
+				s->buf_len = left < SPILL_BUF ? (size_t)left
+							      : SPILL_BUF;
+				got = pread(s->fd, s->buf, s->buf_len,
+					    (off_t)s->pos);
+				if (got != (ssize_t)s->buf_len) {
+					s->buf_len = 0;
+					if (got >= 0)
+						errno = EIO;
+					return -1;
+				}
+			}
+			n = s->buf_pos + s->buf_len - s->pos;
+			if (n > len)
+				n = len;
+			if (out)
+				memcpy(out, s->buf + (s->pos - s->buf_pos), n);
+		} else {
+			size_t off = s->pos - s->file_len;
+
+			if (off + len > s->mem.len)
+				BUG("fio: reading past the job records");
+			n = len;
+			if (out)
+				memcpy(out, s->mem.buf + off, n);
+		}
+		if (out)
+			out += n;
+		s->pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* ---- summing a job up ---- */
+
+static void pct_push(struct fio_state *st, uint32_t code, double value)
+{
+	ALLOC_GROW(st->pct_id, st->nr_pct + 1, st->alloc_pct_id);
+	ALLOC_GROW(st->pct_val, st->nr_pct + 1, st->alloc_pct_val);
+	st->pct_id[st->nr_pct] = code;
+	st->pct_val[st->nr_pct] = value;
+	st->nr_pct++;
+}
+
+/*
+ * A direction that did I/O: into st->dirs[nr] and st->pct_*, its mean
+ * latencies and percentiles into the totals, for both units of io_bytes.
+ */
+static void dir_keep(struct fio_state *st, const struct dir_stat *d,
+		     int dir, const double w[2], size_t nr)
+{
+	struct dir_rec *dr = &st->dirs[nr];
+	int k, b;
+
+	memset(dr, 0, sizeof(*dr));	/* written whole, padding too */
+	dr->dir = dir;
+	dr->have_ios = d->have_ios;
+	dr->io_in_bytes = d->io_in_bytes;
+	dr->ios = d->ios;
+	dr->io = d->io;
+	dr->bw_kibs = d->bw_kibs;
+	dr->iops = d->iops;
+	dr->runtime_ms = d->runtime_ms;
+	for (k = 0; k < NR_LATS; k++) {
+		const struct lat_stat *ls = &d->lat[k];
+		size_t first = st->nr_pct, i;
+		const char *key;
+		json_t *v;
+
+		if (!ls->measured)
+			continue;
+		dr->measured |= 1u << k;
+		dr->mean_ns[k] = ls->mean_ns;
+		dr->stddev_ns[k] = ls->stddev_ns;
+		for (b = 0; b < 2; b++)
+			if (w[b] > 0)
+				wmean_add(&st->tot[b].dir[dir].lat[k],
+					  ls->mean_ns, w[b]);
+		if (!ls->pct)
+			continue;
+		json_object_foreach((json_t *)ls->pct, key, v) {
+			/* fio 2.x pads the map with "0.00": 0 slots */
+			if (strcmp(key, "0.00"))
+				pct_push(st, pct_code(st, key),
+					 json_number_value(v) * ls->scale);
+		}
+		dr->nr_pct[k] = (uint32_t)(st->nr_pct - first);
+		for (b = 0; b < 2; b++) {
+			if (!(w[b] > 0))
+				continue;
+			for (i = first; i < st->nr_pct; i++)
+				if (!(st->pct_id[i] & PCT_BAD))
+					acc_add(&st->tot[b].pct[dir][k],
+						st->pct_id[i], st->pct_val[i],
+						w[b]);
+		}
+	}
+}
+
+static void params_add(struct fio_state *st, const json_t *job)
+{
+	const json_t *opts = json_object_get(job, "job options");
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(opts))
+		return;
+	json_object_foreach((json_t *)opts, key, v) {
+		const char *s = json_string_value(v);
+		struct param_cand *c;
+		int64_t i;
+
+		if (!strmap_get(&st->cand_ids, key, strlen(key), &i)) {
+			ALLOC_GROW(st->cands, st->nr_cands + 1,
+				   st->alloc_cands);
+			i = (int64_t)st->nr_cands++;
+			c = &st->cands[i];
+			memset(c, 0, sizeof(*c));
+			c->key = xstrdup(key);
+			strmap_put(&st->cand_ids, key, strlen(key), i);
+		}
+		c = &st->cands[i];
+		if (!s)
+			continue;
+		c->nr_own++;
+		if (!c->value)
+			c->value = xstrdup(s);
+		else if (strcmp(c->value, s))
+			c->differ = 1;
+	}
+}
+
+/*
+ * Check element j of "jobs" and keep what the run and the samples need
+ * of it; the sums over jobs advance in job order, as they did.
+ */
+static void job_add(struct fio_state *st, const json_t *job, size_t j)
+{
+	const char *name = json_string_value(json_object_get(job, "jobname"));
+	struct dir_stat ds[NR_DIRS];
+	struct job_rec jr;
+	double jw[2] = { 0, 0 };
+	size_t i, p;
+	int dir, b, k;
+
+	st->nr_jobs = j + 1;
+	if (st->job_failed)
+		return;		/* the rest is only checked for syntax */
+	if (!json_is_object(job) || !name) {
+		job_fail(st, j, "jobs[%zu] is not a job: no \"jobname\"", j);
+		return;
+	}
+	for (dir = 0; dir < NR_DIRS; dir++)
+		if (dir_load(st, &ds[dir], job, j, dir))
+			return;
+
+	memset(&jr, 0, sizeof(jr));
+	st->nr_pct = 0;
+	for (dir = 0; dir < NR_DIRS; dir++) {
+		const struct dir_stat *d = &ds[dir];
+		double w[2];
+
+		if (!d->present)
+			continue;
+		for (b = 0; b < 2; b++) {
+			struct dir_total *t = &st->tot[b].dir[dir];
+			double io = io_kib(d->io_in_bytes, d->io, b);
+
+			/* without total_ios (fio 2.1) the volume weighs */
+			w[b] = d->have_ios ? d->ios : io;
+			t->present = 1;
+			t->bw_kibs += d->bw_kibs;
+			t->iops += d->iops;
+			t->weight += w[b];
+			t->io_kib += io;
+			if (d->runtime_ms > t->runtime_ms)
+				t->runtime_ms = d->runtime_ms;
+			jw[b] += w[b];
+		}
+		if (!d->have_ios)
+			st->have_ios = 0;
+		st->workload += d->ios;
+		if (w[0] > 0 || w[1] > 0)
+			dir_keep(st, d, dir, w, jr.nr_dirs++);
+	}
+
+	/* the buckets are shares of the job's I/Os: its weight */
+	for (i = 0; i < ARRAY_SIZE(lat_buckets); i++) {
+		const json_t *o = json_object_get(job, lat_buckets[i].key);
+		const char *key;
+		json_t *v;
+
+		if (!json_is_object(o))
+			continue;
+		json_object_foreach((json_t *)o, key, v) {
+			uint32_t id;
+
+			if (!json_is_number(v))
+				continue;
+			sbuf_reset(&st->scratch);
+			sbuf_addf(&st->scratch, "latency_%s%s%%", key,
+				  lat_buckets[i].unit);
+			id = name_id(&st->names, st->scratch.buf,
+				     st->scratch.len);
+			for (b = 0; b < 2; b++)
+				acc_add(&st->tot[b].buckets, id,
+					json_number_value(v), jw[b]);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(job_fields); i++)
+		if (has_num(job, job_fields[i].key)) {
+			jr.fields |= 1u << i;
+			jr.field[i] = num(job, job_fields[i].key);
+		}
+	params_add(st, job);
+
+	sbuf_add(&st->jobnames, name, strlen(name) + 1);
+	spill_add(&st->spill, &jr, sizeof(jr));
+	for (i = p = 0; i < jr.nr_dirs; i++) {
+		const struct dir_rec *dr = &st->dirs[i];
+
+		spill_add(&st->spill, dr, sizeof(*dr));
+		for (k = 0; k < NR_LATS; k++) {
+			if (!dr->nr_pct[k])
+				continue;
+			spill_add(&st->spill, st->pct_id + p,
+				  dr->nr_pct[k] * sizeof(*st->pct_id));
+			spill_add(&st->spill, st->pct_val + p,
+				  dr->nr_pct[k] * sizeof(*st->pct_val));
+			p += dr->nr_pct[k];
+		}
+	}
+}
+
+static int spill_failed(const struct fio_state *st)
+{
+	return error("%s: cannot read back the job records from their "
+		     "temporary file: %s", st->path, strerror(errno));
+}
+
+/*
+ * Read back the next job's record: its directions into st->dirs, their
+ * percentiles into st->pct_* in the same order (pct 0: skip them).
+ * 0 or error().
+ */
+static int job_read(struct fio_state *st, struct job_rec *jr, int pct)
+{
+	size_t i, n;
+	int k;
+
+	if (spill_read(&st->spill, jr, sizeof(*jr)))
+		return spill_failed(st);
+	if (jr->nr_dirs > NR_DIRS)
+		BUG("fio: a job record of %u directions", jr->nr_dirs);
+	st->nr_pct = 0;
+	for (i = 0; i < jr->nr_dirs; i++) {
+		const struct dir_rec *dr = &st->dirs[i];
+
+		if (spill_read(&st->spill, &st->dirs[i], sizeof(*dr)))
+			return spill_failed(st);
+		for (k = 0; k < NR_LATS; k++) {
+			n = dr->nr_pct[k];
+			if (!n)
+				continue;
+			if (!pct) {
+				if (spill_read(&st->spill, NULL,
+					       n * (sizeof(*st->pct_id) +
+						    sizeof(*st->pct_val))))
+					return spill_failed(st);
+				continue;
+			}
+			ALLOC_GROW(st->pct_id, st->nr_pct + n,
+				   st->alloc_pct_id);
+			ALLOC_GROW(st->pct_val, st->nr_pct + n,
+				   st->alloc_pct_val);
+			if (spill_read(&st->spill, st->pct_id + st->nr_pct,
+				       n * sizeof(*st->pct_id)) ||
+			    spill_read(&st->spill, st->pct_val + st->nr_pct,
+				       n * sizeof(*st->pct_val)))
+				return spill_failed(st);
+			st->nr_pct += n;
+		}
+	}
+	return 0;
+}
+
+/* A new "jobs" member: it replaces the earlier one, as in jansson. */
+static void jobs_reset(struct fio_state *st, int kind)
+{
+	size_t i;
+	int b;
+
+	st->jobs_kind = kind;
+	st->nr_jobs = 0;
+	spill_release(&st->spill);
+	sbuf_reset(&st->jobnames);
+	for (b = 0; b < 2; b++)
+		totals_release(&st->tot[b]);
+	st->workload = 0;
+	st->have_ios = 1;
+	for (i = 0; i < st->nr_cands; i++) {
+		free(st->cands[i].key);
+		free(st->cands[i].value);
+	}
+	st->nr_cands = 0;
+	strmap_clear(&st->cand_ids);
+	st->job_failed = 0;
+	sbuf_reset(&st->job_err);
+}
+
+/* ---- the totals, at the end ---- */
+
+static double dr_io_kib(const struct fio_state *st, const struct dir_rec *d)
+{
+	return io_kib(d->io_in_bytes, d->io, st->bytes);
+}
+
+static double dr_weight(const struct fio_state *st, const struct dir_rec *d)
+{
+	return d->have_ios ? d->ios : dr_io_kib(st, d);
+}
+
+/*
+ * The pooled variances need the mean over all jobs first: one pass over
+ * the records, in job order, once the document is read.  0 or -1.
+ */
+static int pool_variances(struct fio_state *st)
+{
+	const struct totals *t = &st->tot[st->bytes];
+	struct job_rec jr;
+	size_t j, i;
+	int k;
+
+	spill_rewind(&st->spill);
+	for (j = 0; j < st->nr_jobs; j++) {
+		if (job_read(st, &jr, 0))
+			return -1;
+		for (i = 0; i < jr.nr_dirs; i++) {
+			const struct dir_rec *d = &st->dirs[i];
+			double w = dr_weight(st, d);
+
+			for (k = 0; k < NR_LATS; k++) {
+				double sd = d->stddev_ns[k];
+				double dm = d->mean_ns[k] -
+					    t->dir[d->dir].lat[k].mean;
+
+				if (w > 0 && (d->measured & (1u << k)))
+					wmean_add(&st->lat_var[d->dir][k],
+						  sd * sd + dm * dm, w);
+			}
+		}
+	}
+	return 0;
+}
 
 /*
  * Mean and pooled stddev of one latency type over the jobs that did I/O
@@ -427,80 +1074,38 @@ static int dir_load(struct fio_state *st, struct dir_stat *d,
 static int lat_pool(const struct fio_state *st, int dir, int kind,
 		    double *mean, double *stddev)
 {
-	struct wmean m = { 0, 0 }, var = { 0, 0 };
-	size_t j;
+	const struct wmean *m = &st->tot[st->bytes].dir[dir].lat[kind];
 
-	for (j = 0; j < st->nr_jobs; j++) {
-		const struct dir_stat *d = &st->ds[j][dir];
-
-		if (d->weight > 0 && d->lat[kind].measured)
-			wmean_add(&m, d->lat[kind].mean_ns, d->weight);
-	}
-	if (!(m.w > 0))
+	if (!(m->w > 0))
 		return 0;
-	for (j = 0; j < st->nr_jobs; j++) {
-		const struct dir_stat *d = &st->ds[j][dir];
-		double sd = d->lat[kind].stddev_ns;
-		double dm = d->lat[kind].mean_ns - m.mean;
-
-		if (d->weight > 0 && d->lat[kind].measured)
-			wmean_add(&var, sd * sd + dm * dm, d->weight);
-	}
-	*mean = m.mean;
-	*stddev = sqrt(var.mean);
+	*mean = m->mean;
+	*stddev = sqrt(st->lat_var[dir][kind].mean);
 	return 1;
-}
-
-/* Collects one job's percentiles into an acc_list with that job's weight. */
-struct pct_collect {
-	struct acc_list *l;
-	double w;
-};
-
-static int pct_collect_one(struct fio_state *st UNUSED, const char *p,
-			   double v, void *data)
-{
-	struct pct_collect *pc = data;
-
-	acc_add(pc->l, p, v, pc->w);
-	return 0;
 }
 
 static int emit_dir_totals(struct fio_state *st, int dir)
 {
+	const struct totals *t = &st->tot[st->bytes];
+	const struct dir_total *d = &t->dir[dir];
 	const char *dn = dir_names[dir];
-	double bw = 0, iops = 0, weight = 0, runtime = 0, io = 0;
-	int present = 0, k;
-	size_t j, i;
+	size_t i;
+	int k;
 
-	for (j = 0; j < st->nr_jobs; j++) {
-		const struct dir_stat *d = &st->ds[j][dir];
-
-		if (!d->present)
-			continue;
-		present = 1;
-		bw += d->bw_kibs;
-		iops += d->iops;
-		weight += d->weight;
-		io += d->io_kib;
-		if (d->runtime_ms > runtime)
-			runtime = d->runtime_ms;
-	}
-	if (!present)
+	if (!d->present)
 		return 0;
 	/* trim and mixed only when they had I/O; read/write always */
-	if ((dir == DIR_TRIM || dir == DIR_MIXED) && !(weight > 0))
+	if ((dir == DIR_TRIM || dir == DIR_MIXED) && !(d->weight > 0))
 		return 0;
-	if (emitf(st, "MB/s", bw / 1024, st->line0, "%s_bw_MBps", dn) ||
-	    emitf(st, "IO/s", iops, st->line0, "%s_iops", dn))
+	if (emitf(st, "MB/s", d->bw_kibs / 1024, st->line0, "%s_bw_MBps",
+		  dn) ||
+	    emitf(st, "IO/s", d->iops, st->line0, "%s_iops", dn))
 		return -1;
-	if (!(weight > 0))
+	if (!(d->weight > 0))
 		return 0;	/* no I/O: no latency, runtime or volume */
 
 	for (k = 0; k < NR_LATS; k++) {
-		struct acc_list pl = { NULL, 0, 0 };
+		const struct acc_list *pl = &t->pct[dir][k];
 		double mean, sd;
-		int ret = 0;
 
 		if (lat_pool(st, dir, k, &mean, &sd)) {
 			if (emitf(st, "ns", mean, st->line0, "%s_%s_mean_ns",
@@ -512,127 +1117,58 @@ static int emit_dir_totals(struct fio_state *st, int dir)
 				  dn, lat_names[k]))
 				return -1;
 		}
-		for (j = 0; j < st->nr_jobs; j++) {
-			const struct dir_stat *d = &st->ds[j][dir];
-			struct pct_collect pc = { &pl, d->weight };
-
-			if (d->weight > 0 && d->lat[k].measured &&
-			    d->lat[k].pct &&
-			    pct_foreach(st, &d->lat[k], st->job_line[j], 0,
-					pct_collect_one, &pc))
-				ret = -1;
-		}
-		for (i = 0; !ret && i < pl.nr; i++)
-			ret = emitf(st, "ns", pl.v[i].m.mean, st->line0,
-				    "%s_%s_%s%%_ns", dn, lat_names[k],
-				    pl.v[i].name);
-		acc_release(&pl);
-		if (ret)
-			return -1;
+		for (i = 0; i < pl->nr; i++)
+			if (emitf(st, "ns", pl->v[i].m.mean, st->line0,
+				  "%s_%s_%s%%_ns", dn, lat_names[k],
+				  name_str(&st->names, pl->v[i].id)))
+				return -1;
 	}
-	if (emitf(st, "ms", runtime, st->line0, "%s_runtime_ms", dn) ||
-	    emitf(st, "MiB", io / 1024, st->line0, "%s_io_MiB", dn))
+	if (emitf(st, "ms", d->runtime_ms, st->line0, "%s_runtime_ms", dn) ||
+	    emitf(st, "MiB", d->io_kib / 1024, st->line0, "%s_io_MiB", dn))
 		return -1;
 	return 0;
 }
 
-/* Σ weight of a job over its directions: its share of the buckets. */
-static double job_weight(const struct fio_state *st, size_t j)
-{
-	double w = 0;
-	int dir;
-
-	for (dir = 0; dir < NR_DIRS; dir++)
-		if (st->ds[j][dir].present)
-			w += st->ds[j][dir].weight;
-	return w;
-}
-
-static int emit_buckets(struct fio_state *st)
-{
-	struct acc_list l = { NULL, 0, 0 };
-	struct sbuf name = SBUF_INIT;
-	size_t j, i, b;
-	int ret = 0;
-
-	for (j = 0; j < st->nr_jobs; j++) {
-		const json_t *job = json_array_get(st->jobs, j);
-		double w = job_weight(st, j);
-
-		for (b = 0; b < ARRAY_SIZE(lat_buckets); b++) {
-			const json_t *o = json_object_get(job,
-							  lat_buckets[b].key);
-			const char *key;
-			json_t *v;
-
-			if (!json_is_object(o))
-				continue;
-			json_object_foreach((json_t *)o, key, v) {
-				if (!json_is_number(v))
-					continue;
-				sbuf_reset(&name);
-				sbuf_addf(&name, "latency_%s%s%%", key,
-					  lat_buckets[b].unit);
-				acc_add(&l, name.buf, json_number_value(v), w);
-			}
-		}
-	}
-	/* weight 0: no job did I/O, and a distribution of nothing is not 0 */
-	for (i = 0; !ret && i < l.nr; i++)
-		if (l.v[i].m.w > 0)
-			ret = emitf(st, "%", l.v[i].m.mean, st->line0, "%s",
-				    l.v[i].name);
-	acc_release(&l);
-	sbuf_release(&name);
-	return ret;
-}
-
 static int emit_totals(struct fio_state *st)
 {
-	double workload = 0;
-	int have_ios = 1, dir;
-	size_t j;
+	const struct acc_list *l = &st->tot[st->bytes].buckets;
+	size_t i;
+	int dir;
 
 	for (dir = 0; dir < NR_DIRS; dir++)
 		if (emit_dir_totals(st, dir))
 			return -1;
-	if (emit_buckets(st))
-		return -1;
-	for (j = 0; j < st->nr_jobs; j++)
-		for (dir = 0; dir < NR_DIRS; dir++) {
-			const struct dir_stat *d = &st->ds[j][dir];
-
-			if (!d->present)
-				continue;
-			if (!d->have_ios)
-				have_ios = 0;
-			workload += d->ios;
-		}
-	if (have_ios &&
-	    emitf(st, "ios", workload, st->line0, "workload"))
+	/* weight 0: no job did I/O, and a distribution of nothing is not 0 */
+	for (i = 0; i < l->nr; i++)
+		if (l->v[i].m.w > 0 &&
+		    emitf(st, "%", l->v[i].m.mean, st->line0, "%s",
+			  name_str(&st->names, l->v[i].id)))
+			return -1;
+	if (st->have_ios &&
+	    emitf(st, "ios", st->workload, st->line0, "workload"))
 		return -1;
 	return 0;
 }
 
 /* ---- per job ---- */
 
-struct job_pct {
-	const char *job, *dir, *lat;	/* borrowed */
-	long line;
-};
-
-static int emit_job_pct(struct fio_state *st, const char *p, double v,
-			void *data)
+/*
+ * The line of job j's "jobname" key, found in the text of the object
+ * (jansson keeps no positions).  If the count does not match the jobs,
+ * every job gets the line of the '{'.
+ */
+static long job_line(const struct fio_state *st, size_t j)
 {
-	const struct job_pct *jp = data;
-
-	return emitf(st, "ns", v, jp->line, "%s.%s.%s_%s%%_ns", jp->job,
-		     jp->dir, jp->lat, p);
+	return st->nr_jobname_lines == st->nr_jobs ? st->jobname_line[j]
+						   : st->line0;
 }
 
+/* A direction of a job; its percentiles start at st->pct_*[p]. */
 static int emit_job_dir(struct fio_state *st, const char *job, long line,
-			const struct dir_stat *d, const char *dn)
+			const struct dir_rec *d, size_t p)
 {
+	const char *dn = dir_names[d->dir];
+	size_t i;
 	int k;
 
 	if (emitf(st, "MB/s", d->bw_kibs / 1024, line, "%s.%s.bw_MBps", job,
@@ -640,25 +1176,35 @@ static int emit_job_dir(struct fio_state *st, const char *job, long line,
 	    emitf(st, "IO/s", d->iops, line, "%s.%s.iops", job, dn))
 		return -1;
 	for (k = 0; k < NR_LATS; k++) {
-		const struct lat_stat *ls = &d->lat[k];
-		struct job_pct jp = { job, dn, lat_names[k], line };
+		size_t end = p + d->nr_pct[k];
 
-		if (!ls->measured)
+		if (!(d->measured & (1u << k)))
 			continue;
-		if (emitf(st, "ns", ls->mean_ns, line, "%s.%s.%s_mean_ns",
+		if (emitf(st, "ns", d->mean_ns[k], line, "%s.%s.%s_mean_ns",
 			  job, dn, lat_names[k]))
 			return -1;
 		if (k == LAT_C &&
-		    emitf(st, "ns", ls->stddev_ns, line, "%s.%s.clat_stddev",
-			  job, dn))
+		    emitf(st, "ns", d->stddev_ns[k], line,
+			  "%s.%s.clat_stddev", job, dn))
 			return -1;
-		if (ls->pct &&
-		    pct_foreach(st, ls, line, 1, emit_job_pct, &jp))
-			return -1;
+		for (i = p; i < end; i++) {
+			uint32_t c = st->pct_id[i];
+
+			if (c & PCT_BAD)
+				warning("%s:%ld: ignoring percentile '%s'",
+					st->path, line,
+					name_str(&st->names, c & ~PCT_BAD));
+			else if (emitf(st, "ns", st->pct_val[i], line,
+				       "%s.%s.%s_%s%%_ns", job, dn,
+				       lat_names[k], name_str(&st->names, c)))
+				return -1;
+		}
+		p = end;
 	}
 	if (emitf(st, "ms", d->runtime_ms, line, "%s.%s.runtime_ms", job,
 		  dn) ||
-	    emitf(st, "MiB", d->io_kib / 1024, line, "%s.%s.io_MiB", job, dn))
+	    emitf(st, "MiB", dr_io_kib(st, d) / 1024, line, "%s.%s.io_MiB",
+		  job, dn))
 		return -1;
 	if (d->have_ios &&
 	    emitf(st, "ios", d->ios, line, "%s.%s.ios", job, dn))
@@ -666,59 +1212,73 @@ static int emit_job_dir(struct fio_state *st, const char *job, long line,
 	return 0;
 }
 
-static const struct {
-	const char *key, *unit;
-} job_fields[] = {
-	{ "usr_cpu", "%" },
-	{ "sys_cpu", "%" },
-	{ "ctx", NULL },
-	{ "majf", NULL },
-	{ "minf", NULL },
+struct name_ref {
+	const char *name;	/* borrowed from fio_state.jobnames */
+	size_t job;
 };
 
-static const char *jobname(const struct fio_state *st, size_t j)
+static int name_ref_cmp(const void *a, const void *b)
 {
-	return json_string_value(json_object_get(json_array_get(st->jobs, j),
-						 "jobname"));
+	return strcmp(((const struct name_ref *)a)->name,
+		      ((const struct name_ref *)b)->name);
+}
+
+/*
+ * Which jobs share their name with another (numjobs=N): a flag per job.
+ * The caller frees it.
+ */
+static unsigned char *shared_names(const struct fio_state *st)
+{
+	struct name_ref *refs = xcalloc(st->nr_jobs, sizeof(*refs));
+	unsigned char *shared = xcalloc(st->nr_jobs, 1);
+	const char *name = st->jobnames.buf;
+	size_t j;
+
+	for (j = 0; j < st->nr_jobs; j++, name += strlen(name) + 1) {
+		refs[j].name = name;
+		refs[j].job = j;
+	}
+	QSORT(refs, st->nr_jobs, name_ref_cmp);
+	for (j = 0; j + 1 < st->nr_jobs; j++)
+		if (!strcmp(refs[j].name, refs[j + 1].name))
+			shared[refs[j].job] = shared[refs[j + 1].job] = 1;
+	free(refs);
+	return shared;
 }
 
 static int emit_jobs(struct fio_state *st)
 {
+	unsigned char *shared = shared_names(st);
+	const char *name = st->jobnames.buf;
 	struct sbuf job = SBUF_INIT;
-	const char **names;	/* borrowed from the JSON */
-	size_t j, i;
-	int ret = 0, dir;
+	struct job_rec jr;
+	size_t j, i, p;
+	int ret = 0, k;
 
-	names = xcalloc(st->nr_jobs, sizeof(*names));
-	for (j = 0; j < st->nr_jobs; j++)
-		names[j] = jobname(st, j);
-	for (j = 0; !ret && j < st->nr_jobs; j++) {
-		const json_t *o = json_array_get(st->jobs, j);
-		long line = st->job_line[j];
-		int shared = 0;
+	spill_rewind(&st->spill);
+	for (j = 0; !ret && j < st->nr_jobs; j++, name += strlen(name) + 1) {
+		long line = job_line(st, j);
 
-		for (i = 0; i < st->nr_jobs && !shared; i++)
-			shared = i != j && !strcmp(names[j], names[i]);
 		sbuf_reset(&job);
-		sbuf_addstr(&job, names[j]);
-		if (shared)
+		sbuf_addstr(&job, name);
+		if (shared[j])
 			sbuf_addf(&job, "#%zu", j);
+		ret = job_read(st, &jr, 1);
+		for (i = p = 0; !ret && i < jr.nr_dirs; i++) {
+			const struct dir_rec *d = &st->dirs[i];
 
-		for (dir = 0; !ret && dir < NR_DIRS; dir++) {
-			const struct dir_stat *d = &st->ds[j][dir];
-
-			if (d->present && d->weight > 0)
-				ret = emit_job_dir(st, job.buf, line, d,
-						   dir_names[dir]);
+			if (dr_weight(st, d) > 0)
+				ret = emit_job_dir(st, job.buf, line, d, p);
+			for (k = 0; k < NR_LATS; k++)
+				p += d->nr_pct[k];
 		}
 		for (i = 0; !ret && i < ARRAY_SIZE(job_fields); i++)
-			if (has_num(o, job_fields[i].key))
+			if (jr.fields & (1u << i))
 				ret = emitf(st, job_fields[i].unit,
-					    num(o, job_fields[i].key), line,
-					    "%s.%s", job.buf,
-					    job_fields[i].key);
+					    jr.field[i], line, "%s.%s",
+					    job.buf, job_fields[i].key);
 	}
-	free(names);
+	free(shared);
 	sbuf_release(&job);
 	return ret;
 }
@@ -735,70 +1295,57 @@ static int param_skipped(const char *key)
 	return 0;
 }
 
-/* The option as job j sees it: its own value, else the global one. */
-static const char *job_option(const json_t *global, const json_t *job,
-			      const char *key)
+/*
+ * Append to *kv the param key if every job agrees on its value: a job's
+ * own string, else the global one.  Keys and values are borrowed from
+ * st, which outlives the run.
+ */
+static void param_consider(const struct fio_state *st, const char *key,
+			   struct kv **kv, size_t *nr, size_t *alloc)
 {
-	const char *v;
-
-	v = json_string_value(json_object_get(
-		json_object_get(job, "job options"), key));
-	return v ? v : json_string_value(json_object_get(global, key));
-}
-
-/* Append to *kv the params of key if every job agrees on its value. */
-static void param_consider(const struct fio_state *st, const json_t *global,
-			   const char *key, struct kv **kv, size_t *nr,
-			   size_t *alloc)
-{
-	const char *value = NULL;
-	size_t j;
+	const char *global = json_string_value(json_object_get(st->global,
+								key));
+	const struct param_cand *c = NULL;
+	const char *value;
+	int64_t i;
 
 	if (param_skipped(key))
 		return;
-	for (j = 0; j < *nr; j++)
-		if (!strcmp((*kv)[j].key, key))
-			return;		/* already in */
-	for (j = 0; j < st->nr_jobs; j++) {
-		const char *v = job_option(global,
-					   json_array_get(st->jobs, j), key);
-
-		if (!v || (value && strcmp(v, value)))
-			return;
-		value = v;
-	}
-	if (!value)
+	if (strmap_get(&st->cand_ids, key, strlen(key), &i))
+		c = &st->cands[i];
+	if (c && c->differ)
 		return;
+	if (c && c->nr_own == st->nr_jobs) {
+		value = c->value;
+	} else {
+		/* some jobs take the global value: all must agree with it */
+		if (!global || (c && c->nr_own && strcmp(c->value, global)))
+			return;
+		value = c && c->nr_own ? c->value : global;
+	}
 	ALLOC_GROW(*kv, *nr + 1, *alloc);
 	(*kv)[*nr].key = key;
 	(*kv)[*nr].value = value;
 	(*nr)++;
 }
 
-static int emit_run(struct fio_state *st, const json_t *root)
+static int emit_run(struct fio_state *st)
 {
-	const json_t *global = json_object_get(root, "global options");
 	struct run_desc rd;
 	struct kv *kv = NULL;
-	size_t nr = 0, alloc = 0, j;
-	double ts;
+	size_t nr = 0, alloc = 0, i;
 	const char *key;
 	json_t *v;
 	int ret;
 
-	/* keys borrowed from root, which outlives the run */
-	if (json_is_object(global))
-		json_object_foreach((json_t *)global, key, v)
-			param_consider(st, global, key, &kv, &nr, &alloc);
-	for (j = 0; j < st->nr_jobs; j++) {
-		const json_t *opts = json_object_get(
-			json_array_get(st->jobs, j), "job options");
-
-		if (json_is_object(opts))
-			json_object_foreach((json_t *)opts, key, v)
-				param_consider(st, global, key, &kv, &nr,
-					       &alloc);
-	}
+	/* "global options" first, then the jobs' own keys, first seen first */
+	if (json_is_object(st->global))
+		json_object_foreach(st->global, key, v)
+			param_consider(st, key, &kv, &nr, &alloc);
+	for (i = 0; i < st->nr_cands; i++)
+		if (!json_object_get(st->global, st->cands[i].key))
+			param_consider(st, st->cands[i].key, &kv, &nr,
+				       &alloc);
 
 	memset(&rd, 0, sizeof(rd));
 	rd.suite = "fio";
@@ -807,19 +1354,18 @@ static int emit_run(struct fio_state *st, const json_t *root)
 	rd.nr_params = nr;
 	rd.iteration = -1;
 	/* epoch seconds; a value out of range is no start time (and no UB) */
-	ts = num(root, "timestamp");
-	rd.start_time = ts > 0 && ts < 1e15 ? (int64_t)ts : 0;
+	rd.start_time = st->timestamp > 0 && st->timestamp < 1e15 ?
+			(int64_t)st->timestamp : 0;
 	ret = db_emit_run(st->ctx, &rd, st->line0);
 	free(kv);
 	return ret;
 }
 
-/* ---- reading the file ---- */
+/* ---- the top-level members ---- */
 
-static void parse_version(struct fio_state *st, const json_t *root)
+static void parse_version(struct fio_state *st, const json_t *v)
 {
-	const char *p = json_string_value(json_object_get(root,
-							  "fio version"));
+	const char *p = json_string_value(v);
 	long major, minor;
 
 	st->ver_major = st->ver_minor = -1;
@@ -830,93 +1376,562 @@ static void parse_version(struct fio_state *st, const json_t *root)
 	st->ver_minor = minor;
 }
 
-/*
- * The line of each job's "jobname" key, found in the text of the object
- * (jansson keeps no positions).  If the count does not match the jobs,
- * every job gets the line of the '{'.
- */
-static void find_job_lines(struct fio_state *st, const char *text,
-			   size_t len)
+/* A member other than an array: keep what the run needs of it. */
+static void member_take(struct fio_state *st, const char *key,
+			json_t *value)
 {
-	static const char pat[] = "\"jobname\"";
-	size_t i, n = 0;
-	long line = st->line0;
-
-	st->job_line = xcalloc(st->nr_jobs, sizeof(*st->job_line));
-	for (i = 0; i < len; i++) {
-		if (text[i] == '\n') {
-			line++;
-		} else if (text[i] == '"' && len - i >= sizeof(pat) - 1 &&
-			   !memcmp(text + i, pat, sizeof(pat) - 1)) {
-			size_t k = i + sizeof(pat) - 1;
-
-			while (k < len && (text[k] == ' ' || text[k] == '\t'))
-				k++;
-			if (k < len && text[k] == ':') {
-				if (n < st->nr_jobs)
-					st->job_line[n] = line;
-				n++;
-			}
-			i += sizeof(pat) - 2;
-		}
+	if (!strcmp(key, "jobs")) {
+		jobs_reset(st, JOBS_OTHER);
+	} else if (!strcmp(key, "fio version")) {
+		parse_version(st, value);
+	} else if (!strcmp(key, "timestamp")) {
+		st->timestamp = json_number_value(value);
+	} else if (!strcmp(key, "global options")) {
+		json_decref(st->global);
+		st->global = json_incref(value);
 	}
-	if (n != st->nr_jobs)
-		for (i = 0; i < st->nr_jobs; i++)
-			st->job_line[i] = st->line0;
+}
+
+/* ---- reading the document: bytes, slices, and jansson ---- */
+
+/*
+ * struct input offers lines (capped at 16 MiB, NUL refused: one line
+ * may be a whole minified document) or the whole file (capped at
+ * 256 MiB); this reads bytes as input.c's fill() does, with its hashing,
+ * counts and messages, so that the import driver's input_finish() finds
+ * the content hashed and the stream at its end.
+ */
+#define READ_CHUNK (64u << 10)
+/* Room before a capture for the bytes that set jansson's state. */
+#define SLOT 8
+/* Nesting that jansson refuses anyway (JSON_PARSER_MAX_DEPTH 2048). */
+#define NEST_MAX 2048
+
+/*
+ * What the whole document's parse has read before the captured bytes,
+ * in a few bytes: inside the object, at a member, after a member's
+ * value, after its comma; inside an array member, at an element, after
+ * one, after its comma.  Each slice is then read with the same depth,
+ * the same expectations and so the same messages.  None holds a newline.
+ */
+static const char p_obj[] = "{";
+static const char p_obj_value[] = "{\"\":[]";
+static const char p_obj_comma[] = "{\"\":[],";
+static const char p_arr[] = "{\"\":[";
+static const char p_arr_value[] = "{\"\":[[]";
+static const char p_arr_comma[] = "{\"\":[[],";
+
+struct reader {
+	struct input *in;		/* borrowed */
+	unsigned char *chunk;		/* owned, READ_CHUNK bytes */
+	const unsigned char *p, *end;	/* read, not yet consumed */
+	long line;			/* line of the next byte */
+	int failed;			/* a read error was reported */
+	/*
+	 * Inside the top-level object: the "jobname" keys are looked for
+	 * in the text, and consumed bytes go to cap (after SLOT bytes).
+	 */
+	int in_object;
+	int pat;			/* bytes of "\"jobname\"" matched */
+	long *jobname_line;		/* owned */
+	size_t nr_jobname_lines, alloc_jobname_lines;
+	struct sbuf cap;
+	long cap_line;			/* line of the first captured byte */
+};
+
+static const char jobname_pat[] = "\"jobname\"";
+#define JOBNAME_PAT_LEN (sizeof(jobname_pat) - 1)
+
+static void reader_init(struct reader *r, struct input *in)
+{
+	memset(r, 0, sizeof(*r));
+	r->in = in;
+	r->chunk = xmalloc(READ_CHUNK);
+	/* input_open() has read the first bytes already */
+	r->p = in->buf + in->pos;
+	r->end = in->buf + in->end;
+	in->pos = in->end;
+	r->line = 1;
+	sbuf_init(&r->cap, 4096);
+	sbuf_add(&r->cap, "        ", SLOT);
+}
+
+static void reader_release(struct reader *r)
+{
+	free(r->chunk);
+	free(r->jobname_line);
+	sbuf_release(&r->cap);
+}
+
+/* Read the next bytes: 1, or 0 at the end or after a read error. */
+static int rd_fill(struct reader *r)
+{
+	struct input *in = r->in;
+	int n, zerr;
+
+	if (r->failed || in->eof)
+		return 0;
+	n = gzread(in->gz, r->chunk, READ_CHUNK);
+	if (n < 0) {
+		const char *msg = gzerror(in->gz, &zerr);
+
+		if (zerr == Z_ERRNO)
+			msg = strerror(errno);
+		r->failed = 1;
+		error("%s:%ld: read error: %s", in->path, in->line + 1, msg);
+		return 0;
+	}
+	if (n == 0) {
+		/* gzread returns 0 for a cut-off gzip stream too */
+		gzerror(in->gz, &zerr);
+		if (zerr == Z_BUF_ERROR) {
+			r->failed = 1;
+			error("%s:%ld: truncated gzip data", in->path,
+			      in->line + 1);
+			return 0;
+		}
+		in->eof = 1;
+		return 0;
+	}
+	sha256_update(&in->hash, r->chunk, (size_t)n);
+	in->nbytes += (uint64_t)n;
+	r->p = r->chunk;
+	r->end = r->chunk + n;
+	return 1;
+}
+
+/* The next byte, not consumed, or -1 at the end. */
+static inline int rd_peek(struct reader *r)
+{
+	if (r->p == r->end && !rd_fill(r))
+		return -1;
+	return *r->p;
 }
 
 /*
- * Where the JSON starts: the offset of the first line that starts with
- * '{' and the number of lines before it.  Returns -1 if there is none.
+ * The "jobname" keys, as the whole-document code found them: the text
+ * "jobname" in quotes, then blanks and ':', anywhere in the object.
  */
-static int find_json_start(const char *buf, size_t len, size_t *off,
-			   long *skipped)
+static void jobname_step(struct reader *r, int c)
 {
-	size_t pos = 0;
-	long n = 0;
-
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-
-		if (buf[pos] == '{') {
-			*off = pos;
-			*skipped = n;
-			return 0;
+	if (r->pat == (int)JOBNAME_PAT_LEN) {
+		if (c == ' ' || c == '\t')
+			return;
+		r->pat = 0;
+		if (c == ':') {
+			ALLOC_GROW(r->jobname_line, r->nr_jobname_lines + 1,
+				   r->alloc_jobname_lines);
+			r->jobname_line[r->nr_jobname_lines++] = r->line;
+			return;
 		}
-		if (!nl)
-			break;
-		pos = nl - buf + 1;
-		n++;
 	}
+	if (c == jobname_pat[r->pat])
+		r->pat++;
+	else
+		r->pat = c == '"';
+}
+
+/* Consume the next byte: it is returned, or -1 at the end. */
+static inline int rd_get(struct reader *r)
+{
+	int c = rd_peek(r);
+
+	if (c < 0)
+		return -1;
+	r->p++;
+	if (c == '\n')
+		r->line++;
+	if (r->in_object) {
+		jobname_step(r, c);
+		sbuf_addch(&r->cap, c);
+	}
+	return c;
+}
+
+/* Start capturing at the next byte. */
+static void cap_start(struct reader *r)
+{
+	sbuf_setlen(&r->cap, SLOT);
+	r->cap_line = r->line;
+}
+
+static size_t cap_used(const struct reader *r)
+{
+	return r->cap.len - SLOT;
+}
+
+/* jansson's whitespace; returns the byte after it (not consumed). */
+static int skip_ws(struct reader *r)
+{
+	int c;
+
+	while ((c = rd_peek(r)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+		rd_get(r);
+	return c;
+}
+
+/*
+ * Bytes of jansson's number and keyword tokens, and of UTF-8 sequences
+ * (their first byte makes jansson read and check the whole sequence, so
+ * it must not be cut off).
+ */
+static int is_scalar_byte(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.' ||
+	       c >= 0x80;
+}
+
+enum scan {
+	SCAN_DONE,	/* ended where jansson's value ends, or fails */
+	SCAN_EOF,	/* the file ended inside */
+	SCAN_BIG,	/* longer than FIO_VALUE_MAX */
+};
+
+/* The rest of a string whose '"' is consumed. */
+static enum scan scan_string_rest(struct reader *r)
+{
+	int c, esc = 0;
+
+	while ((c = rd_get(r)) >= 0) {
+		if (esc)
+			esc = 0;
+		else if (c == '\\')
+			esc = 1;
+		else if (c == '"')
+			return SCAN_DONE;
+		if (cap_used(r) > FIO_VALUE_MAX)
+			return SCAN_BIG;
+	}
+	return SCAN_EOF;
+}
+
+/*
+ * One token as jansson's lexer sees its end: a string, a run of number
+ * or keyword bytes, or one byte (punctuation, or what jansson refuses).
+ */
+static enum scan scan_token(struct reader *r)
+{
+	int c = rd_get(r);
+
+	if (c < 0)
+		return SCAN_EOF;
+	if (c == '"')
+		return scan_string_rest(r);
+	if (is_scalar_byte(c))
+		while (is_scalar_byte(rd_peek(r))) {
+			rd_get(r);
+			if (cap_used(r) > FIO_VALUE_MAX)
+				return SCAN_BIG;
+		}
+	return SCAN_DONE;
+}
+
+/*
+ * One value: an object or array up to its closing bracket, by nesting
+ * outside strings (a bracket that does not match ends it too: jansson
+ * fails there), or one token.
+ */
+static enum scan scan_value(struct reader *r)
+{
+	char closer[NEST_MAX];
+	size_t depth = 0;
+	int c = rd_peek(r), in_str = 0, esc = 0;
+
+	if (c != '{' && c != '[')
+		return scan_token(r);
+	while ((c = rd_get(r)) >= 0) {
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"')
+				in_str = 0;
+		} else if (c == '"') {
+			in_str = 1;
+		} else if (c == '{' || c == '[') {
+			if (depth == NEST_MAX)
+				return SCAN_DONE;
+			closer[depth++] = c == '{' ? '}' : ']';
+		} else if (c == '}' || c == ']') {
+			if (c != closer[--depth] || !depth)
+				return SCAN_DONE;
+		}
+		if (cap_used(r) > FIO_VALUE_MAX)
+			return SCAN_BIG;
+	}
+	return SCAN_EOF;
+}
+
+/* Record the syntax error; the line counts from the capture's first. */
+static void parse_failed(struct fio_state *st, const struct reader *r,
+			 const json_error_t *jerr)
+{
+	sbuf_reset(&st->parse_err);
+	sbuf_addf(&st->parse_err, "%s:%ld: truncated or invalid JSON: %s",
+		  st->path,
+		  r->cap_line - 1 + (jerr->line > 0 ? jerr->line : 1),
+		  jerr->text);
+}
+
+/* Put the bytes of state (p_obj...) in front of the capture. */
+static void cap_state(struct reader *r, const char *state)
+{
+	size_t n = strlen(state);
+
+	memcpy(r->cap.buf, state, n);
+	memset(r->cap.buf + n, ' ', SLOT - n);
+}
+
+/*
+ * Parse the capture behind state (what the whole parse has read before
+ * it) and before suffix (what closes the state; "" when the file ended
+ * inside).  Returns the value, or NULL after recording the error.
+ */
+static json_t *parse_capture(struct fio_state *st, struct reader *r,
+			     const char *state, const char *suffix)
+{
+	size_t len = r->cap.len;
+	json_error_t jerr;
+	json_t *v;
+
+	cap_state(r, state);
+	sbuf_addstr(&r->cap, suffix);
+	v = json_loadb(r->cap.buf, r->cap.len, JSON_DISABLE_EOF_CHECK, &jerr);
+	/* the value ends where the scan said, the suffix closes it */
+	if (v && (size_t)jerr.position != r->cap.len)
+		BUG("fio: a JSON slice ends at %d of %zu", jerr.position,
+		    r->cap.len);
+	sbuf_setlen(&r->cap, len);
+	if (!v)
+		parse_failed(st, r, &jerr);
+	return v;
+}
+
+/*
+ * The capture passed FIO_VALUE_MAX.  If jansson finds an error well
+ * before the cut (it reads at most a UTF-8 sequence ahead), that is the
+ * error of the whole document; otherwise the value is refused for its
+ * size.
+ */
+__attribute__((format(printf, 5, 6)))
+static int too_big(struct fio_state *st, struct reader *r, const char *state,
+		   long line, const char *fmt, ...)
+{
+	json_error_t jerr;
+	va_list ap;
+	json_t *v;
+
+	cap_state(r, state);
+	v = json_loadb(r->cap.buf, r->cap.len, JSON_DISABLE_EOF_CHECK, &jerr);
+	if (v)
+		BUG("fio: a cut JSON value accepted");
+	if (jerr.position >= 0 && (size_t)jerr.position + 8 < r->cap.len) {
+		parse_failed(st, r, &jerr);
+		return -1;
+	}
+	sbuf_reset(&st->parse_err);
+	sbuf_addf(&st->parse_err, "%s:%ld: ", st->path, line);
+	va_start(ap, fmt);
+	sbuf_vaddf(&st->parse_err, fmt, ap);
+	va_end(ap);
+	sbuf_addf(&st->parse_err, " larger than %u MiB, the limit of one "
+		  "member, job or token (fio writes a job in a few KiB)",
+		  FIO_VALUE_MAX >> 20);
 	return -1;
 }
 
-/* Does another line starting with '{' follow the object? */
-static long next_object_line(const char *buf, size_t len, long line)
+/*
+ * The next token is wrong where it stands (state says where): jansson
+ * says how, from the capture and that token.
+ */
+static int syntax_error(struct fio_state *st, struct reader *r,
+			const char *state)
 {
-	size_t pos = 0;
+	long line = r->line;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
+	if (scan_token(r) == SCAN_BIG)
+		return too_big(st, r, state, line, "a JSON token");
+	if (parse_capture(st, r, state, ""))
+		BUG("fio: JSON accepted where it cannot be");
+	return -1;
+}
 
-		if (pos && buf[pos - 1] == '\n' && buf[pos] == '{')
-			return line;
-		if (!nl)
-			break;
-		pos = nl - buf + 1;
-		line++;
+/*
+ * An array member: its elements one by one; those of "jobs" are jobs.
+ * Another array replaces what its key had as any member does: only its
+ * type matters then ("fio version": [] is no version).
+ */
+static int read_array(struct fio_state *st, struct reader *r,
+		      const char *key)
+{
+	int jobs = !strcmp(key, "jobs"), c;
+	size_t i;
+
+	if (jobs) {
+		jobs_reset(st, JOBS_ARRAY);
+	} else {
+		json_t *a = json_array();
+
+		member_take(st, key, a);
+		json_decref(a);
+	}
+	cap_start(r);
+	c = skip_ws(r);
+	if (c == ']') {
+		rd_get(r);
+		return 0;
+	}
+	for (i = 0;; i++) {
+		long line = r->line;
+		enum scan s = scan_value(r);
+		json_t *v;
+
+		if (s == SCAN_BIG)
+			return too_big(st, r, p_arr, line,
+				       "\"%s\"[%zu] is", key, i);
+		v = parse_capture(st, r, p_arr, s == SCAN_DONE ? "]}" : "");
+		if (!v)
+			return -1;
+		if (jobs)
+			job_add(st, json_array_get(json_object_get(v, ""), 0),
+				i);
+		json_decref(v);
+
+		cap_start(r);
+		c = skip_ws(r);
+		if (c == ']') {
+			rd_get(r);
+			return 0;
+		}
+		if (c != ',')
+			return syntax_error(st, r, p_arr_value);
+		rd_get(r);
+		cap_start(r);
+		c = skip_ws(r);
+		if (c == ']')
+			return syntax_error(st, r, p_arr_comma);
+	}
+}
+
+/* One member, its key's '"' next; the capture holds what precedes it. */
+static int read_member(struct fio_state *st, struct reader *r)
+{
+	size_t key_off = r->cap.len;
+	long line = r->line;
+	json_error_t jerr;
+	json_t *key = NULL, *v;
+	enum scan s;
+	int ret;
+
+	rd_get(r);
+	s = scan_string_rest(r);
+	if (s == SCAN_BIG)
+		return too_big(st, r, p_obj, line, "a key");
+	if (s == SCAN_DONE)
+		key = json_loadb(r->cap.buf + key_off, r->cap.len - key_off,
+				 JSON_DECODE_ANY, &jerr);
+	if (!key || skip_ws(r) != ':') {
+		json_decref(key);
+		return syntax_error(st, r, p_obj);
+	}
+	rd_get(r);
+	if (skip_ws(r) == '[') {
+		rd_get(r);
+		ret = read_array(st, r, json_string_value(key));
+		json_decref(key);
+		return ret;
+	}
+	line = r->line;
+	s = scan_value(r);
+	if (s == SCAN_BIG) {
+		ret = too_big(st, r, p_obj, line, "\"%s\" is",
+			      json_string_value(key));
+		json_decref(key);
+		return ret;
+	}
+	v = parse_capture(st, r, p_obj, s == SCAN_DONE ? "}" : "");
+	if (v)
+		member_take(st, json_string_value(key),
+			    json_object_iter_value(json_object_iter(v)));
+	json_decref(v);
+	json_decref(key);
+	return v ? 0 : -1;
+}
+
+/*
+ * The top-level object, its '{' consumed.  Returns 0 after its '}', or
+ * -1 with the syntax error recorded (or the file cut short).
+ */
+static int read_object(struct fio_state *st, struct reader *r)
+{
+	const char *state = p_obj;
+	int c;
+
+	cap_start(r);
+	c = skip_ws(r);
+	if (c == '}') {
+		rd_get(r);
+		return 0;
+	}
+	for (;;) {
+		if (c != '"')
+			return syntax_error(st, r, state);
+		if (read_member(st, r))
+			return -1;
+		cap_start(r);
+		c = skip_ws(r);
+		if (c == '}') {
+			rd_get(r);
+			return 0;
+		}
+		if (c != ',')
+			return syntax_error(st, r, p_obj_value);
+		rd_get(r);
+		cap_start(r);
+		c = skip_ws(r);
+		state = p_obj_comma;
+	}
+}
+
+/*
+ * Where the JSON starts: the first line that starts with '{'.  Returns
+ * 1 there (not consumed), 0 at the end; *any tells if there was a byte.
+ */
+static int find_json_start(struct reader *r, int *any)
+{
+	int c, bol = 1;
+
+	*any = 0;
+	while ((c = rd_peek(r)) >= 0) {
+		*any = 1;
+		if (bol && c == '{')
+			return 1;
+		rd_get(r);
+		bol = c == '\n';
 	}
 	return 0;
 }
 
-static long count_lines(const char *buf, size_t len)
+/* After the object: the line of the next line starting with '{', or 0. */
+static long next_object_line(struct reader *r)
 {
-	long n = 0;
-	size_t i;
+	int c, bol = 0;
 
-	for (i = 0; i < len; i++)
-		n += buf[i] == '\n';
-	return n;
+	while ((c = rd_peek(r)) >= 0) {
+		if (bol && c == '{')
+			return r->line;
+		rd_get(r);
+		bol = c == '\n';
+	}
+	return 0;
+}
+
+static void drain(struct reader *r)
+{
+	while (rd_peek(r) >= 0)
+		r->p = r->end;
 }
 
 int fio_detect(const char *path UNUSED, const char *head, size_t len UNUSED)
@@ -928,89 +1943,118 @@ int fio_detect(const char *path UNUSED, const char *head, size_t len UNUSED)
 	return 0;
 }
 
+static void fio_state_release(struct fio_state *st)
+{
+	size_t i;
+	int b;
+
+	for (b = 0; b < 2; b++)
+		totals_release(&st->tot[b]);
+	for (i = 0; i < st->nr_cands; i++) {
+		free(st->cands[i].key);
+		free(st->cands[i].value);
+	}
+	free(st->cands);
+	strmap_clear(&st->cand_ids);
+	json_decref(st->global);
+	spill_release(&st->spill);
+	free(st->pct_id);
+	free(st->pct_val);
+	sbuf_release(&st->jobnames);
+	sbuf_release(&st->job_err);
+	sbuf_release(&st->parse_err);
+	sbuf_release(&st->names.text);
+	free(st->names.off);
+	strmap_clear(&st->names.ids);
+	strmap_clear(&st->pct_keys);
+	sbuf_release(&st->name);
+	sbuf_release(&st->scratch);
+}
+
 int fio_parse(struct import_ctx *ctx, struct input *in)
 {
-	struct sbuf sb = SBUF_INIT;
 	struct fio_state st;
-	json_error_t jerr;
-	json_t *root = NULL;
-	size_t off, j, used;
-	long skipped, next;
-	int ret = -1, dir;
+	struct reader r;
+	long skipped = 0, next = 0;
+	int found, any, ret = -1;
 
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.path = in->path;
+	st.ver_major = st.ver_minor = -1;
+	st.have_ios = 1;
 	sbuf_init(&st.name, 128);
+	sbuf_init(&st.scratch, 64);
+	sbuf_init(&st.jobnames, 0);
+	sbuf_init(&st.job_err, 0);
+	sbuf_init(&st.parse_err, 0);
+	sbuf_init(&st.names.text, 0);
+	spill_init(&st.spill);
+	reader_init(&r, in);
 
-	if (input_read_all(in, &sb))
+	/*
+	 * Read to the end before saying anything: a read error anywhere
+	 * is the one message, as when the file was read whole first.
+	 */
+	found = find_json_start(&r, &any);
+	if (found) {
+		skipped = r.line - 1;
+		st.line0 = r.line;
+		r.in_object = 1;
+		rd_get(&r);
+		if (!read_object(&st, &r)) {
+			r.in_object = 0;
+			next = next_object_line(&r);
+		}
+		r.in_object = 0;
+	}
+	drain(&r);
+	if (r.failed)
 		goto out;
-	if (!sb.len) {
+	if (!any) {
 		error("%s: empty file, expected fio JSON output", in->path);
 		goto out;
 	}
-	if (find_json_start(sb.buf, sb.len, &off, &skipped)) {
+	if (!found) {
 		error("%s: not fio JSON output: no line starts with '{'",
 		      in->path);
 		goto out;
 	}
-	st.line0 = skipped + 1;
 	if (skipped)
 		warning("%s:1: skipped %ld line%s before the JSON", in->path,
 			skipped, skipped == 1 ? "" : "s");
-
-	root = json_loadb(sb.buf + off, sb.len - off,
-			  JSON_DISABLE_EOF_CHECK, &jerr);
-	if (!root) {
-		error("%s:%ld: truncated or invalid JSON: %s", in->path,
-		      skipped + (jerr.line > 0 ? jerr.line : 1), jerr.text);
+	if (st.parse_err.len) {
+		error("%s", st.parse_err.buf);
 		goto out;
 	}
-	st.jobs = json_object_get(root, "jobs");
-	if (!json_is_object(root) || !json_is_array(st.jobs)) {
+	if (st.jobs_kind != JOBS_ARRAY) {
 		error("%s:%ld: not fio JSON output: no \"jobs\" array",
 		      in->path, st.line0);
 		goto out;
 	}
-	st.nr_jobs = json_array_size(st.jobs);
 	if (!st.nr_jobs) {
 		error("%s:%ld: fio JSON output without any job", in->path,
 		      st.line0);
 		goto out;
 	}
-	used = jerr.position > 0 ? (size_t)jerr.position : 0;
-	if (used > sb.len - off)
-		used = sb.len - off;
-	next = next_object_line(sb.buf + off + used, sb.len - off - used,
-				st.line0 + count_lines(sb.buf + off, used));
 	if (next)
 		warning("%s:%ld: more JSON objects follow (--status-interval?);"
 			" only the first was imported", in->path, next);
-
-	parse_version(&st, root);
-	find_job_lines(&st, sb.buf + off, used);
-	st.ds = xcalloc(st.nr_jobs, sizeof(*st.ds));
-	for (j = 0; j < st.nr_jobs; j++) {
-		const json_t *job = json_array_get(st.jobs, j);
-
-		if (!json_is_object(job) || !jobname(&st, j)) {
-			error("%s:%ld: jobs[%zu] is not a job: no \"jobname\"",
-			      in->path, st.job_line[j], j);
-			goto out;
-		}
-		for (dir = 0; dir < NR_DIRS; dir++)
-			if (dir_load(&st, &st.ds[j][dir], job, j, dir))
-				goto out;
+	st.jobname_line = r.jobname_line;
+	st.nr_jobname_lines = r.nr_jobname_lines;
+	if (st.job_failed) {
+		error("%s:%ld: %s", in->path, job_line(&st, st.job_err_index),
+		      st.job_err.buf);
+		goto out;
 	}
-
-	if (emit_run(&st, root) || emit_totals(&st) || emit_jobs(&st))
+	st.bytes = st.ver_major > 2 ||
+		   (st.ver_major == 2 && st.ver_minor >= 21);
+	if (pool_variances(&st) || emit_run(&st) || emit_totals(&st) ||
+	    emit_jobs(&st))
 		goto out;
 	ret = 0;
 out:
-	json_decref(root);
-	free(st.job_line);
-	free(st.ds);
-	sbuf_release(&st.name);
-	sbuf_release(&sb);
+	reader_release(&r);
+	fio_state_release(&st);
 	return ret;
 }
