@@ -154,4 +154,29 @@ test_expect_success 'lkp and mmtests layouts say when nothing is significant' '
 	grep -q "^no significant change (" mm.out
 '
 
+# A comparison too big for 64 MiB stops with a clear limit, and narrows
+# with --testcase (families never span testcases: no answer changes).
+# 1.5 million samples: skipped under the sanitizers (minutes there).
+if grep -q __asan_init "$PERFSIFT" 2>/dev/null; then
+	test_skip "more samples than one comparison loads" "slow under ASan"
+else
+	test_expect_success 'more samples than one comparison loads: exit 4 with the limit; --testcase narrows it' '
+		awk "BEGIN { print \"testcase,label,iteration,metric,value\"
+			for (l = 0; l < 2; l++) for (i = 0; i < 5; i++) {
+				for (m = 0; m < 150000; m++)
+					printf \"ta,%s,%d,m%d,%d\\n\",
+						l ? \"new\" : \"base\", i, m, i + m
+				for (m = 0; m < 1000; m++)
+					printf \"tb,%s,%d,m%d,%d\\n\",
+						l ? \"new\" : \"base\", i, m, i + m
+			} }" >big.csv &&
+		perfsift --db big.db import -q big.csv &&
+		test_expect_code 4 perfsift --db big.db compare base new >out 2>err &&
+		grep -q "these variants hold more than one comparison loads within 64 MiB" err &&
+		grep -q "narrow it with --testcase or --machine" err &&
+		perfsift --db big.db compare base new --testcase tb --metric m7 --all --format csv >out &&
+		test "$(grep -c "^tb," out)" = 1
+	'
+fi
+
 test_done

@@ -67,7 +67,7 @@ static const char *pool_add(struct comparison *c, const char *s)
 /* ---- loading ---- */
 
 /* Direct row arrays take at most this many entries (4 bytes each). */
-#define ROW_OF_BUDGET (8u << 20)
+#define ROW_OF_BUDGET (2u << 20)
 
 /* testcase, params, machine of a set of rows; strings in the pool */
 struct group {
@@ -100,6 +100,7 @@ struct loader {
 	char *mexact;		/* by metric index: kind is exact */
 	size_t nr_m, alloc_m;
 	struct direction_overrides dirs;
+	size_t mem_bytes;	/* rows and samples so far: CMP_MEM_BUDGET */
 };
 
 /*
@@ -283,6 +284,8 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 		strmap_put(&l->rows, (const char *)key, sizeof(key),
 			   (int64_t)c->nr);
 	}
+	l->mem_bytes += sizeof(*r) + c->nvar * sizeof(*r->side) +
+			(c->nvar - 1) * sizeof(*r->vs) + 64;
 	return &c->rows[c->nr++];
 }
 
@@ -296,6 +299,7 @@ static sqlite3_stmt *variant_query(struct loader *l, size_t v,
 {
 	struct run_filter f = {
 		.sel = &l->c->var[v],
+		.testcases = &l->c->opts.testcase_globs,
 		.machine = l->c->opts.machine,
 	};
 	struct sbuf sql = SBUF_INIT;
@@ -372,6 +376,15 @@ static int load_samples(struct loader *l, size_t v)
 			/* usually one value per run: size it for that */
 			sd->alloc = c->runs[v] ? (size_t)c->runs[v] : 1;
 			sd->v = xmalloc(sd->alloc * sizeof(*sd->v));
+		}
+		/* a sample costs its double and the array's slack */
+		l->mem_bytes += 12;
+		if (l->mem_bytes > CMP_MEM_BUDGET) {
+			sqlite3_finalize(st);
+			error("these variants hold more than one comparison "
+			      "loads within 64 MiB of memory (%zu rows so far): "
+			      "narrow it with --testcase or --machine", c->nr);
+			goto fail;
 		}
 		ALLOC_GROW(sd->v, sd->nv + 1, sd->alloc);
 		sd->v[sd->nv++] = sqlite3_column_double(st, 2);
@@ -1050,8 +1063,7 @@ static void filter_rows(struct comparison *c)
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
 
-		if (any_glob(&c->opts.testcase_globs, r->testcase) &&
-		    any_glob(&c->opts.metric_globs, r->metric)) {
+		if (any_glob(&c->opts.metric_globs, r->metric)) {
 			c->rows[out++] = *r;
 			continue;
 		}

@@ -22,20 +22,16 @@ enum cmp_verdict {
 	CMP_UNCHANGED, CMP_REGRESSION, CMP_IMPROVEMENT, CMP_UNKNOWN,
 };
 
-/* A list of strings given by a repeatable option; borrowed. */
-struct strlist {
-	const char **v;
-	size_t nr, alloc;
-};
-
 struct cmp_opts {
 	enum dim dim;			/* --by; DIM_AUTO: per selector */
 	const char *param;		/* the NAME of param:NAME */
 	/*
-	 * Which rows are shown (any glob of each list; empty: all).  They
-	 * choose rows, not tests: every row of the variants is tested and
-	 * counted in its family's FDR, so a row's answer does not depend on
-	 * which others were filtered away.
+	 * Which rows are shown (any glob of each list; empty: all).
+	 * --metric chooses rows, not tests: every row of the variants is
+	 * tested and counted in its family's FDR, so a row's answer does
+	 * not depend on which others were filtered away.  --testcase
+	 * chooses what is loaded: families never span testcases, so that
+	 * changes no answer either.
 	 */
 	struct strlist testcase_globs, metric_globs;
 	const char *machine;
@@ -55,6 +51,14 @@ struct cmp_opts {
 					 * sets q and calls compare_decide() */
 };
 #define CMP_MIN_CHANGE_PCT 1.0
+/*
+ * The memory one comparison's rows and samples may take (estimated as
+ * they are loaded): past it compare stops with a clear error rather than
+ * grow past 64 MiB (the estimate leaves out SQLite's cache, names and
+ * slack, which measure about as much again).
+ * About 30,000 rows of 2 variants with 10 runs each (53 MiB measured).
+ */
+#define CMP_MEM_BUDGET ((size_t)24 << 20)
 #define CMP_OPTS_INIT { .dim = DIM_AUTO, .test = CMP_TEST_AUTO, \
 			.alpha = 0.05, .fdr = 1, \
 			.min_change_pct = CMP_MIN_CHANGE_PCT }

@@ -82,6 +82,14 @@ void variant_where(struct sbuf *sql, const struct run_filter *f,
 		sbuf_addstr(sql, dim_where(f->sel->dim));
 	if (f->testcase)
 		sbuf_addstr(sql, " AND v.testcase GLOB ?");
+	if (f->testcases && f->testcases->nr) {
+		size_t i;
+
+		sbuf_addstr(sql, " AND (0");
+		for (i = 0; i < f->testcases->nr; i++)
+			sbuf_addstr(sql, " OR v.testcase GLOB ?");
+		sbuf_addch(sql, ')');
+	}
 	if (f->machine)
 		sbuf_addstr(sql, " AND v.machine = ?");
 	if (f->suite)
@@ -103,6 +111,13 @@ int variant_bind(sqlite3_stmt *st, int i, const struct run_filter *f)
 	}
 	if (f->testcase)
 		sqlite3_bind_text(st, i++, f->testcase, -1, SQLITE_TRANSIENT);
+	if (f->testcases) {
+		size_t k;
+
+		for (k = 0; k < f->testcases->nr; k++)
+			sqlite3_bind_text(st, i++, f->testcases->v[k], -1,
+					  SQLITE_TRANSIENT);
+	}
 	if (f->machine)
 		sqlite3_bind_text(st, i++, f->machine, -1, SQLITE_TRANSIENT);
 	if (f->suite)

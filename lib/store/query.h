@@ -46,10 +46,17 @@ void selector_release(struct selector *s);
 /* A label for display: the text the user typed. */
 const char *selector_label(const struct selector *s);
 
+/* A list of strings given by a repeatable option; borrowed. */
+struct strlist {
+	const char **v;
+	size_t nr, alloc;
+};
+
 /* Filters shared by runs/metrics/show/compare; NULL = any. */
 struct run_filter {
 	const struct selector *sel;	/* the variant */
 	const char *testcase;		/* glob */
+	const struct strlist *testcases;	/* any of these globs */
 	const char *machine;		/* exact */
 	const char *suite;		/* exact */
 	int64_t run_id;			/* > 0: just this run */
