@@ -468,25 +468,24 @@ static int dir_hash(struct dir_state *ds, char out[65])
 }
 
 /*
- * An earlier import of this directory: 1 with *id set when one exists,
- * 0 if none, -1 on error.  *same: its hash is hex.
+ * The latest earlier import of this directory: 1 with *id and its hash
+ * in old_hex, 0 if none, -1 on error.
  */
-static int earlier_dir_import(struct db *db, const char *path,
-			      const char *hex, int64_t *id, int *same)
+static int earlier_dir_import(struct db *db, const char *path, int64_t *id,
+			      char old_hex[65])
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT id, sha256 = ? FROM imports "
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, sha256 FROM imports "
 					  "WHERE path = ? AND is_dir ORDER BY "
 					  "id DESC LIMIT 1");
 	int rc;
 
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, hex, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
-		*same = sqlite3_column_int(st, 1);
+		snprintf(old_hex, 65, "%s", sqlite3_column_text(st, 1));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -501,10 +500,10 @@ static int import_dir(struct db *db, const struct import_opts *o,
 	struct member_list l;
 	struct dir_state ds = { 0 };
 	struct import_ctx ctx;
-	char hex[65], *real = NULL, *first = NULL;
+	char hex[65], old_hex[65], *real = NULL, *first = NULL;
 	int64_t old_id = 0, total = 0;
 	size_t i;
-	int ret = -1, same = 0, r;
+	int ret = -1, r;
 
 	memset(&ctx, 0, sizeof(ctx));
 	res->format = imp->name;
@@ -524,19 +523,23 @@ static int import_dir(struct db *db, const struct import_opts *o,
 		total += l.m[i].size;
 
 	/*
-	 * The whole content is hashed first: the usual case of a tree seen
-	 * before is then decided without parsing, and a changed directory
-	 * replaces its earlier import (its runs only).
+	 * A directory imported before is hashed first: unchanged, it is
+	 * decided without parsing; changed, it replaces its earlier import
+	 * (its runs only).  A new one is hashed as its members are read
+	 * (import_nested(), import_close_member()), the rest at the end:
+	 * each file read once.
 	 */
-	if (dir_hash(&ds, hex))
-		goto out;
-	r = earlier_dir_import(db, real, hex, &old_id, &same);
+	r = earlier_dir_import(db, real, &old_id, old_hex);
 	if (r < 0)
 		goto out;
-	if (r && same) {
-		res->status = IMPORT_ALREADY;
-		ret = 0;
-		goto out;
+	if (r) {
+		if (dir_hash(&ds, hex))
+			goto out;
+		if (!strcmp(hex, old_hex)) {
+			res->status = IMPORT_ALREADY;
+			ret = 0;
+			goto out;
+		}
 	}
 	if (db_begin(db))
 		goto out;
@@ -555,6 +558,8 @@ static int import_dir(struct db *db, const struct import_opts *o,
 	for (i = 0; i < l.nr; i++)
 		if (!ds.read[i])
 			ctx.nr_skipped++;
+	if (!old_id && dir_hash(&ds, hex))
+		goto fail;
 	r = db_import_set_hash(&ctx, hex, (uint64_t)total);
 	if (r < 0)
 		goto fail;
@@ -642,6 +647,23 @@ int import_open_member(struct import_ctx *ctx, const struct member *m,
 		return -1;
 	}
 	return 0;
+}
+
+int import_close_member(struct import_ctx *ctx, const struct member *m,
+			struct input *in)
+{
+	struct dir_state *ds = ctx->driver;
+	uint64_t size;
+	int ret;
+
+	if (!ds || m < ds->m || m >= ds->m + ds->nr)
+		BUG("import_close_member() outside a directory import");
+	/* the rest of the member, hashed: it counts for the directory */
+	ret = input_finish(in, ds->hex[m - ds->m], &size);
+	if (ret)
+		ds->hex[m - ds->m][0] = '\0';
+	input_close(in);
+	return ret;
 }
 
 int import_item(struct db *db, const struct import_opts *o,

@@ -80,11 +80,14 @@ int import_nested(struct import_ctx *ctx, const char *format,
 /*
  * Open a member that the directory importer reads itself (job.yaml,
  * stats.json): it is no longer counted as skipped, and it becomes the
- * provenance of the rows that follow.  Close with input_close().
- * Returns 0 or -1 after error().
+ * provenance of the rows that follow.  Close with import_close_member(),
+ * which keeps its content hash for the directory's (no second read).
+ * Both return 0 or -1 after error().
  */
 int import_open_member(struct import_ctx *ctx, const struct member *m,
 		       struct input *in);
+int import_close_member(struct import_ctx *ctx, const struct member *m,
+			struct input *in);
 
 /* The importers (one file each). */
 int csv_detect(const char *path, const char *head, size_t len);

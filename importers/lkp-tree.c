@@ -463,7 +463,10 @@ static int read_member(struct import_ctx *ctx, const struct member *m,
 	if (import_open_member(ctx, m, &in))
 		return -1;
 	ret = input_read_all(&in, out);
-	input_close(&in);
+	if (ret)
+		input_close(&in);
+	else
+		ret = import_close_member(ctx, m, &in);
 	return ret;
 }
 
