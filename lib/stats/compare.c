@@ -642,10 +642,12 @@ static int exact_pair(struct comparison *c, const struct cmp_side *a,
 {
 	vs->p = vs->q = NAN;
 	vs->method = CMP_NONE;
+	vs->exact_decided = 0;
 	if (!constant_side(a) || !constant_side(b)) {
 		set_note(c, vs, "exact metric varies between runs: tested");
 		return 0;
 	}
+	vs->exact_decided = 1;
 	vs->exact_changed = a->v[0] != b->v[0];
 	set_note(c, vs, "exact metric: the change decides, no test");
 	return 1;
@@ -710,8 +712,7 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v)
 
 	double level = c->opts.fdr ? vs->q : vs->p;
 
-	if (r->exact && vs->method == CMP_NONE && vs->note &&
-	    !strncmp(vs->note, "exact metric: ", 14)) {
+	if (vs->exact_decided) {
 		vs->significant = vs->exact_changed;
 		if (!vs->significant) {
 			vs->verdict = CMP_UNCHANGED;
@@ -1027,6 +1028,7 @@ twins:
 					vs->q = t->q;
 					vs->method = t->method;
 					vs->note = t->note;
+					vs->exact_decided = t->exact_decided;
 					vs->exact_changed = t->exact_changed;
 				}
 			}

@@ -98,7 +98,9 @@ struct cmp_vs {
 	enum cmp_method method;
 	int significant;	/* q (or p with fdr none) < alpha; for an
 				 * exact metric: the values differ */
-	int exact_changed;	/* exact metric: the two values differ */
+	int exact_decided;	/* an exact metric constant on both sides:
+				 * its values decide, no test */
+	int exact_changed;	/* then: the two values differ */
 	double need_p;		/* the level a p-value must reach in its
 				 * family for the first discovery */
 	long runs_needed;	/* > 0: runs per side that would decide the
