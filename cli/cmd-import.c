@@ -44,8 +44,17 @@ void import_help_formats(FILE *f)
 	size_t i, nr;
 	const struct importer *imp = importer_list(&nr);
 
-	for (i = 0; i < nr; i++)
-		fprintf(f, "    %-9s %s\n", imp[i].name, imp[i].what);
+	for (i = 0; i < nr; i++) {
+		unsigned fl = imp[i].flags;
+
+		fprintf(f, "    %-11s %s\n", imp[i].name, imp[i].what);
+		fprintf(f, "    %-11s (%s%s%s%s%s)\n", "",
+			fl & IMP_DIRS ? "a directory is one result" : "files",
+			fl & IMP_SAMPLES ? "; samples" : "",
+			fl & IMP_AGGREGATES ? "; aggregates" : "",
+			fl & IMP_SERIES ? "; time series" : "",
+			fl & IMP_VARIANTS ? "; may hold several variants" : "");
+	}
 }
 
 static int quiet, progress;

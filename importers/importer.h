@@ -15,7 +15,11 @@
 #include "store/db.h"
 #include "core/input.h"
 
-/* What an importer can do; the driver acts on these, not on names. */
+/*
+ * What an importer can do.  The driver acts on IMP_FILES and IMP_DIRS
+ * (what it offers the importer), never on names; the others say what
+ * the format yields, and `perfsift help import` lists them.
+ */
 enum importer_flags {
 	IMP_FILES = 1 << 0,	/* claims files: detect() + parse() */
 	IMP_DIRS = 1 << 1,	/* claims a directory as one result:
@@ -24,8 +28,6 @@ enum importer_flags {
 	IMP_SAMPLES = 1 << 3,	/* yields per-run samples */
 	IMP_AGGREGATES = 1 << 4,	/* yields summaries as printed */
 	IMP_SERIES = 1 << 5,	/* yields time series */
-	IMP_NESTED = 1 << 6,	/* only as a member of a directory result
-				 * (never detected on its own) */
 };
 
 /* A member of a directory result. */
@@ -51,7 +53,7 @@ struct importer {
 	/*
 	 * Parse a claimed directory: emit runs and hand members to other
 	 * importers with import_nested().  Members it does not read are
-	 * counted as skipped.  0 or -1 (DB_EUSAGE for a usage error).
+	 * counted as skipped.  0 or -1 after error().
 	 */
 	int (*parse_dir)(struct import_ctx *ctx, const char *dir,
 			 const struct member *m, size_t nr);

@@ -50,8 +50,7 @@ const struct importer *importer_detect(const char *path, const char *head,
 	for (i = 0; i < ARRAY_SIZE(importers); i++) {
 		int s;
 
-		if (!(importers[i].flags & IMP_FILES) ||
-		    (importers[i].flags & IMP_NESTED))
+		if (!(importers[i].flags & IMP_FILES))
 			continue;
 		s = importers[i].detect(path, head, len);
 

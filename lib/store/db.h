@@ -175,11 +175,13 @@ struct import_ctx {
 	long nr_runs, nr_samples, nr_aggregates, nr_series, nr_derived;
 	long nr_skipped;			/* members no importer knew */
 	long nr_warnings;
-	int usage_error;	/* set with error(): the command exits 2 */
+	/*
+	 * Set with error() when the command line, not the input, is wrong
+	 * (overrides that would merge variants): the driver reports the
+	 * result as a usage error, exit 2, whatever the parser returned.
+	 */
+	int usage_error;
 };
-
-/* An error return of the emit API meaning "usage error" (exit 2). */
-#define DB_EUSAGE (-2)
 
 /*
  * Set up ctx for a new import row (inserted now): path, format, bytes on
@@ -204,9 +206,9 @@ void db_import_end(struct import_ctx *ctx);
  * Start a new run; the following samples and series belong to it.  The
  * series of the previous run are reduced first.  In a nested parse
  * (ctx->nested) with a current run, nothing is created: the directory
- * importer's run is kept.  Returns 0, -1 after error(), or DB_EUSAGE
- * after error() when command-line overrides would merge this variant
- * with an earlier, different one.
+ * importer's run is kept.  Returns 0, or -1 after error() (with
+ * ctx->usage_error set when command-line overrides would merge this
+ * variant with an earlier, different one).
  */
 int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line);
 /*

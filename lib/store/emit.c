@@ -716,7 +716,7 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 		return -1;
 	if (variant_id(ctx, rd->testcase, rd->machine, rd->kernel, rd->commit,
 		       rd->label, rd->params, rd->nr_params, line, &vid))
-		return ctx->usage_error ? DB_EUSAGE : -1;
+		return -1;
 	if (iteration < 0) {
 		st = ctx->db->st[ST_NEXT_ITER];
 		sqlite3_bind_int64(st, 1, vid);
@@ -862,7 +862,7 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		return -1;
 	if (variant_id(ctx, a->testcase, a->machine, a->kernel, a->commit,
 		       a->label, a->params, a->nr_params, line, &vid))
-		return ctx->usage_error ? DB_EUSAGE : -1;
+		return -1;
 	sqlite3_bind_int64(st, 1, ctx->import_id);
 	sqlite3_bind_int64(st, 2, vid);
 	sqlite3_bind_text(st, 3, or_empty(a->suite), -1, SQLITE_TRANSIENT);
