@@ -4,6 +4,7 @@
  * transaction; one summary line per result and a total.
  */
 #include "core/compat.h"
+#include "core/sbuf.h"
 #include "core/strparse.h"
 #include "../importers/import.h"
 #include "../importers/importer.h"
@@ -64,13 +65,7 @@ static char dry_path[64];
 
 static void remove_dry_run_db(void)
 {
-	char p[80];
-
-	unlink(dry_path);
-	snprintf(p, sizeof(p), "%s-wal", dry_path);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", dry_path);
-	unlink(p);
+	db_remove_files(dry_path);
 }
 
 /*
@@ -99,21 +94,16 @@ static void clear_progress(void)
 }
 
 /*
- * A path on stdout, control characters escaped (\n, \xHH) as in the
- * diagnostics: a file name with a newline must not forge a summary line.
+ * A path on stdout, control characters escaped as in the diagnostics:
+ * a file name with a newline must not forge a summary line.
  */
 static void put_path(const char *path)
 {
-	const unsigned char *p;
+	struct sbuf sb = SBUF_INIT;
 
-	for (p = (const unsigned char *)path; *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", stdout);
-		else if (*p < 0x20 || *p == 0x7f)
-			printf("\\x%02x", *p);
-		else
-			putchar(*p);
-	}
+	sbuf_add_escaped(&sb, path);
+	fputs(sb.buf, stdout);
+	sbuf_release(&sb);
 }
 
 static void report(const struct import_result *r, int dry_run)

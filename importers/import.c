@@ -207,6 +207,14 @@ static size_t walk(struct item_list *l, const char *path, int depth,
 	return bad;
 }
 
+static void mark_seen(const char *path, void *data)
+{
+	struct stat st;
+
+	if (!stat(path, &st))
+		seen_before(data, &st);
+}
+
 struct import_item *import_expand(const char *const *paths, size_t nr,
 				  const struct import_opts *o, size_t *nr_items,
 				  size_t *nr_bad)
@@ -215,20 +223,9 @@ struct import_item *import_expand(const char *const *paths, size_t nr,
 	size_t i;
 
 	*nr_bad = 0;
-	if (o && o->db_path) {
-		/* marked as seen: the walk passes them by */
-		static const char *const sfx[] = { "", "-wal", "-shm",
-						   "-journal" };
-
-		for (i = 0; i < ARRAY_SIZE(sfx); i++) {
-			char *p = xstrfmt("%s%s", o->db_path, sfx[i]);
-			struct stat st;
-
-			if (!stat(p, &st))
-				seen_before(&l, &st);
-			free(p);
-		}
-	}
+	/* the database being written, and its companions: never inputs */
+	if (o && o->db_path)
+		db_for_each_file(o->db_path, mark_seen, &l);
 	for (i = 0; i < nr; i++) {
 		struct stat st;
 

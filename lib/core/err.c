@@ -29,21 +29,9 @@ static void emit_line(const char *prefix, const char *fmt, va_list ap)
 static void emit_line(const char *prefix, const char *fmt, va_list ap)
 {
 	struct sbuf msg = SBUF_INIT, out = SBUF_INIT;
-	const unsigned char *p;
 
 	sbuf_vaddf(&msg, fmt, ap);
-	for (p = (const unsigned char *)msg.buf; *p; p++) {
-		if (*p == '\n')
-			sbuf_addstr(&out, "\\n");
-		else if (*p == '\r')
-			sbuf_addstr(&out, "\\r");
-		else if (*p == '\t')
-			sbuf_addstr(&out, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
-			sbuf_addf(&out, "\\x%02x", *p);
-		else
-			sbuf_addch(&out, (char)*p);
-	}
+	sbuf_add_escaped(&out, msg.buf);
 	if (capture) {
 		if (capture->len)
 			sbuf_addch(capture, '\n');

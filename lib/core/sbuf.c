@@ -139,3 +139,21 @@ void sbuf_trim(struct sbuf *sb)
 		sbuf_setlen(sb, sb->len - i);
 	}
 }
+
+void sbuf_add_escaped(struct sbuf *sb, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			sbuf_addstr(sb, "\\n");
+		else if (*p == '\r')
+			sbuf_addstr(sb, "\\r");
+		else if (*p == '\t')
+			sbuf_addstr(sb, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			sbuf_addf(sb, "\\x%02x", *p);
+		else
+			sbuf_addch(sb, (char)*p);
+	}
+}

@@ -30,6 +30,11 @@ void sbuf_setlen(struct sbuf *sb, size_t len);
 /* These grow without limit checks (die on OOM); use for output. */
 void sbuf_grow(struct sbuf *sb, size_t extra);
 void sbuf_addstr(struct sbuf *sb, const char *s);
+/*
+ * Append s with its control characters written as \n, \r, \t or \xHH:
+ * one line of output whatever s holds (a file name with a newline).
+ */
+void sbuf_add_escaped(struct sbuf *sb, const char *s);
 void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)

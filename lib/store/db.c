@@ -379,6 +379,32 @@ fail:
 	return -1;
 }
 
+/* The files of a database: itself and SQLite's companions. */
+static const char *const db_file_suffix[] = { "", "-wal", "-shm", "-journal" };
+
+void db_for_each_file(const char *path, void (*fn)(const char *, void *),
+		      void *data)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(db_file_suffix); i++) {
+		char *p = xstrfmt("%s%s", path, db_file_suffix[i]);
+
+		fn(p, data);
+		free(p);
+	}
+}
+
+static void unlink_fn(const char *path, void *data UNUSED)
+{
+	unlink(path);
+}
+
+void db_remove_files(const char *path)
+{
+	db_for_each_file(path, unlink_fn, NULL);
+}
+
 void db_close(struct db *db)
 {
 	size_t i;

@@ -69,6 +69,11 @@ struct db {
  * Returns 0 or error(); on error db->sq is closed.
  */
 int db_open(struct db *db, const char *path);
+/* Remove a (closed) database and its -wal, -shm and -journal files. */
+void db_remove_files(const char *path);
+/* Call fn with the name of the database and of each companion file. */
+void db_for_each_file(const char *path, void (*fn)(const char *, void *),
+		      void *data);
 void db_close(struct db *db);
 /* Fixed SQL only (no user data); returns 0 or error(). */
 int db_exec(struct db *db, const char *sql);

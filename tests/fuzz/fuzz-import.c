@@ -77,19 +77,6 @@ static void remove_members(void)
 	}
 }
 
-static void remove_cdb(void)
-{
-	static const char *const sfx[] = { "", "-wal", "-shm" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(sfx); i++) {
-		char *p = xstrfmt("%s%s", cdb_path, sfx[i]);
-
-		unlink(p);
-		free(p);
-	}
-}
-
 static void cleanup(void)
 {
 	char *p, *slash;
@@ -98,7 +85,7 @@ static void cleanup(void)
 	unlink(file_path);
 	if (cdb.sq)
 		db_close(&cdb);
-	remove_cdb();
+	db_remove_files(cdb_path);
 	free(cdb_path);
 	/* rmdir RUN_DIR level by level, deepest first, then tmp_dir */
 	p = xstrdup(run_dir);
@@ -156,7 +143,7 @@ static struct db *commit_db(void)
 		return &cdb;
 	if (cdb.sq)
 		db_close(&cdb);
-	remove_cdb();
+	db_remove_files(cdb_path);
 	if (db_open(&cdb, cdb_path))
 		abort();
 	return &cdb;

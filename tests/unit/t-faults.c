@@ -251,17 +251,6 @@ static int integrity_ok(const char *db_path)
 	return ok;
 }
 
-static void remove_db(const char *path)
-{
-	char p[256];
-
-	unlink(path);
-	snprintf(p, sizeof(p), "%s-wal", path);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", path);
-	unlink(p);
-}
-
 /*
  * Import big.csv into a copy of base.db with the disk failing from the
  * Nth call on; returns 1 when the import went through without meeting
@@ -277,7 +266,7 @@ static int one_run(long n, const char *base, const char *work,
 	long runs;
 	int opened, rc = -1, done;
 
-	remove_db(work);
+	db_remove_files(work);
 	copy_file(base, work);
 	nr_calls = 0;
 	fail_from = n;
@@ -345,7 +334,7 @@ TEST(every_write_fails_in_turn)
 	write_file(csv, text.buf);
 	sbuf_release(&text);
 
-	remove_db(base);
+	db_remove_files(base);
 	if (!check_int(0, db_open(&db, base)))
 		return;
 	check_int(0, import_file(&db, &o, small, &r));
@@ -360,8 +349,8 @@ TEST(every_write_fails_in_turn)
 	check(faults > 10);	/* and met a fault at every call before */
 	printf("# %ld faults injected, one at each write/sync/truncate of "
 	       "the import; each left the database intact\n", faults);
-	remove_db(base);
-	remove_db(work);
+	db_remove_files(base);
+	db_remove_files(work);
 	unlink(csv);
 	unlink(small);
 }
