@@ -5,6 +5,9 @@
 #   make asan       the tests again under ASan + UBSan
 #   make demo       the main job on real data it makes itself (fio)
 #   make bench      speed figures against the SPEC targets
+#   make stress     kills, concurrent writers, a full disk (minutes)
+#   make sim        the significance simulation into docs/statistics-sim.md
+#   make fuzz-run   libFuzzer on every importer (FUZZ_SECONDS=60)
 #   make update-golden   regenerate golden files (review with git diff)
 
 CC       ?= cc
