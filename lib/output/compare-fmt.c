@@ -765,6 +765,7 @@ static int write_json(const struct comparison *c, int all, FILE *f)
 			jw_num(&w, "ci_high_pct", x->ci_high_pct);
 			jw_num(&w, "p_value", x->p);
 			jw_num(&w, "q_value", x->q);
+			jw_num(&w, "p_family", x->p_family);
 			jw_str(&w, "test", cmp_method_name(x->method));
 			jw_bool(&w, "significant", x->significant);
 			jw_str(&w, "verdict", cmp_verdict_name(x->verdict));

@@ -14,6 +14,7 @@
  */
 #include "core/compat.h"
 #include "stats/compare.h"
+#include "stats/ebayes.h"
 #include "store/direction.h"
 #include "core/sbuf.h"
 #include "core/strmap.h"
@@ -548,8 +549,10 @@ static void set_note(struct comparison *c, struct cmp_vs *vs,
  * The p-value of one pair of sides.  need: the level a p-value must
  * reach for the first discovery in the row's family (alpha / the
  * family's tests under FDR control, alpha without).  auto takes the U
- * test only when it can reach that level with these run counts (at 4+4
- * its smallest p is 0.029, useless in a family of 50), else Welch.
+ * test only when its attainable p-values are fine enough below that
+ * level: the smallest at most need / CMP_MWU_GRID (at 4+4 it is 0.029,
+ * a test of level 0.029 where 0.05 was allowed, and useless in a family
+ * of 50), else Welch.
  */
 static void test_pair(struct comparison *c, const struct cmp_side *a,
 		      const struct cmp_side *b, struct cmp_vs *vs, double need)
@@ -557,7 +560,7 @@ static void test_pair(struct comparison *c, const struct cmp_side *a,
 	struct stats_test t;
 	int use_mwu;
 
-	vs->p = vs->q = NAN;
+	vs->p = vs->q = vs->p_family = NAN;
 	vs->method = CMP_NONE;
 	vs->need_p = need;
 	if (a->source == SIDE_SAMPLES && b->source == SIDE_SAMPLES) {
@@ -565,7 +568,8 @@ static void test_pair(struct comparison *c, const struct cmp_side *a,
 		int mwu_reaches = min_p <= need;
 
 		use_mwu = c->opts.test == CMP_TEST_MWU ||
-			  (c->opts.test == CMP_TEST_AUTO && mwu_reaches &&
+			  (c->opts.test == CMP_TEST_AUTO &&
+			   min_p * CMP_MWU_GRID <= need &&
 			   a->nv >= 2 && b->nv >= 2);
 		if (use_mwu) {
 			if (stats_mwu(a->v, a->nv, b->v, b->nv, &t) == 0) {
@@ -640,7 +644,7 @@ static int constant_side(const struct cmp_side *s)
 static int exact_pair(struct comparison *c, const struct cmp_side *a,
 		      const struct cmp_side *b, struct cmp_vs *vs)
 {
-	vs->p = vs->q = NAN;
+	vs->p = vs->q = vs->p_family = NAN;
 	vs->method = CMP_NONE;
 	vs->exact_decided = 0;
 	if (!constant_side(a) || !constant_side(b)) {
@@ -920,7 +924,7 @@ static int testable(struct comparison *c, struct cmp_row *r, size_t v)
 	struct cmp_side *a = &r->side[0], *b = &r->side[v];
 	struct cmp_vs *vs = &r->vs[v - 1];
 
-	vs->p = vs->q = NAN;
+	vs->p = vs->q = vs->p_family = NAN;
 	vs->method = CMP_NONE;
 	if (a->source == SIDE_NONE || b->source == SIDE_NONE) {
 		vs->note = "missing on one side";
@@ -936,6 +940,98 @@ static int testable(struct comparison *c, struct cmp_row *r, size_t v)
 		return 0;
 	}
 	return 1;
+}
+
+/*
+ * The family guard (docs/statistics.md, "The family's spread").  A row
+ * of positive samples, n >= 2 a side, is seen on the log scale: the
+ * difference of its mean logs, their pooled variance s2 on
+ * d = n1 + n2 - 2 degrees of freedom and 1/n1 + 1/n2.  0 if not such a
+ * row.
+ */
+static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
+		      double *diff, double *s2, double *d, double *scale)
+{
+	const struct cmp_side *s[2] = { a, b };
+	double mean[2], ss = 0;
+	size_t k, i;
+
+	if (a->source != SIDE_SAMPLES || b->source != SIDE_SAMPLES ||
+	    a->nv < 2 || b->nv < 2)
+		return 0;
+	for (k = 0; k < 2; k++) {
+		double sum = 0;
+
+		for (i = 0; i < s[k]->nv; i++) {
+			if (!(s[k]->v[i] > 0) || !isfinite(s[k]->v[i]))
+				return 0;
+			sum += log(s[k]->v[i]);
+		}
+		mean[k] = sum / (double)s[k]->nv;
+		for (i = 0; i < s[k]->nv; i++) {
+			double e = log(s[k]->v[i]) - mean[k];
+
+			ss += e * e;
+		}
+	}
+	*diff = mean[1] - mean[0];
+	*d = (double)(a->nv + b->nv - 2);
+	*s2 = ss / *d;
+	*scale = 1 / (double)a->nv + 1 / (double)b->nv;
+	return 1;
+}
+
+/*
+ * The prior of a family's variances (stats_fit_prior) from its testable
+ * rows of positive samples; 0 when it has fewer than
+ * CMP_FAMILY_PRIOR_MIN such rows with some spread (then no guard).
+ */
+static int family_prior(struct comparison *c, const size_t *order,
+			size_t start, size_t end, size_t v,
+			struct stats_prior *prior)
+{
+	double *s2 = xmalloc((end - start + 1) * sizeof(*s2));
+	double *d = xmalloc((end - start + 1) * sizeof(*d));
+	size_t j, m = 0, spread = 0;
+	int ok;
+
+	for (j = start; j < end; j++) {
+		struct cmp_row *r = &c->rows[order[j]];
+		double diff, scale;
+
+		if (!testable(c, r, v) ||
+		    !log_pooled(&r->side[0], &r->side[v], &diff, &s2[m],
+				&d[m], &scale))
+			continue;
+		spread += s2[m] > 0;
+		m++;
+	}
+	ok = spread >= CMP_FAMILY_PRIOR_MIN &&
+	     !stats_fit_prior(s2, d, m, prior);
+	free(s2);
+	free(d);
+	return ok;
+}
+
+/*
+ * A Welch p-value held to the family's spread: the larger of Welch's p
+ * and the moderated t-test's.  Either test alone can be fooled (Welch by
+ * a bimodal metric whose few runs fell into one mode per side, the
+ * moderated test by a metric noisier than its family); the larger p is
+ * valid when either test is.
+ */
+static void family_guard(const struct cmp_side *a, const struct cmp_side *b,
+			 struct cmp_vs *vs, const struct stats_prior *prior)
+{
+	double diff, s2, d, scale;
+
+	vs->p_family = NAN;
+	if (vs->method != CMP_WELCH || !isfinite(vs->p) ||
+	    !log_pooled(a, b, &diff, &s2, &d, &scale))
+		return;
+	vs->p_family = stats_moderated_t(diff, s2, d, scale, prior, NULL);
+	if (isfinite(vs->p_family) && vs->p_family > vs->p)
+		vs->p = vs->p_family;
 }
 
 static int compute(struct comparison *c)
@@ -978,7 +1074,9 @@ static int compute(struct comparison *c)
 
 		for (v = 1; v < c->nvar; v++) {
 			size_t tests = 0;
+			struct stats_prior prior;
 			double need;
+			int guard;
 
 			for (j = start; j < end; j++)
 				tests += (size_t)testable(c, &c->rows[order[j]],
@@ -986,6 +1084,7 @@ static int compute(struct comparison *c)
 			need = c->opts.fdr && tests ?
 				       c->opts.alpha / (double)tests :
 				       c->opts.alpha;
+			guard = family_prior(c, order, start, end, v, &prior);
 			m = 0;
 			for (j = start; j < end; j++) {
 				struct cmp_row *r = &c->rows[order[j]];
@@ -996,6 +1095,9 @@ static int compute(struct comparison *c)
 					continue;
 				test_pair(c, &r->side[0], &r->side[v], vs,
 					  need);
+				if (guard)
+					family_guard(&r->side[0], &r->side[v],
+						     vs, &prior);
 				if (isfinite(vs->p)) {
 					ALLOC_GROW(p, m + 1, alloc_p);
 					p[m++] = vs->p;
@@ -1025,6 +1127,7 @@ twins:
 					struct cmp_vs *vs = &r->vs[v - 1];
 
 					vs->p = t->p;
+					vs->p_family = t->p_family;
 					vs->q = t->q;
 					vs->method = t->method;
 					vs->note = t->note;

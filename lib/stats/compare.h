@@ -52,6 +52,14 @@ struct cmp_opts {
 };
 #define CMP_MIN_CHANGE_PCT 1.0
 /*
+ * --test auto takes the U test when its smallest p-value is this many
+ * times below the level its family needs (finer steps than that lose
+ * little power to Welch's t; coarser ones a lot).
+ */
+#define CMP_MWU_GRID 4.0
+/* Rows of a family with spread needed to fit its prior (the guard). */
+#define CMP_FAMILY_PRIOR_MIN 10
+/*
  * The memory one comparison's rows and samples may take (estimated as
  * they are loaded): past it compare stops with a clear error rather than
  * grow past 64 MiB (the estimate leaves out SQLite's cache, names and
@@ -94,7 +102,11 @@ struct cmp_side {
 struct cmp_vs {
 	double change_pct;	/* NAN: cannot be computed */
 	double ci_low_pct, ci_high_pct;	/* Fieller, level 1 - alpha */
-	double p, q;		/* NAN: none */
+	double p, q;		/* NAN: none; p is the one BH and the
+				 * verdict use: with Welch, the larger of
+				 * Welch's and p_family */
+	double p_family;	/* the moderated t-test against the
+				 * family's spread; NAN: no guard */
 	enum cmp_method method;
 	int significant;	/* q (or p with fdr none) < alpha; for an
 				 * exact metric: the values differ */

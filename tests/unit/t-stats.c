@@ -4,6 +4,7 @@
  * checks pinned data sets with known answers and a brute-force oracle for
  * exact Mann-Whitney p-values.  Prints "N passed, N failed".
  */
+#include "stats/ebayes.h"
 #include "stats/stats.h"
 
 #include <math.h>
@@ -385,10 +386,55 @@ static void do_special(const struct rec *r)
 	tcheck(r, "expect", got, REL_TOL);
 }
 
+static void do_polygamma(const struct rec *r)
+{
+	double x = get_num(r, "x");
+
+	tcheck(r, "psi", stats_digamma(x), REL_TOL);
+	tcheck(r, "psi1", stats_trigamma(x), REL_TOL);
+	tcheck(r, "psi2", stats_tetragamma(x), REL_TOL);
+}
+
+static void do_trigamma_inv(const struct rec *r)
+{
+	tcheck(r, "expect", stats_trigamma_inv(get_num(r, "x")), REL_TOL);
+}
+
+static void do_prior(const struct rec *r)
+{
+	size_t n, nd;
+	double *s2 = get_vec(r, "s2", &n), *d = get_vec(r, "d", &nd);
+	struct stats_prior pr;
+
+	if (!s2 || !d || n != nd) {
+		bad_table(r, "bad lists", "s2/d");
+	} else if (stats_fit_prior(s2, d, n, &pr)) {
+		test_fail_loc(r->path, r->line, "stats_fit_prior failed");
+	} else {
+		tcheck(r, "d0", pr.d0, REL_TOL);
+		tcheck(r, "s02", pr.s02, REL_TOL);
+	}
+	free(s2);
+	free(d);
+}
+
+static void do_moderated_t(const struct rec *r)
+{
+	struct stats_prior pr = { get_num(r, "d0"), get_num(r, "s02") };
+
+	tcheck(r, "p", stats_moderated_t(get_num(r, "diff"), get_num(r, "s2"),
+					 get_num(r, "d"), get_num(r, "scale"),
+					 &pr, NULL), REL_TOL);
+}
+
 static const struct {
 	const char *kind;
 	void (*fn)(const struct rec *r);
 } handlers[] = {
+	{ "polygamma", do_polygamma },
+	{ "trigamma_inv", do_trigamma_inv },
+	{ "prior", do_prior },
+	{ "moderated_t", do_moderated_t },
 	{ "summary", do_summary },
 	{ "quantile", do_quantile },
 	{ "welch", do_welch },
