@@ -4,6 +4,7 @@
  */
 #include "core/compat.h"
 #include "importer.h"
+#include "lkp-table.h"
 
 static const struct importer importers[] = {
 	{ "csv", "generic long-format CSV: metric,value[,label,kernel,...]",
@@ -14,6 +15,10 @@ static const struct importer importers[] = {
 	{ "lkp-tree", "lkp-tests result tree: <testcase>/.../<commit>/<run>/",
 	  IMP_DIRS | IMP_VARIANTS | IMP_SAMPLES | IMP_SERIES,
 	  NULL, NULL, lkp_tree_detect_dir, lkp_tree_parse_dir },
+	{ "lkp-table", "lkp compare/ncompare tables and kernel test robot "
+	  "reports (plain text)",
+	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES,
+	  lkp_table_detect, lkp_table_parse, NULL, NULL },
 	{ "procfs", "/proc/zoneinfo, /proc/vmstat, /proc/meminfo: snapshots "
 	  "and monitor series",
 	  IMP_FILES | IMP_SAMPLES | IMP_SERIES,

@@ -130,6 +130,12 @@ struct agg_desc {
 	const char *stddev_kind;	/* "sample", "population", "relative" */
 	long n;				/* < 0: not known */
 	const char *marker;		/* NULL: none */
+	/*
+	 * > 0 with stddev NAN: the source printed no spread because it was
+	 * at most this many percent of the value (lkp hides "± N%" up to
+	 * 2 %): kept as stddev_kind "at-most-relative", stddev_source N.
+	 */
+	double stddev_at_most_pct;
 };
 
 /* Overrides from the command line; all borrowed, NULL = not given. */

@@ -877,11 +877,17 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		sqlite3_bind_double(st, 7, sd);
 	else
 		sqlite3_bind_null(st, 7);
-	bind_text_or_null(st, 8, isfinite(sd) ? a->stddev_kind : NULL);
-	if (isfinite(sd))
+	if (isfinite(sd)) {
+		bind_text_or_null(st, 8, a->stddev_kind);
 		sqlite3_bind_double(st, 9, sd);
-	else
+	} else if (a->stddev_at_most_pct > 0) {
+		sqlite3_bind_text(st, 8, "at-most-relative", -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_double(st, 9, a->stddev_at_most_pct);
+	} else {
+		sqlite3_bind_null(st, 8);
 		sqlite3_bind_null(st, 9);
+	}
 	if (a->n >= 0)
 		sqlite3_bind_int64(st, 10, a->n);
 	else

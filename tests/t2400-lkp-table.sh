@@ -1,0 +1,131 @@
+#!/bin/sh
+# The lkp-table importer on the kernel test robot's real reports in
+# ../shared/samples/lkp (2020's old body with a fail:runs block, 2025's
+# current one).  The expected numbers come from the text itself, read here
+# with the row pattern of research/lkp.md §7.1 in python, independently of
+# the C parser: every row's metric, every column's value, "± N%" (or the
+# "at most 2 %" lkp means by printing none), fail:runs counts, the commits
+# of the columns (the head's full sha from the body), the axes.
+. "$(dirname "$0")/lib.sh"
+need_samples
+
+LKP=$SAMPLES/lkp
+export LKP
+
+if ! command -v python3 >/dev/null 2>&1; then
+	test_skip 'lkp robot reports' 'no python3'
+	test_done
+	exit
+fi
+
+cat >check.py <<'PY'
+import re, sys
+
+report, dump = sys.argv[1], sys.argv[2]
+text = open(report, encoding="utf-8").read().splitlines()
+perf = re.compile(r"^\s*(\S+)(\s±\s*(\d+)%)?\s+([+-]\d+(\.\d+)?%?)\s+(\S+)"
+                  r"(\s±\s*(\d+)%)?\s+(\S+)$")
+fail = re.compile(r"^\s*(\d*):(\d+)\s+(-?\d+)%\s+(\d*):(\d+)\s+(\S+)$")
+want = {}
+for i, line in enumerate(text, 1):
+    m = None if fail.match(line) else perf.match(line)
+    if m:
+        for col, (v, sd) in enumerate(((m.group(1), m.group(3)),
+                                       (m.group(6), m.group(8)))):
+            want[(m.group(9), col)] = ("mean", float(v),
+                                       float(sd) if sd else None, None, i)
+        continue
+    m = fail.match(line)
+    if m:
+        want[(m.group(6), 0)] = ("fails", int(m.group(1) or 0), None,
+                                 int(m.group(2)), i)
+        want[(m.group(6), 1)] = ("fails", int(m.group(4) or 0), None,
+                                 int(m.group(5)), i)
+cols = [l.split() for l in text if re.match(r"^[0-9a-f]{16} [0-9a-f]{27}\s*$", l)]
+assert len(cols) == 1, cols
+body = [re.match(r"^commit: ([0-9a-f]{40}) ", l) for l in text]
+head = [m.group(1) for m in body if m][0]
+assert head.startswith(cols[0][1])
+col_commit = [cols[0][0], head]
+keys = [l for l in text if re.match(r"^[a-z_]+(/[a-z_]+)+:$", l.strip())]
+vals = text[text.index(keys[0]) + 1].strip().split("/")
+axes = dict(zip(keys[0].strip()[:-1].split("/"), vals))
+params = ",".join("%s=%s" % kv for kv in sorted(axes.items())
+                  if kv[0] not in ("testcase", "tbox_group"))
+
+got = {}
+for line in open(dump, encoding="utf-8"):
+    f = line.rstrip("\n").split("\t")
+    if f[0] != "aggregate":
+        continue
+    label, kernel, commit, tc, par, mach, metric, stat, value, sd, kind, \
+        src, n, marker, lineno = f[1:]
+    col = col_commit.index(commit)
+    assert tc == axes["testcase"] and mach == axes["tbox_group"], f
+    assert par == params, (par, params)
+    assert label == commit[:12], f
+    got[(metric, col)] = (stat, float(value), kind, src, n, int(lineno))
+
+assert set(got) == set(want), sorted(set(got) ^ set(want))
+for k, (stat, v, sd, runs, line) in want.items():
+    g = got[k]
+    assert g[0] == stat and g[5] == line, (k, g, line)
+    assert abs(g[1] - v) <= 1e-12 * abs(v), (k, g, v)
+    if stat == "fails":
+        assert g[4] == str(runs) and g[2] == "NULL", (k, g)
+    elif sd is None:
+        assert g[2] == "at-most-relative" and g[3] == "2", (k, g)
+    else:
+        assert g[2] == "relative" and float(g[3]) == sd, (k, g)
+print("%d cells checked" % len(want))
+PY
+
+for f in email-2020-06-12-btrfs-aim7-9.1pct-regression-excerpt.txt \
+	 email-2025-08-15-llist-will-it-scale-2.6pct-regression.txt; do
+	export f
+	test_expect_success "$f: every row, column, ± and count" '
+		rm -f r.db* &&
+		perfsift --db r.db import "$LKP/$f" >out 2>err &&
+		grep "lkp-table, 0 runs, 0 samples, [0-9]* aggregates$" out &&
+		! grep warning err &&
+		perfsift --db r.db debug dump >dump &&
+		python3 check.py "$LKP/$f" dump >checked &&
+		cat checked && grep -q "^[1-9][0-9]* cells checked" checked
+	'
+done
+
+test_expect_success 'the 2020 fail:runs block: 3 of 9 runs, none of 8' '
+	rm -f r.db* &&
+	perfsift --db r.db import -q \
+		"$LKP/email-2020-06-12-btrfs-aim7-9.1pct-regression-excerpt.txt" &&
+	perfsift --db r.db debug dump >dump &&
+	grep -F "dmesg.WARNING:at#for_ip_swapgs_restore_regs_and_return_to_usermode/0x	fails	3	NULL	NULL	NULL	9" dump &&
+	grep -F "dmesg.WARNING:at#for_ip_swapgs_restore_regs_and_return_to_usermode/0x	fails	0	NULL	NULL	NULL	8" dump
+'
+
+test_expect_success 'a report whose headline disagrees with its table is warned about' '
+	sed "s/noticed a 2.6% regression/noticed a 4.6% regression/" \
+		"$LKP/email-2025-08-15-llist-will-it-scale-2.6pct-regression.txt" >r.txt &&
+	rm -f r.db* &&
+	perfsift --db r.db import r.txt 2>err &&
+	grep "warning: r.txt:[0-9]*: .will-it-scale.per_thread_ops.: the report says 4.6%, its table -2.6%" err
+'
+
+test_expect_success 'compare on the imported report: the source decides, n not known' '
+	rm -f r.db* &&
+	perfsift --db r.db import -q \
+		"$LKP/email-2025-08-15-llist-will-it-scale-2.6pct-regression.txt" &&
+	perfsift --db r.db compare 5ef2dccfcca8 375700bab5b1 --all --json \
+		--metric will-it-scale.per_thread_ops >c.json &&
+	python3 -c "
+import json
+r = json.load(open(\"c.json\"))[\"rows\"]
+assert len(r) == 1, r
+v = r[0][\"vs\"][0]
+assert r[0][\"base\"][\"mean\"] == 3016 and v[\"mean\"] == 2938, r
+assert abs(v[\"change_pct\"] - 100 * (2938 / 3016 - 1)) < 1e-9, v
+assert v[\"test\"] == \"source\" and v[\"p_value\"] is None, v
+"
+'
+
+test_done
