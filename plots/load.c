@@ -825,9 +825,9 @@ static int series_panel(struct plot *p, const struct plot_request *rq,
 	*counters |= counter;
 	pn = plot_add_panel_take(p, counter ? xstrfmt("%s, rate", name) :
 					      xstrdup(name),
-				 counter ? xstrfmt("%s per second",
-						   m->unit ? m->unit :
-						   "events") :
+				 counter ? xstrfmt("%s%sper second",
+						   m->unit ? m->unit : "",
+						   m->unit ? " " : "") :
 					   unit_label(m ? m->unit : NULL));
 	for (i = 0; i < d->nr_tr; i++)
 		nruns += !strcmp(d->tr[i].pt[0].metric, name);

@@ -473,8 +473,7 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 	plot_add_double(out, lo < 0 ? lo - 0.05 * span : 0);
 	sbuf_addch(out, ':');
 	plot_add_double(out, hi + 0.18 * span);
-	sbuf_addstr(out, "]\nset offsets 0, 0, 0, 0\nset xtics nomirror "
-		    "scale 0 (");
+	sbuf_addstr(out, "]\nset xtics nomirror scale 0 (");
 	for (v = 0; v < p->nr_variants; v++) {
 		const struct plot_bar *b = &pn->bars[v];
 
@@ -572,7 +571,7 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 			const struct plot_opts *o)
 {
 	const struct plot_panel *pn = &p->panels[i];
-	double lo, hi;
+	double lo, hi, pad;
 	size_t l, k;
 
 	panel_title(out, p, i, o);
@@ -594,10 +593,21 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 			lo = fmin(lo, pt->y - e);
 			hi = fmax(hi, pt->y + e);
 		}
+	if (!(lo <= hi)) {
+		lo = 0;		/* no point at all */
+		hi = 1;
+	}
 	y_format(out, lo, hi);
-	/* no point on the frame */
-	sbuf_addstr(out, "set yrange [*:*]\nset offsets 0, 0, graph 0.05, "
-		    "graph 0.05\nunset label\nplot ");
+	/*
+	 * 5% of room above and below, so that no point sits on the frame,
+	 * but not below 0 for values that cannot be negative
+	 */
+	pad = hi > lo ? (hi - lo) * 0.05 : fmax(fabs(hi) * 0.05, 1);
+	sbuf_addstr(out, "set yrange [");
+	plot_add_double(out, lo >= 0 && lo - pad < 0 ? 0 : lo - pad);
+	sbuf_addch(out, ':');
+	plot_add_double(out, hi + pad);
+	sbuf_addstr(out, "]\nunset label\nplot ");
 	for (l = 0; l < pn->nr_lines; l++) {
 		const struct plot_line *ln = &pn->lines[l];
 		char what[32], color[32];

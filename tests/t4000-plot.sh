@@ -333,7 +333,7 @@ test_expect_success 'series of a counter: rates per second, at each interval mid
 	awk "/^\\\$P1_L1 << EOD/ { f = 1; next } /^EOD/ { f = 0 } f" out >l1 &&
 	printf "0.5 200\n1.5 100\n3 200\n" >expect &&
 	test_cmp expect l1 &&
-	grep -q "^set ylabel \"events per second\"$" out &&
+	grep -q "^set ylabel \"per second\"$" out &&
 	grep -q "title \"base run $run\"$" out &&
 	grep -q "counters as rates: the change over each interval / its length, at its middle" out &&
 	perfsift plot series base patched --metric "proc-vmstat.*" \
@@ -471,7 +471,7 @@ assert not wide, wide[:3]
 	test "$(grep -c "kernbench.elsp-[0-9]* (s)" kb.txt)" = 5 &&
 	perfsift plot series base patched --metric "proc-vmstat.pgfault" \
 		-o rate.txt &&
-	grep -q "proc-vmstat.pgfault, rate: base vs patched (events per second)" rate.txt &&
+	grep -q "proc-vmstat.pgfault, rate: base vs patched (per second)" rate.txt &&
 	grep -q "seconds since the run.s first sample" rate.txt &&
 	grep -q "base run [0-9]*" rate.txt
 '

@@ -227,6 +227,8 @@ TEST(sweep_script)
 	check(strstr(sb.buf, "set logscale x 2\nset xrange [0.8:20]\n"
 			     "set xtics nomirror (\"1\" 1, \"16\" 16)\n") != NULL);
 	check(strstr(sb.buf, "with yerrorlines lt 1 title \"v\"\n") != NULL);
+	/* 5% of the span of y +- err above and below: no point on the frame */
+	check(strstr(sb.buf, "set yrange [8.975:20.525]\n") != NULL);
 	sbuf_release(&sb);
 	plot_release(&p);
 }

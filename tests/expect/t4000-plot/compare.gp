@@ -123,7 +123,6 @@ set ylabel "s"
 set format y "%.0f"
 set xrange [-0.6:1.6]
 set yrange [0:238.36]
-set offsets 0, 0, 0, 0
 set xtics nomirror scale 0 ("base (n=5)" 0, "patched (n=5)" 1)
 unset label
 set label 1 "+0.1%" at 1,202 center offset 0,0.9 front tc rgb "black"
@@ -135,7 +134,6 @@ set ylabel "s"
 set format y "%.0f"
 set xrange [-0.6:1.6]
 set yrange [0:130.98]
-set offsets 0, 0, 0, 0
 set xtics nomirror scale 0 ("base (n=5)" 0, "patched (n=5)" 1)
 unset label
 set label 1 "+0.1%" at 1,111 center offset 0,0.9 front tc rgb "black"
@@ -147,7 +145,6 @@ set ylabel "s"
 set format y "%.0f"
 set xrange [-0.6:1.6]
 set yrange [0:79.06]
-set offsets 0, 0, 0, 0
 set xtics nomirror scale 0 ("base (n=5)" 0, "patched (n=5)" 1)
 unset label
 set label 1 "+10.0% *" at 1,67 center offset 0,0.9 front tc rgb "#b00000"
@@ -159,7 +156,6 @@ set ylabel "s"
 set format y "%g"
 set xrange [-0.6:1.6]
 set yrange [0:41.89]
-set offsets 0, 0, 0, 0
 set xtics nomirror scale 0 ("base (n=5)" 0, "patched (n=5)" 1)
 unset label
 set label 1 "-5.7% *" at 1,33.5 center offset 0,0.9 front tc rgb "#006400"
@@ -171,7 +167,6 @@ set ylabel "s"
 set format y "%g"
 set xrange [-0.6:1.6]
 set yrange [0:30.68]
-set offsets 0, 0, 0, 0
 set xtics nomirror scale 0 ("base (n=5)" 0, "patched (n=5)" 1)
 unset label
 set label 1 "+0.3%" at 1,25.8 center offset 0,0.9 front tc rgb "black"

@@ -68,8 +68,7 @@ set xrange [0:*]
 set autoscale xfixmax
 set xtics nomirror autofreq
 set format y "%.0f"
-set yrange [*:*]
-set offsets 0, 0, graph 0.05, graph 0.05
+set yrange [6850:32150]
 unset label
 plot $P1_L1 using 1:2 with linespoints lt 1 ps 0.9 pt 7 title "base run 29", \
      $P1_L2 using 1:2 with linespoints lt 1 ps 0.9 pt 5 title "base run 30", \

@@ -41,20 +41,18 @@ set xrange [0:*]
 set autoscale xfixmax
 set xtics nomirror autofreq
 set format y "%.0f"
-set yrange [*:*]
-set offsets 0, 0, graph 0.05, graph 0.05
+set yrange [4630:6170]
 unset label
 plot $P1_L1 using 1:2 with linespoints lt 1 ps 0.9 pt 7 title "base run 31", \
      $P1_L2 using 1:2 with linespoints lt 2 ps 0.9 pt 7 title "patched run 33"
 set title "proc-vmstat.pgfault, rate"
-set ylabel "events per second"
+set ylabel "per second"
 set xlabel "seconds since the run's first sample"
 set xrange [0:*]
 set autoscale xfixmax
 set xtics nomirror autofreq
 set format y "%.0f"
-set yrange [*:*]
-set offsets 0, 0, graph 0.05, graph 0.05
+set yrange [90:310]
 unset label
 plot $P2_L1 using 1:2 with linespoints lt 1 ps 0.9 pt 7 title "base run 31", \
      $P2_L2 using 1:2 with linespoints lt 2 ps 0.9 pt 7 title "patched run 33"

@@ -37,8 +37,7 @@ set logscale x 2
 set xrange [1.6:40]
 set xtics nomirror ("2" 2, "4" 4, "8" 8, "16" 16, "32" 32)
 set format y "%.0f"
-set yrange [*:*]
-set offsets 0, 0, graph 0.05, graph 0.05
+set yrange [15.33787781275136:210.51203880129532]
 unset label
 plot $P1_L1 using 1:2:3 with yerrorlines lt 1 title "base", \
      $P1_L2 using 1:2:3 with yerrorlines lt 2 title "patched"

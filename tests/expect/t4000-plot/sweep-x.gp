@@ -33,8 +33,7 @@ set logscale x 2
 set xrange [0.8:20]
 set xtics nomirror ("1" 1, "4" 4, "16" 16)
 set format y "%.0f"
-set yrange [*:*]
-set offsets 0, 0, graph 0.05, graph 0.05
+set yrange [474.5:1035.5]
 unset label
 plot $P1_L1 using 1:2:3 with yerrorlines lt 1 title "base", \
      $P1_L2 using 1:2:3 with yerrorlines lt 2 title "patched"
