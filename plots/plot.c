@@ -413,11 +413,10 @@ static int txt_heading(struct sbuf *out, const struct plot *p, size_t i)
 	size_t w = PLOT_TXT_COLUMNS - 4;
 	int lines;
 
-	sbuf_addf(&t, "%s (%s)", p->nr_panels > 1 ? pn->title : p->title,
-		  pn->ylabel);
+	sbuf_addf(&t, "%s (%s)", pn->title, pn->ylabel);
 	lines = add_wrapped(out, t.buf, w);
 	sbuf_release(&t);
-	if (p->nr_panels > 1) {
+	if (strcmp(pn->title, p->title)) {
 		sbuf_addstr(out, "\\n");
 		lines += add_wrapped(out, p->title, w);
 	}
@@ -434,9 +433,9 @@ static void panel_title(struct sbuf *out, const struct plot *p, size_t i,
 	sbuf_addstr(out, "set title \"");
 	if (o->format == PLOT_TXT)
 		txt_heading(out, p, i);
-	else if (p->nr_panels > 1)
+	else if (strcmp(pn->title, p->title))
 		plot_add_quoted(out, pn->title);
-	/* else one panel: the page's heading names it */
+	/* else the page's heading names it */
 	sbuf_addstr(out, "\"\nset ylabel ");
 	add_string(out, o->format == PLOT_TXT ? "" : pn->ylabel);
 	sbuf_addch(out, '\n');

@@ -216,6 +216,11 @@ test_expect_success 'compare --script without -o: no terminal, no output; .txt: 
 	! grep -q "^set output" out &&
 	grep -q "^set termoption noenhanced$" out &&
 	grep -q "^plot \$P1_bars using 1:2:3 with boxes lc variable notitle" out &&
+	# one panel still names its metric, the page heading does not
+	grep -q "^set title \"kernbench.elsp-8\"$" out &&
+	perfsift plot compare base patched --metric "kernbench.elsp-8" \
+		-o one.txt --script >out &&
+	grep -q "^set title \"kernbench.elsp-8 (s)\\\\nbase vs patched, kernbench on m1\\\\nbars:" out &&
 	perfsift plot compare base patched --metric "kernbench.elsp-*" \
 		-o kb.txt --script >out &&
 	test_golden compare-txt.gp out &&

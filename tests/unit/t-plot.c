@@ -182,11 +182,15 @@ TEST(compare_script)
 	o.format = PLOT_TXT;
 	plot_script(&p, &o, &sb);
 	check(strstr(sb.buf, "set multiplot") == NULL);
-	/* the heading wrapped before 76 columns, the unit in it */
-	check(strstr(sb.buf, "set title \"a \\\"title\\\" that is long enough "
-			     "to be wrapped in the text chart, at a space,\\n"
-			     "before eighty columns (MB/s)\\nsub\"\n") != NULL);
-	check(strstr(sb.buf, "set terminal dumb size 80,25 nofeed "
+	/*
+	 * the heading: the panel with its unit, the page's title wrapped
+	 * before 76 columns, the subtitle; the chart grows by its lines
+	 */
+	check(strstr(sb.buf, "set title \"m (MB/s)\\na \\\"title\\\" that is "
+			     "long enough to be wrapped in the text chart, at "
+			     "a space,\\nbefore eighty columns\\nsub\"\n")
+	      != NULL);
+	check(strstr(sb.buf, "set terminal dumb size 80,26 nofeed "
 			     "noenhanced\n") != NULL);
 	check(strstr(sb.buf, "with boxes lt 1 notitle") != NULL);
 	sbuf_release(&sb);
