@@ -36,7 +36,7 @@ const char *const plot_usage[] = {
 	"                       watermarks dashed.  SELECTOR may be run:ID",
 	"",
 	"A SELECTOR is a label, a kernel version or a commit sha prefix, or",
-	"with --by param:NAME a value of a run parameter.",
+	"with --by param:NAME a value of a run parameter; 8 at most.",
 	"",
 	"    -o FILE         .png (1200x800), .svg, or .txt (80 columns of",
 	"                    text, for email); written only when gnuplot",
@@ -62,6 +62,15 @@ static const struct {
 	{ "sweep", PLOT_SWEEP, 1 },
 	{ "series", PLOT_SERIES, 1 },
 };
+
+/* An option that takes one value: *v = optarg; name if it was set already. */
+static const char *set_once(const char **v, const char *name)
+{
+	const char *dup = *v ? name : NULL;
+
+	*v = optarg;
+	return dup;
+}
 
 /* Resolve the selectors into var[]; returns an exit status. */
 static int resolve(struct db *db, const char **argv, size_t n,
@@ -113,6 +122,7 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 	enum plot_format format = PLOT_PNG;
 	const char *output = NULL;
 	char *param = NULL;
+	const char *dup = NULL;
 	int c, script = 0, status;
 	size_t i, k, nsel = 0;
 
@@ -120,12 +130,14 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 	while ((c = getopt_long(argc, (char *const *)argv, "o:", opts,
 				NULL)) != -1) {
 		switch (c) {
-		case O_METRIC: rq.metric_glob = optarg; break;
-		case O_TESTCASE: rq.testcase_glob = optarg; break;
-		case O_MACHINE: rq.machine = optarg; break;
-		case O_X: rq.x_param = optarg; break;
+		case O_METRIC: dup = set_once(&rq.metric_glob, "--metric"); break;
+		case O_TESTCASE:
+			dup = set_once(&rq.testcase_glob, "--testcase");
+			break;
+		case O_MACHINE: dup = set_once(&rq.machine, "--machine"); break;
+		case O_X: dup = set_once(&rq.x_param, "--x"); break;
+		case 'o': dup = set_once(&output, "-o"); break;
 		case O_SCRIPT: script = 1; break;
-		case 'o': output = optarg; break;
 		case O_BY:
 			free(param);
 			if (dim_parse(optarg, &rq.dim, &param))
@@ -137,6 +149,11 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 		default:
 			free(param);
 			return usage_error(plot_usage, "bad option");
+		}
+		if (dup) {
+			free(param);
+			return usage_error(plot_usage, "%s given twice: a chart "
+					   "takes one", dup);
 		}
 	}
 	rq.param = param;
@@ -160,6 +177,11 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 			    kinds[k].min_selectors > 1 ?
 			    "BASE and at least one NEW variant" :
 			    "at least one SELECTOR");
+		goto out;
+	}
+	if (nsel > PLOT_MAX_VARIANTS) {
+		usage_error(plot_usage, "%zu selectors: a chart tells at most "
+			    "%d variants apart", nsel, PLOT_MAX_VARIANTS);
 		goto out;
 	}
 	if (rq.x_param && rq.kind != PLOT_SWEEP) {

@@ -403,6 +403,15 @@ test_expect_success 'usage errors: extension, -o missing, --x, run:ID, selectors
 	test_expect_code 2 perfsift plot compare base --script 2>err &&
 	grep -q "a compare plot needs BASE and at least one NEW variant" err &&
 	test_expect_code 2 perfsift plot series run:x --script 2>err &&
+	test_expect_code 2 perfsift plot compare base patched --metric a \
+		--metric b --script 2>err &&
+	grep -q "^perfsift: error: --metric given twice: a chart takes one$" err &&
+	test_expect_code 2 perfsift plot compare base patched -o a.png \
+		-o b.png 2>err &&
+	grep -q "^perfsift: error: -o given twice" err &&
+	test_expect_code 2 perfsift plot series b b b b b b b b b --script \
+		2>err &&
+	grep -q "^perfsift: error: 9 selectors: a chart tells at most 8 variants apart$" err &&
 	test_expect_code 2 perfsift plot 2>err &&
 	grep -q "which plot? compare, sweep or series" err &&
 	test ! -e x.pdf
