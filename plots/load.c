@@ -75,7 +75,7 @@ static void add_group(struct sbuf *sb, const char *testcase,
 
 static char *unit_label(const char *unit)
 {
-	return xstrdup(unit && *unit ? unit : "value (no unit recorded)");
+	return xstrdup(unit && *unit ? unit : "no unit recorded");
 }
 
 /* ---- compare ---- */

@@ -195,6 +195,10 @@ static void block_start(struct sbuf *out, size_t panel, const char *what)
 static int txt_heading(struct sbuf *out, const struct plot *p, size_t i);
 
 /* The most lines a text chart's heading takes. */
+/*
+ * The most lines a text chart's heading and legend take: the legend
+ * goes below the chart, an entry a line, and the chart grows by them.
+ */
 static int heading_lines(const struct plot *p)
 {
 	struct sbuf scratch = SBUF_INIT;
@@ -202,7 +206,7 @@ static int heading_lines(const struct plot *p)
 	int most = 0, n;
 
 	for (i = 0; i < p->nr_panels; i++) {
-		n = txt_heading(&scratch, p, i);
+		n = txt_heading(&scratch, p, i) + (int)p->panels[i].nr_lines;
 		most = n > most ? n : most;
 	}
 	sbuf_release(&scratch);
@@ -662,8 +666,11 @@ void plot_script(const struct plot *p, const struct plot_opts *o,
 			    "border -1\n" : "unset grid\nset style fill "
 			    "empty\n");
 	sbuf_addstr(out, "set border 3\nset ytics nomirror\nset boxwidth "
-		    "0.6\nset key outside top center horizontal "
-		    "noautotitle\n");
+		    "0.6\nset key ");
+	/* above the data on a page; in text below it, an entry a line */
+	sbuf_addstr(out, multi ? "outside top center horizontal" :
+			    "below left vertical");
+	sbuf_addstr(out, " noautotitle\n");
 	if (p->kind == PLOT_COMPARE)
 		sbuf_addstr(out, "unset key\nunset xlabel\n");
 	if (multi) {

@@ -328,7 +328,14 @@ test_expect_success 'series of free pages: runs, and the watermarks dashed' '
 	test "$(grep -c "with lines lc rgb \"#505050\" dt 2 lw 1.5 title \"min watermark (base run [0-9]*)\"" out)" = 1 &&
 	test "$(grep -c "with lines lc rgb \"#505050\" dt 2 lw 1.5 title \"min watermark (patched run [0-9]*)\"" out)" = 1 &&
 	test "$(grep -c " dt [234] lw 1.5 title " out)" = 6 &&
-	grep -q "dashed: the zone.s watermarks" out
+	grep -q "dashed: the zone.s watermarks" out &&
+	# in text the legend goes below, an entry a line: 22 lines of
+	# chart, 2 of heading, 9 of legend
+	perfsift plot series base patched \
+		--metric zoneinfo.node0.Normal.pages.free -o free.txt \
+		--script >out &&
+	grep -q "^set terminal dumb size 80,33 nofeed noenhanced$" out &&
+	grep -q "^set key below left vertical noautotitle$" out
 '
 
 test_expect_success 'series of a counter: rates per second, at each interval middle' '

@@ -114,7 +114,7 @@ set style fill empty
 set border 3
 set ytics nomirror
 set boxwidth 0.6
-set key outside top center horizontal noautotitle
+set key below left vertical noautotitle
 unset key
 unset xlabel
 set title "kernbench.elsp-2 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change against\nbase, * significant (Benjamini-Hochberg q < 0.05)"

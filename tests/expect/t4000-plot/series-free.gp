@@ -62,7 +62,7 @@ set boxwidth 0.6
 set key outside top center horizontal noautotitle
 set multiplot layout 1,1 title "zoneinfo.node0.Normal.pages.free: base vs patched\na line per run; dashed: the zone's watermarks"
 set title ""
-set ylabel "value (no unit recorded)"
+set ylabel "no unit recorded"
 set xlabel "seconds since the run's first sample"
 set xrange [0:*]
 set autoscale xfixmax

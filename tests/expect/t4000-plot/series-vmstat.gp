@@ -35,7 +35,7 @@ set boxwidth 0.6
 set key outside top center horizontal noautotitle
 set multiplot layout 1,2 title "monitor series: base vs patched\na line per run; counters as rates: the change over each interval / its length, at its middle"
 set title "proc-vmstat.nr_free_pages"
-set ylabel "value (no unit recorded)"
+set ylabel "no unit recorded"
 set xlabel "seconds since the run's first sample"
 set xrange [0:*]
 set autoscale xfixmax
