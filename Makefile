@@ -37,7 +37,7 @@ QUIET_LD  = @echo '   LINK    $@';
 QUIET_GEN = @echo '   GEN     $@';
 endif
 
-LIB_SRC := $(wildcard lib/*/*.c) $(wildcard importers/*.c)
+LIB_SRC := $(wildcard lib/*/*.c) $(wildcard importers/*.c) $(wildcard plots/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 SCHEMA  := $(sort $(wildcard schema/*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/schema.o

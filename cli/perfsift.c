@@ -25,7 +25,8 @@ struct cmd_struct {
 
 extern const char *const compare_usage[], *const debug_usage[],
 	*const import_usage[], *const regressions_usage[],
-	*const metrics_usage[], *const runs_usage[], *const show_usage[];
+	*const metrics_usage[], *const plot_usage[], *const runs_usage[],
+	*const show_usage[];
 
 static const struct cmd_struct commands[] = {
 	{ "compare", cmd_compare,
@@ -38,6 +39,9 @@ static const struct cmd_struct commands[] = {
 	{ "metrics", cmd_metrics,
 	  "list metrics, with unit, direction and run counts",
 	  metrics_usage, NULL },
+	{ "plot", cmd_plot,
+	  "draw a chart with gnuplot: compare, sweep, series",
+	  plot_usage, NULL },
 	{ "regressions", cmd_regressions,
 	  "every significant regression in the database",
 	  regressions_usage, NULL },

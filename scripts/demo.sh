@@ -9,7 +9,8 @@
 # zoneinfo.gz, meminfo.gz under .../<commit>/<run>/).  perfsift imports
 # the whole tree with one command, reduces the monitors itself (lkp's
 # stats.json is not written: event counters last - first, gauges the
-# mean) and shows the comparison with significance.  Everything lands in
+# mean), shows the comparison with significance and draws the charts
+# (perfsift plot: PNG, and text for email).  Everything lands in
 # demo-out/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -97,4 +98,20 @@ echo "== a monitor series as imported: free pages of the Normal zone in the firs
 first=$("$P" runs --json | sed -n 's/.*"id": \([0-9]*\).*/\1/p' | head -n 1)
 "$P" show "run:$first" --series 'zoneinfo.node0.Normal.pages.free' | head -n 8
 echo
+echo "== charts (perfsift plot, drawn by gnuplot) in $OUT/"
+"$P" plot compare --by param:bs 4k 64k --metric 'fio.read_[bil]*' \
+	-o "$OUT/compare.png"
+"$P" plot compare --by param:bs 4k 64k --metric 'fio.read_[bi]*' \
+	-o "$OUT/compare.txt"
+# what the page cache and the allocator saw: free pages of the Normal
+# zone against its watermarks, and the rate of page-ins from the disk
+"$P" plot series --by param:bs 4k 64k \
+	--metric 'zoneinfo.node0.Normal.pages.free' -o "$OUT/free-pages.png"
+"$P" plot series --by param:bs 4k 64k --metric 'proc-vmstat.pgpgin' \
+	-o "$OUT/pgpgin.png"
+echo "compare.png (bandwidth, I/O, IOPS and latency, each run a point),"
+echo "compare.txt (the same as text, for an email), free-pages.png (the"
+echo "Normal zone's free pages against its min/low/high watermarks) and"
+echo "pgpgin.png (page-ins per second); the first chart as text:"
+sed -n '1,/^$/p' "$OUT/compare.txt"
 echo "raw captures (an lkp result tree) and the database are in $OUT/"

@@ -1,0 +1,1065 @@
+/*
+ * What a chart shows, read from the database into a struct plot: the
+ * compare engine's rows and verdicts (compare), samples against a run
+ * parameter or the metric's trailing number (sweep), and monitor series
+ * as values or counter rates, with the zone watermarks (series).
+ */
+#include "core/compat.h"
+#include "core/sbuf.h"
+#include "core/strparse.h"
+#include "stats/compare.h"
+#include "stats/stats.h"
+#include "plot.h"
+#include <ctype.h>
+
+/* Series panels: each with its own legend of runs. */
+#define MAX_SERIES_PANELS 4
+
+/* "'a', 'b'": the variants, for messages. */
+static char *variant_list(const struct plot_request *rq)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < rq->nr_var; i++)
+		sbuf_addf(&sb, "%s'%s'", i ? ", " : "", rq->var[i].name);
+	return sbuf_detach(&sb, NULL);
+}
+
+static const char *glob_text(const struct plot_request *rq)
+{
+	return rq->metric_glob ? rq->metric_glob : "*";
+}
+
+/* The filter selecting variant i's runs. */
+static void variant_filter(const struct plot_request *rq, size_t i,
+			   struct run_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->sel = rq->var[i].sel;
+	f->run_id = rq->var[i].sel ? 0 : rq->var[i].run_id;
+	f->testcase = rq->testcase_glob;
+	f->machine = rq->machine;
+}
+
+static void set_variants(struct plot *p, const struct plot_request *rq)
+{
+	size_t i;
+
+	p->variants = xcalloc(rq->nr_var, sizeof(*p->variants));
+	p->nr_variants = rq->nr_var;
+	for (i = 0; i < rq->nr_var; i++)
+		p->variants[i] = xstrdup(rq->var[i].name);
+}
+
+/* "a vs b vs c" */
+static void add_vs(struct sbuf *sb, const struct plot_request *rq)
+{
+	size_t i;
+
+	for (i = 0; i < rq->nr_var; i++)
+		sbuf_addf(sb, "%s%s", i ? " vs " : "", rq->var[i].name);
+}
+
+/* ", testcase T on M (params P)", from the parts that are known */
+static void add_group(struct sbuf *sb, const char *testcase,
+		      const char *machine, const char *params)
+{
+	if (*testcase)
+		sbuf_addf(sb, ", %s", testcase);
+	if (*machine)
+		sbuf_addf(sb, " on %s", machine);
+	if (*params)
+		sbuf_addf(sb, " (%s)", params);
+}
+
+static char *unit_label(const char *unit)
+{
+	return xstrdup(unit && *unit ? unit : "no unit recorded");
+}
+
+/* ---- compare ---- */
+
+static int same_group(const struct cmp_row *a, const struct cmp_row *b)
+{
+	return !strcmp(a->testcase, b->testcase) &&
+	       !strcmp(a->params, b->params) &&
+	       !strcmp(a->machine, b->machine);
+}
+
+static void compare_bar(const struct cmp_row *r, size_t v,
+			struct plot_bar *b, int *aggregate)
+{
+	const struct cmp_side *s = &r->side[v];
+
+	b->mean = b->err = b->change_pct = NAN;
+	b->n = -1;
+	if (s->source == SIDE_NONE)
+		return;
+	b->mean = s->mean;
+	b->n = s->n;
+	if (s->source == SIDE_SAMPLES) {
+		b->err = s->nv > 1 ? s->sd : NAN;
+		b->runs = xmalloc((s->nv ? s->nv : 1) * sizeof(*b->runs));
+		memcpy(b->runs, s->v, s->nv * sizeof(*b->runs));
+		b->nr_runs = s->nv;
+	} else {
+		b->err = s->sd;
+		*aggregate = 1;
+	}
+	if (v) {
+		const struct cmp_vs *vs = &r->vs[v - 1];
+
+		b->change_pct = vs->change_pct;
+		if (vs->significant && vs->verdict == CMP_REGRESSION)
+			b->mark = MARK_REGRESSION;
+		else if (vs->significant && vs->verdict == CMP_IMPROVEMENT)
+			b->mark = MARK_IMPROVEMENT;
+	}
+}
+
+static int load_compare(struct db *db, const struct plot_request *rq,
+			struct plot *p)
+{
+	struct cmp_opts o = CMP_OPTS_INIT;
+	struct selector *var = xcalloc(rq->nr_var, sizeof(*var));
+	const char *mglob[1] = { rq->metric_glob };
+	const char *tglob[1] = { rq->testcase_glob };
+	struct comparison cmp;
+	struct sbuf sb = SBUF_INIT;
+	size_t i, v;
+	int one_group = 1, aggregate = 0, ret = -1;
+
+	for (i = 0; i < rq->nr_var; i++) {
+		if (!rq->var[i].sel)
+			BUG("a compare plot of a single run");
+		var[i] = *rq->var[i].sel;	/* borrowed copies */
+	}
+	o.dim = rq->dim;
+	o.param = rq->param;
+	o.machine = rq->machine;
+	if (rq->metric_glob) {
+		o.metric_globs.v = mglob;
+		o.metric_globs.nr = 1;
+	}
+	if (rq->testcase_glob) {
+		o.testcase_globs.v = tglob;
+		o.testcase_globs.nr = 1;
+	}
+	if (compare_variants(db, var, rq->nr_var, &o, &cmp)) {
+		free(var);
+		return -2;
+	}
+	if (!cmp.nr) {
+		char *vl = variant_list(rq);
+
+		error("no metric matching '%s' has values in %s",
+		      glob_text(rq), vl);
+		free(vl);
+		goto out;
+	}
+	if (cmp.nr > PLOT_MAX_PANELS) {
+		error("'%s' matches %zu metrics in these variants; a compare "
+		      "plot draws at most %d: narrow it with --metric, "
+		      "--testcase or --machine", glob_text(rq), cmp.nr,
+		      PLOT_MAX_PANELS);
+		goto out;
+	}
+	for (i = 1; i < cmp.nr; i++)
+		one_group &= same_group(&cmp.rows[0], &cmp.rows[i]);
+	p->kind = PLOT_COMPARE;
+	set_variants(p, rq);
+	for (i = 0; i < cmp.nr; i++) {
+		const struct cmp_row *r = &cmp.rows[i];
+		struct plot_panel *pn;
+
+		sbuf_addstr(&sb, r->metric);
+		if (!one_group)
+			add_group(&sb, r->testcase, r->machine, r->params);
+		pn = plot_add_panel_take(p, sbuf_detach(&sb, NULL),
+					 unit_label(r->unit));
+		pn->bars = xcalloc(rq->nr_var, sizeof(*pn->bars));
+		for (v = 0; v < rq->nr_var; v++)
+			compare_bar(r, v, &pn->bars[v], &aggregate);
+	}
+	add_vs(&sb, rq);
+	if (one_group)
+		add_group(&sb, cmp.rows[0].testcase, cmp.rows[0].machine,
+			  cmp.rows[0].params);
+	p->title = sbuf_detach(&sb, NULL);
+	sbuf_addf(&sb, "bars: mean ± sample standard deviation (n-1); "
+		  "points: runs; change against %s, * significant "
+		  "(%s < %g)", rq->var[0].name,
+		  o.fdr ? "Benjamini-Hochberg q" : "p", o.alpha);
+	if (aggregate)
+		sbuf_addstr(&sb, "; imported summaries: the source's "
+			    "standard deviation");
+	p->subtitle = sbuf_detach(&sb, NULL);
+	ret = 0;
+out:
+	comparison_release(&cmp);
+	free(var);
+	return ret;
+}
+
+/* ---- sweep ---- */
+
+/*
+ * A number as run parameters and metric names write it: "16", "0.5",
+ * or a size with a binary suffix as fio and lkp write them ("4k" =
+ * 4096, "64m", "1g").  0 or -1.
+ */
+static int parse_x(const char *s, double *x)
+{
+	static const char suffixes[] = "kmgt";
+	const char *sfx;
+	size_t len = strlen(s);
+	char *num;
+	int r;
+
+	if (!str_to_double(s, x))
+		return 0;
+	if (len < 2 || !(sfx = strchr(suffixes, s[len - 1] | 0x20)))
+		return -1;
+	num = xstrndup(s, len - 1);
+	r = str_to_double(num, x);
+	free(num);
+	if (r)
+		return -1;
+	*x *= pow(1024, (double)(sfx - suffixes + 1));
+	return 0;
+}
+
+/*
+ * The trailing number of a metric name, after its last '-' or '_'
+ * (kernbench.elsp-2, ebizzy.Mean-8): *prefix_len covers the name up to
+ * and including the separator.  0 or -1.
+ */
+static int metric_suffix(const char *name, size_t *prefix_len, double *x)
+{
+	const char *sep = NULL, *p;
+
+	for (p = name; *p; p++)
+		if (*p == '-' || *p == '_')
+			sep = p;
+	if (!sep || !sep[1] || !isdigit((unsigned char)sep[1]))
+		return -1;
+	if (str_to_double(sep + 1, x))
+		return -1;
+	*prefix_len = (size_t)(sep - name) + 1;
+	return 0;
+}
+
+/* One value at one x, on the line of one variant and group. */
+struct sweep_val {
+	size_t line;
+	double x, y;
+	const char *xtext;	/* borrowed: a sample's metric or param */
+};
+
+struct sweep_line {
+	char *key;		/* owned: variant, group */
+	char *group;		/* owned: testcase, machine, params */
+	size_t var;
+};
+
+struct sweep {
+	struct sweep_val *val;
+	size_t nr, alloc;
+	struct sweep_line *line;
+	size_t nr_lines, alloc_lines;
+	char *what;		/* owned: the metric, or the family "x.y-" */
+	char *plain;		/* owned: a metric without a trailing number
+				 * (sweep by the metric's number) */
+	char *unit;		/* owned, may be NULL */
+	char **xtext;		/* owned: texts the values point to */
+	size_t nr_xtext, alloc_xtext;
+};
+
+static void sweep_release(struct sweep *s)
+{
+	size_t i;
+
+	free(s->val);
+	for (i = 0; i < s->nr_lines; i++) {
+		free(s->line[i].key);
+		free(s->line[i].group);
+	}
+	free(s->line);
+	free(s->what);
+	free(s->plain);
+	free(s->unit);
+	for (i = 0; i < s->nr_xtext; i++)
+		free(s->xtext[i]);
+	free(s->xtext);
+}
+
+static const char *keep_text(struct sweep *s, const char *text)
+{
+	ALLOC_GROW(s->xtext, s->nr_xtext + 1, s->alloc_xtext);
+	s->xtext[s->nr_xtext] = xstrdup(text);
+	return s->xtext[s->nr_xtext++];
+}
+
+/* The line of variant var and group, made on first use. */
+static size_t sweep_line(struct sweep *s, size_t var, const char *group)
+{
+	char *key = xstrfmt("%zu\037%s", var, group);
+	size_t i;
+
+	for (i = 0; i < s->nr_lines; i++)
+		if (!strcmp(s->line[i].key, key)) {
+			free(key);
+			return i;
+		}
+	ALLOC_GROW(s->line, s->nr_lines + 1, s->alloc_lines);
+	s->line[i].key = key;
+	s->line[i].group = xstrdup(group);
+	s->line[i].var = var;
+	s->nr_lines++;
+	return i;
+}
+
+/*
+ * The metric (or the family, with the trailing number) every value must
+ * share: the first one seen sets it; another is an error.
+ */
+static int sweep_what(struct sweep *s, const char *what, size_t len,
+		      const char *unit, const struct plot_request *rq)
+{
+	if (!s->what) {
+		s->what = xstrndup(what, len);
+		s->unit = unit ? xstrdup(unit) : NULL;
+		return 0;
+	}
+	if (strlen(s->what) == len && !memcmp(s->what, what, len))
+		return 0;
+	if (rq->x_param)
+		return error("'%s' matches several metrics ('%s', '%s', ...); "
+			     "a sweep draws one: narrow it with --metric",
+			     glob_text(rq), s->what, what);
+	return error("'%s' matches several metric families ('%s', '%.*s', "
+		     "...); a sweep draws one: narrow it with --metric",
+		     glob_text(rq), s->what, (int)len, what);
+}
+
+/* The params of a run, without the swept one, as "k=v,k=v". */
+static int run_params(struct db *db, int64_t run, const char *x_param,
+		      char **rest, char **xval)
+{
+	char **k, **v;
+	size_t n, i;
+	struct sbuf sb = SBUF_INIT;
+
+	*xval = NULL;
+	if (query_run_params(db, run, &k, &v, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (x_param && !strcmp(k[i], x_param)) {
+			*xval = v[i];
+			v[i] = NULL;
+		} else {
+			sbuf_addf(&sb, "%s%s=%s", sb.len ? "," : "", k[i],
+				  v[i]);
+		}
+		free(k[i]);
+		free(v[i]);
+	}
+	free(k);
+	free(v);
+	*rest = sbuf_detach(&sb, NULL);
+	return 0;
+}
+
+/* The values of variant i into s. */
+static int sweep_variant(struct db *db, const struct plot_request *rq,
+			 size_t i, struct sweep *s)
+{
+	struct run_filter f;
+	struct run_row *runs = NULL;
+	struct sample_row *smp = NULL;
+	size_t nr = 0, ns = 0, r, k = 0;
+	int ret = -2;
+
+	variant_filter(rq, i, &f);
+	if (query_runs(db, &f, &runs, &nr) ||
+	    query_samples(db, &f, rq->metric_glob, &smp, &ns))
+		goto out;
+	ret = -1;
+	for (r = 0; r < nr; r++) {
+		char *rest, *xval, *group;
+		double x = NAN;
+
+		if (run_params(db, runs[r].id, rq->x_param, &rest, &xval)) {
+			ret = -2;
+			goto out;
+		}
+		group = xstrfmt("%s%s%s%s%s%s", runs[r].testcase,
+				*runs[r].machine ? " on " : "",
+				runs[r].machine, *rest ? " (" : "", rest,
+				*rest ? ")" : "");
+		free(rest);
+		if (rq->x_param && xval && parse_x(xval, &x)) {
+			error("no numeric parameter: run %" PRId64 " has "
+			      "%s=%s, not a number", runs[r].id, rq->x_param,
+			      xval);
+			free(xval);
+			free(group);
+			goto out;
+		}
+		for (; k < ns && smp[k].run_id < runs[r].id; k++)
+			;
+		for (; k < ns && smp[k].run_id == runs[r].id; k++) {
+			struct sweep_val *sv;
+			size_t plen = strlen(smp[k].metric);
+			const char *xtext = xval;
+			double mx;
+
+			if (!rq->x_param) {
+				if (metric_suffix(smp[k].metric, &plen, &mx)) {
+					if (!s->plain)
+						s->plain = xstrdup(smp[k].metric);
+					continue;
+				}
+				x = mx;
+				xtext = smp[k].metric + plen;
+			}
+			if (sweep_what(s, smp[k].metric, plen, smp[k].unit,
+				       rq)) {
+				free(xval);
+				free(group);
+				goto out;
+			}
+			if (!xtext)
+				continue;	/* a run the sweep is not over */
+			ALLOC_GROW(s->val, s->nr + 1, s->alloc);
+			sv = &s->val[s->nr++];
+			sv->line = sweep_line(s, i, group);
+			sv->x = x;
+			sv->y = smp[k].value;
+			sv->xtext = keep_text(s, xtext);
+		}
+		free(xval);
+		free(group);
+	}
+	ret = 0;
+out:
+	run_rows_free(runs, nr);
+	sample_rows_free(smp, ns);
+	return ret;
+}
+
+static int cmp_val(const void *a, const void *b)
+{
+	const struct sweep_val *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->x < y->x ? -1 : x->x > y->x;
+}
+
+static int is_pow2(double x)
+{
+	int e;
+
+	return x > 0 && frexp(x, &e) == 0.5;
+}
+
+/* The x tics: every distinct x, with the text the data gave it. */
+static void sweep_tics(struct plot *p, const struct sweep *s)
+{
+	size_t i, t;
+	int pow2 = 1;
+
+	for (i = 0; i < s->nr; i++) {
+		for (t = 0; t < p->nr_tics; t++)
+			if (p->tics[t].x == s->val[i].x)
+				break;
+		if (t < p->nr_tics)
+			continue;
+		ALLOC_GROW(p->tics, p->nr_tics + 1, p->alloc_tics);
+		for (t = p->nr_tics; t > 0 && p->tics[t - 1].x > s->val[i].x;
+		     t--)
+			p->tics[t] = p->tics[t - 1];
+		p->tics[t].x = s->val[i].x;
+		p->tics[t].text = xstrdup(s->val[i].xtext);
+		p->nr_tics++;
+	}
+	for (t = 0; t < p->nr_tics; t++)
+		pow2 &= is_pow2(p->tics[t].x);
+	p->logx = pow2 && p->nr_tics > 1 &&
+		  p->tics[p->nr_tics - 1].x > 8 * p->tics[0].x;
+}
+
+static int load_sweep(struct db *db, const struct plot_request *rq,
+		      struct plot *p)
+{
+	struct sweep s = { 0 };
+	struct sbuf sb = SBUF_INIT;
+	struct plot_panel *pn;
+	size_t i, j, l;
+	int r, single = 0;
+
+	for (i = 0; i < rq->nr_var; i++) {
+		r = sweep_variant(db, rq, i, &s);
+		if (r) {
+			sweep_release(&s);
+			return r;
+		}
+	}
+	if (!s.what && !s.plain) {
+		char *vl = variant_list(rq);
+
+		error("no metric matching '%s' has values in %s",
+		      glob_text(rq), vl);
+		free(vl);
+		sweep_release(&s);
+		return -1;
+	}
+	if (!s.nr) {
+		if (rq->x_param)
+			error("no numeric parameter: no run of '%s' has a "
+			      "parameter '%s'", s.what, rq->x_param);
+		else
+			error("no numeric parameter: '%s' has no trailing "
+			      "number (as in kernbench.elsp-2); name a run "
+			      "parameter with --x NAME", s.plain);
+		sweep_release(&s);
+		return -1;
+	}
+	if (s.plain) {
+		error("'%s' matches '%s', which has no trailing number, "
+		      "besides the family '%sN': narrow it with --metric",
+		      glob_text(rq), s.plain, s.what);
+		sweep_release(&s);
+		return -1;
+	}
+	if (s.nr_lines > PLOT_MAX_LINES) {
+		error("%zu lines (variant, testcase, machine and params); a "
+		      "sweep draws at most %d: narrow it with --testcase or "
+		      "--machine", s.nr_lines, PLOT_MAX_LINES);
+		sweep_release(&s);
+		return -1;
+	}
+	QSORT(s.val, s.nr, cmp_val);
+	p->kind = PLOT_SWEEP;
+	set_variants(p, rq);
+	sweep_tics(p, &s);
+	if (rq->x_param)
+		p->xlabel = xstrdup(rq->x_param);
+	else
+		p->xlabel = xstrfmt("N in %sN", s.what);
+	sbuf_addf(&sb, "%s%s: ", s.what, rq->x_param ? "" : "N");
+	add_vs(&sb, rq);
+	pn = plot_add_panel_take(p, NULL, unit_label(s.unit));
+	for (l = 0; l < s.nr_lines; l++) {
+		const struct sweep_line *sl = &s.line[l];
+		struct plot_line *ln;
+		int several = 0;
+
+		for (j = 0; j < s.nr_lines; j++)
+			several |= j != l && s.line[j].var == sl->var;
+		ln = plot_add_line_take(pn, several ?
+					xstrfmt("%s: %s", p->variants[sl->var],
+						sl->group) :
+					xstrdup(p->variants[sl->var]),
+					(int)sl->var);
+		for (i = 0; i < s.nr; i = j) {
+			double *y;
+			size_t n;
+
+			if (s.val[i].line != l) {
+				j = i + 1;
+				continue;
+			}
+			for (j = i; j < s.nr && s.val[j].line == l &&
+				    s.val[j].x == s.val[i].x; j++)
+				;
+			n = j - i;
+			y = xmalloc(n * sizeof(*y));
+			for (size_t k = 0; k < n; k++)
+				y[k] = s.val[i + k].y;
+			plot_line_add(ln, s.val[i].x, stats_mean(y, n),
+				      n > 1 ? stats_sd_sample(y, n) : NAN);
+			ln->pt[ln->nr - 1].n = (long)n;
+			single |= n == 1;
+			free(y);
+		}
+	}
+	for (l = 1; l < s.nr_lines; l++)
+		if (strcmp(s.line[l].group, s.line[0].group))
+			break;
+	if (l == s.nr_lines && *s.line[0].group)
+		sbuf_addf(&sb, ", %s", s.line[0].group);
+	p->title = sbuf_detach(&sb, NULL);
+	pn->title = xstrdup(p->title);
+	p->subtitle = xstrfmt("mean ± sample standard deviation (n-1) over "
+			      "the runs at each point%s",
+			      single ? "; a point of one run has no bar" : "");
+	sweep_release(&s);
+	return 0;
+}
+
+/* ---- series ---- */
+
+/* s for a GLOB that matches s alone. */
+static char *glob_quote(const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (; *s; s++) {
+		if (*s == '*' || *s == '?' || *s == '[')
+			sbuf_addf(&sb, "[%c]", *s);
+		else
+			sbuf_addch(&sb, *s);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+static const char *const watermarks[] = { "min", "low", "high" };
+#define FREE_SUFFIX ".pages.free"
+
+/* Is name a zone watermark of a zone whose free pages are drawn? */
+static int is_watermark_of(const char *name, const char *free_name)
+{
+	size_t zl = strlen(free_name) - strlen("free"), w;
+
+	if (strncmp(name, free_name, zl))
+		return 0;
+	for (w = 0; w < ARRAY_SIZE(watermarks); w++)
+		if (!strcmp(name + zl, watermarks[w]))
+			return 1;
+	return 0;
+}
+
+/* The points of one (run, metric), borrowed from the query's rows. */
+struct trace {
+	size_t var;
+	int64_t run;
+	const struct series_row *pt;
+	size_t n;
+};
+
+struct series_data {
+	struct series_row **rows;	/* owned: per variant */
+	size_t *nr_rows;
+	struct metric_row **metrics;	/* owned: per variant */
+	size_t *nr_metrics;
+	struct run_row **runs;
+	size_t *nr_runs;
+	struct trace *tr;
+	size_t nr_tr, alloc_tr;
+	char **panel;			/* borrowed names: the panels */
+	size_t nr_panels, alloc_panels;
+};
+
+static void series_data_release(struct series_data *d, size_t nvar)
+{
+	size_t v;
+
+	for (v = 0; v < nvar; v++) {
+		series_rows_free(d->rows[v], d->nr_rows[v]);
+		metric_rows_free(d->metrics[v], d->nr_metrics[v]);
+		run_rows_free(d->runs[v], d->nr_runs[v]);
+	}
+	free(d->rows);
+	free(d->nr_rows);
+	free(d->metrics);
+	free(d->nr_metrics);
+	free(d->runs);
+	free(d->nr_runs);
+	free(d->tr);
+	free(d->panel);
+}
+
+/* Append the rows of glob for variant v to d->rows[v]. */
+static int series_query(struct db *db, const struct plot_request *rq,
+			size_t v, const char *glob, struct series_data *d)
+{
+	struct run_filter f;
+	struct series_row *rows;
+	size_t n;
+
+	variant_filter(rq, v, &f);
+	if (query_series(db, &f, glob, &rows, &n))
+		return -2;
+	if (!d->rows[v]) {
+		d->rows[v] = rows;
+		d->nr_rows[v] = n;
+		return 0;
+	}
+	d->rows[v] = xrealloc(d->rows[v], (d->nr_rows[v] + n + 1) *
+				      sizeof(*rows));
+	memcpy(d->rows[v] + d->nr_rows[v], rows, n * sizeof(*rows));
+	d->nr_rows[v] += n;
+	free(rows);	/* the strings moved */
+	return 0;
+}
+
+static const struct metric_row *metric_of(const struct series_data *d,
+					  size_t v, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_metrics[v]; i++)
+		if (!strcmp(d->metrics[v][i].name, name))
+			return &d->metrics[v][i];
+	return NULL;
+}
+
+static int has_panel(const struct series_data *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_panels; i++)
+		if (!strcmp(d->panel[i], name))
+			return 1;
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return str_natcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The legend of a run: the variant as typed, or a run's own label. */
+static char *run_name(const struct plot_request *rq,
+		      const struct series_data *d, size_t v, int64_t run)
+{
+	size_t i;
+
+	if (rq->var[v].sel)
+		return xstrfmt("%s run %" PRId64, rq->var[v].name, run);
+	for (i = 0; i < d->nr_runs[v]; i++)
+		if (d->runs[v][i].id == run)
+			return xstrfmt("%s run %" PRId64,
+				       d->runs[v][i].label ?
+				       d->runs[v][i].label :
+				       d->runs[v][i].kernel, run);
+	return xstrfmt("run %" PRId64, run);
+}
+
+/* Points of a counter as rates per second, at each interval's middle. */
+static void add_rates(struct plot_line *ln, const struct trace *t)
+{
+	size_t k;
+
+	for (k = 1; k < t->n; k++) {
+		double dt = t->pt[k].t - t->pt[k - 1].t;
+		double dv = t->pt[k].value - t->pt[k - 1].value;
+
+		/* a reset (reboot, wrap) is no rate */
+		if (dt > 0 && dv >= 0)
+			plot_line_add(ln, (t->pt[k].t + t->pt[k - 1].t) / 2 -
+					  t->pt[0].t, dv / dt, NAN);
+	}
+}
+
+/* Is t a constant level already drawn as line ln? */
+static int same_level(const struct plot_line *ln, const struct trace *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->n; k++)
+		if (t->pt[k].value != ln->pt[0].y)
+			return 0;
+	for (k = 0; k < ln->nr; k++)
+		if (ln->pt[k].y != ln->pt[0].y)
+			return 0;
+	return 1;
+}
+
+/* The dashed watermarks of the zone of free_name, for run t. */
+static void add_watermarks(struct plot_panel *pn, const struct series_data *d,
+			   const struct trace *run_tr, const char *free_name,
+			   const char *run_label, size_t first_wm)
+{
+	size_t i, w, l;
+
+	for (w = 0; w < ARRAY_SIZE(watermarks); w++) {
+		size_t zl = strlen(free_name) - strlen("free");
+
+		for (i = 0; i < d->nr_tr; i++) {
+			const struct trace *t = &d->tr[i];
+			struct plot_line *ln;
+			int dup = 0;
+
+			if (t->run != run_tr->run || t->var != run_tr->var ||
+			    strncmp(t->pt[0].metric, free_name, zl) ||
+			    strcmp(t->pt[0].metric + zl, watermarks[w]))
+				continue;
+			for (l = first_wm; l < pn->nr_lines; l++)
+				dup |= pn->lines[l].dash == (int)w + 2 &&
+				       same_level(&pn->lines[l], t);
+			if (dup)
+				continue;
+			ln = plot_add_line_take(pn, xstrfmt("%s watermark "
+							    "(%s)",
+							    watermarks[w],
+							    run_label), -1);
+			ln->dash = (int)w + 2;
+			for (size_t k = 0; k < t->n; k++)
+				plot_line_add(ln, t->pt[k].t - run_tr->pt[0].t,
+					      t->pt[k].value, NAN);
+		}
+	}
+}
+
+/* gnuplot's point types, filled ones first, told apart at a glance */
+static const int run_marks[] = { 7, 5, 9, 11, 13, 6, 4, 8, 10, 12 };
+
+/* One panel: metric name, every run's trace of it. */
+static int series_panel(struct plot *p, const struct plot_request *rq,
+			const struct series_data *d, const char *name,
+			int *counters, int *marks)
+{
+	const struct metric_row *m = NULL;
+	struct plot_panel *pn;
+	size_t i, v, first_wm, nruns = 0;
+	int counter, is_free = ends_with(name, FREE_SUFFIX);
+	int run_in_var[PLOT_MAX_VARIANTS] = { 0 };
+
+	for (v = 0; v < rq->nr_var && !m; v++)
+		m = metric_of(d, v, name);
+	counter = m && m->kind == MK_COUNTER;
+	*counters |= counter;
+	pn = plot_add_panel_take(p, counter ? xstrfmt("%s, rate", name) :
+					      xstrdup(name),
+				 counter ? xstrfmt("%s%sper second",
+						   m->unit ? m->unit : "",
+						   m->unit ? " " : "") :
+					   unit_label(m ? m->unit : NULL));
+	for (i = 0; i < d->nr_tr; i++)
+		nruns += !strcmp(d->tr[i].pt[0].metric, name);
+	if (nruns > PLOT_MAX_LINES)
+		return error("%zu runs have '%s'; a series plot draws at most "
+			     "%d: name runs with run:ID, or narrow it with "
+			     "--testcase or --machine", nruns, name,
+			     PLOT_MAX_LINES);
+	for (i = 0; i < d->nr_tr; i++) {
+		const struct trace *t = &d->tr[i];
+		struct plot_line *ln;
+		size_t k;
+
+		if (strcmp(t->pt[0].metric, name))
+			continue;
+		ln = plot_add_line_take(pn, run_name(rq, d, t->var, t->run),
+					(int)t->var);
+		/* runs of one variant share its colour, not its marks */
+		ln->point_type = t->var < PLOT_MAX_VARIANTS ?
+				 run_marks[run_in_var[t->var]++ %
+					   ARRAY_SIZE(run_marks)] : 0;
+		if (counter)
+			add_rates(ln, t);
+		else
+			for (k = 0; k < t->n; k++)
+				plot_line_add(ln, t->pt[k].t - t->pt[0].t,
+					      t->pt[k].value, NAN);
+		if (!ln->nr) {
+			/* one point of a counter: no interval, no rate */
+			free(ln->name);
+			free(ln->pt);
+			pn->nr_lines--;
+		}
+	}
+	if (!pn->nr_lines)
+		return error("'%s' has fewer than two points in every run: "
+			     "no rate to draw", name);
+	if (!is_free)
+		return 0;
+	first_wm = pn->nr_lines;
+	for (i = 0; i < d->nr_tr; i++)
+		if (!strcmp(d->tr[i].pt[0].metric, name)) {
+			char *label = run_name(rq, d, d->tr[i].var,
+					       d->tr[i].run);
+
+			add_watermarks(pn, d, &d->tr[i], name, label,
+				       first_wm);
+			free(label);
+		}
+	*marks |= pn->nr_lines > first_wm;
+	/* a level drawn once is every run's: name it for all */
+	for (i = first_wm; i < pn->nr_lines; i++) {
+		struct plot_line *ln = &pn->lines[i];
+		int alone = 1;
+
+		for (size_t j = first_wm; j < pn->nr_lines; j++)
+			alone &= j == i || pn->lines[j].dash != ln->dash;
+		if (alone) {
+			free(ln->name);
+			ln->name = xstrfmt("%s watermark",
+					   watermarks[ln->dash - 2]);
+		}
+	}
+	return 0;
+}
+
+/*
+ * d->tr: the traces of the rows loaded, one per (run, metric); with
+ * panels, each metric seen is also a panel (in d->panel).
+ */
+static void collect_traces(struct series_data *d, size_t nvar, int panels)
+{
+	size_t v, i, j;
+
+	d->nr_tr = 0;
+	for (v = 0; v < nvar; v++) {
+		const struct series_row *r = d->rows[v];
+
+		for (i = 0; i < d->nr_rows[v]; i = j) {
+			struct trace *t;
+
+			for (j = i; j < d->nr_rows[v] &&
+				    r[j].run_id == r[i].run_id &&
+				    !strcmp(r[j].metric, r[i].metric); j++)
+				;
+			ALLOC_GROW(d->tr, d->nr_tr + 1, d->alloc_tr);
+			t = &d->tr[d->nr_tr++];
+			t->var = v;
+			t->run = r[i].run_id;
+			t->pt = &r[i];
+			t->n = j - i;
+			if (panels && !has_panel(d, r[i].metric)) {
+				ALLOC_GROW(d->panel, d->nr_panels + 1,
+					   d->alloc_panels);
+				d->panel[d->nr_panels++] = r[i].metric;
+			}
+		}
+	}
+}
+
+static int load_series(struct db *db, const struct plot_request *rq,
+		       struct plot *p)
+{
+	struct series_data d = { 0 };
+	size_t v, i, nvar = rq->nr_var;
+	int ret = -2, counters = 0, marks = 0;
+	struct sbuf sb = SBUF_INIT;
+
+	d.rows = xcalloc(nvar, sizeof(*d.rows));
+	d.nr_rows = xcalloc(nvar, sizeof(*d.nr_rows));
+	d.metrics = xcalloc(nvar, sizeof(*d.metrics));
+	d.nr_metrics = xcalloc(nvar, sizeof(*d.nr_metrics));
+	d.runs = xcalloc(nvar, sizeof(*d.runs));
+	d.nr_runs = xcalloc(nvar, sizeof(*d.nr_runs));
+	for (v = 0; v < nvar; v++) {
+		struct run_filter f;
+
+		variant_filter(rq, v, &f);
+		if (series_query(db, rq, v, rq->metric_glob, &d) ||
+		    query_metrics(db, &f, rq->metric_glob, &d.metrics[v],
+				  &d.nr_metrics[v]) ||
+		    query_runs(db, &f, &d.runs[v], &d.nr_runs[v]))
+			goto out;
+	}
+	/* the traces, and the panels: every metric but watermarks */
+	collect_traces(&d, nvar, 1);
+	ret = -1;
+	if (!d.nr_tr) {
+		char *vl = variant_list(rq);
+
+		error("no series matches '%s' in %s", glob_text(rq), vl);
+		free(vl);
+		goto out;
+	}
+	/* free pages bring their zone's watermarks, drawn dashed */
+	for (i = 0, ret = -2; i < d.nr_panels; i++) {
+		char *prefix, *g;
+		size_t w;
+
+		if (!ends_with(d.panel[i], FREE_SUFFIX))
+			continue;
+		prefix = xstrndup(d.panel[i], strlen(d.panel[i]) - 4);
+		for (w = 0; w < ARRAY_SIZE(watermarks); w++) {
+			char *name = xstrfmt("%s%s", prefix, watermarks[w]);
+
+			/* already loaded when the glob matches it */
+			if (rq->metric_glob &&
+			    glob_match(rq->metric_glob, name)) {
+				free(name);
+				continue;
+			}
+			g = glob_quote(name);
+			free(name);
+			for (v = 0; v < nvar; v++)
+				if (series_query(db, rq, v, g, &d)) {
+					free(g);
+					free(prefix);
+					goto out;
+				}
+			free(g);
+		}
+		free(prefix);
+	}
+	ret = -1;
+	QSORT(d.panel, d.nr_panels, cmp_name);
+	/* the traces again: rows may have moved */
+	collect_traces(&d, nvar, 0);
+	p->kind = PLOT_SERIES;
+	set_variants(p, rq);
+	for (i = 0; i < d.nr_panels; i++) {
+		size_t k;
+		int wm = 0;
+
+		for (k = 0; k < d.nr_panels; k++)
+			wm |= ends_with(d.panel[k], FREE_SUFFIX) &&
+			      is_watermark_of(d.panel[i], d.panel[k]);
+		if (wm)
+			continue;	/* drawn with its free pages */
+		if (p->nr_panels == MAX_SERIES_PANELS) {
+			error("'%s' matches more than %d series; a series "
+			      "plot draws at most %d: narrow it with --metric",
+			      glob_text(rq), MAX_SERIES_PANELS,
+			      MAX_SERIES_PANELS);
+			goto out;
+		}
+		if (series_panel(p, rq, &d, d.panel[i], &counters, &marks))
+			goto out;
+	}
+	if (p->nr_panels == 1)
+		sbuf_addstr(&sb, p->panels[0].title);
+	else
+		sbuf_addf(&sb, "monitor series");
+	sbuf_addstr(&sb, ": ");
+	add_vs(&sb, rq);
+	p->title = sbuf_detach(&sb, NULL);
+	if (p->nr_panels == 1) {
+		free(p->panels[0].title);
+		p->panels[0].title = xstrdup(p->title);
+	}
+	p->xlabel = xstrdup("seconds since the run's first sample");
+	sbuf_addstr(&sb, "a line per run");
+	if (counters)
+		sbuf_addstr(&sb, "; counters as rates: the change over each "
+			    "interval / its length, at its middle");
+	if (marks)
+		sbuf_addstr(&sb, "; dashed: the zone's watermarks");
+	p->subtitle = sbuf_detach(&sb, NULL);
+	ret = 0;
+out:
+	series_data_release(&d, nvar);
+	return ret;
+}
+
+int plot_load(struct db *db, const struct plot_request *rq, struct plot *out)
+{
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	switch (rq->kind) {
+	case PLOT_COMPARE:
+		r = load_compare(db, rq, out);
+		break;
+	case PLOT_SWEEP:
+		r = load_sweep(db, rq, out);
+		break;
+	case PLOT_SERIES:
+		r = load_series(db, rq, out);
+		break;
+	default:
+		BUG("plot kind %d", (int)rq->kind);
+	}
+	if (r)
+		plot_release(out);
+	return r;
+}

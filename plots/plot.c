@@ -1,0 +1,695 @@
+/*
+ * A struct plot as a gnuplot script: the terminal by format, the data
+ * inline as data blocks of numbers only (every name goes into a quoted
+ * string instead), and one panel per metric.  PNG and SVG put the panels
+ * on one page (multiplot); the text form draws them one after another,
+ * each 80 columns wide, as an email wants them.
+ */
+#include "core/compat.h"
+#include "core/sbuf.h"
+#include "plot.h"
+
+/* Okabe and Ito's palette: told apart by colour-blind readers too. */
+static const char *const colors[PLOT_MAX_VARIANTS] = {
+	"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+	"#e69f00", "#56b4e9", "#404040", "#f0e442",
+};
+#define REGRESSION_COLOR "#b00000"
+#define IMPROVEMENT_COLOR "#006400"
+#define REFERENCE_COLOR "#505050"
+
+/* ---- building a plot ---- */
+
+static void panel_release(struct plot_panel *pn, size_t nr_bars)
+{
+	size_t i;
+
+	free(pn->title);
+	free(pn->ylabel);
+	if (pn->bars)
+		for (i = 0; i < nr_bars; i++)
+			free(pn->bars[i].runs);
+	free(pn->bars);
+	for (i = 0; i < pn->nr_lines; i++) {
+		free(pn->lines[i].name);
+		free(pn->lines[i].pt);
+	}
+	free(pn->lines);
+}
+
+void plot_release(struct plot *p)
+{
+	size_t i;
+
+	free(p->title);
+	free(p->subtitle);
+	free(p->xlabel);
+	for (i = 0; i < p->nr_variants; i++)
+		free(p->variants[i]);
+	free(p->variants);
+	for (i = 0; i < p->nr_panels; i++)
+		panel_release(&p->panels[i], p->nr_variants);
+	free(p->panels);
+	for (i = 0; i < p->nr_tics; i++)
+		free(p->tics[i].text);
+	free(p->tics);
+	memset(p, 0, sizeof(*p));
+}
+
+struct plot_panel *plot_add_panel_take(struct plot *p, char *title,
+				       char *ylabel)
+{
+	struct plot_panel *pn;
+
+	ALLOC_GROW(p->panels, p->nr_panels + 1, p->alloc_panels);
+	pn = &p->panels[p->nr_panels++];
+	memset(pn, 0, sizeof(*pn));
+	pn->title = title;
+	pn->ylabel = ylabel;
+	return pn;
+}
+
+struct plot_line *plot_add_line_take(struct plot_panel *panel, char *name,
+				     int variant)
+{
+	struct plot_line *l;
+
+	ALLOC_GROW(panel->lines, panel->nr_lines + 1, panel->alloc_lines);
+	l = &panel->lines[panel->nr_lines++];
+	memset(l, 0, sizeof(*l));
+	l->name = name;
+	l->variant = variant;
+	return l;
+}
+
+void plot_line_add(struct plot_line *l, double x, double y, double err)
+{
+	ALLOC_GROW(l->pt, l->nr + 1, l->alloc);
+	l->pt[l->nr].x = x;
+	l->pt[l->nr].y = y;
+	l->pt[l->nr].err = err;
+	l->pt[l->nr].n = 0;
+	l->nr++;
+}
+
+/* ---- text ---- */
+
+int plot_format_from_path(const char *path, enum plot_format *out)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+	if (!dot || (slash && dot < slash) || dot == path ||
+	    (slash && dot == slash + 1))
+		return -1;
+	if (!strcasecmp(dot, ".png"))
+		*out = PLOT_PNG;
+	else if (!strcasecmp(dot, ".svg"))
+		*out = PLOT_SVG;
+	else if (!strcasecmp(dot, ".txt"))
+		*out = PLOT_TXT;
+	else
+		return -1;
+	return 0;
+}
+
+void plot_add_quoted(struct sbuf *out, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\' || *p == '"') {
+			sbuf_addch(out, '\\');
+			sbuf_addch(out, (char)*p);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			sbuf_addch(out, ' ');
+		} else {
+			sbuf_addch(out, (char)*p);
+		}
+	}
+}
+
+/* "text" as a gnuplot string */
+static void add_string(struct sbuf *out, const char *s)
+{
+	sbuf_addch(out, '"');
+	plot_add_quoted(out, s);
+	sbuf_addch(out, '"');
+}
+
+/* "a\nb": two lines of a title; b may be NULL */
+static void add_two_lines(struct sbuf *out, const char *a, const char *b)
+{
+	sbuf_addch(out, '"');
+	plot_add_quoted(out, a);
+	if (b && *b) {
+		sbuf_addstr(out, "\\n");
+		plot_add_quoted(out, b);
+	}
+	sbuf_addch(out, '"');
+}
+
+void plot_add_double(struct sbuf *out, double v)
+{
+	char buf[40];
+	int prec;
+
+	if (!isfinite(v))
+		BUG("a non-finite value reached the plot data");
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (prec == 17)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	sbuf_addstr(out, buf);
+}
+
+/* "x y [err]" as one data line */
+static void add_row(struct sbuf *out, int nr, const double *v)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (i)
+			sbuf_addch(out, ' ');
+		plot_add_double(out, v[i]);
+	}
+	sbuf_addch(out, '\n');
+}
+
+/* ---- the script ---- */
+
+/* The data block of panel i named what: "$P1_bars" (1-based). */
+static void block_name(struct sbuf *out, size_t panel, const char *what)
+{
+	sbuf_addf(out, "$P%zu_%s", panel + 1, what);
+}
+
+static void block_start(struct sbuf *out, size_t panel, const char *what)
+{
+	block_name(out, panel, what);
+	sbuf_addstr(out, " << EOD\n");
+}
+
+static int txt_heading(struct sbuf *out, const struct plot *p, size_t i);
+
+/* The most lines a text chart's heading takes. */
+/*
+ * The most lines a text chart's heading and legend take: the legend
+ * goes below the chart, an entry a line, and the chart grows by them.
+ */
+static int heading_lines(const struct plot *p)
+{
+	struct sbuf scratch = SBUF_INIT;
+	size_t i;
+	int most = 0, n;
+
+	for (i = 0; i < p->nr_panels; i++) {
+		n = txt_heading(&scratch, p, i) + (int)p->panels[i].nr_lines;
+		most = n > most ? n : most;
+	}
+	sbuf_release(&scratch);
+	return most;
+}
+
+static void terminal(struct sbuf *out, const struct plot *p,
+		     const struct plot_opts *o)
+{
+	if (o->terminal) {
+		switch (o->format) {
+		case PLOT_PNG:
+			sbuf_addf(out, "set terminal pngcairo size %d,%d "
+				  "font \"sans,%d\" noenhanced\n", PLOT_WIDTH,
+				  PLOT_HEIGHT, PLOT_FONT_PT);
+			break;
+		case PLOT_SVG:
+			sbuf_addf(out, "set terminal svg size %d,%d font "
+				  "\"sans,%d\" noenhanced background "
+				  "\"white\"\n", PLOT_WIDTH, PLOT_HEIGHT,
+				  PLOT_FONT_PT);
+			break;
+		case PLOT_TXT:
+			sbuf_addf(out, "set terminal dumb size %d,%d nofeed "
+				  "noenhanced\n", PLOT_TXT_COLUMNS,
+				  PLOT_TXT_LINES + heading_lines(p));
+			break;
+		}
+	} else {
+		sbuf_addstr(out, "set termoption noenhanced\n");
+	}
+	if (o->output) {
+		sbuf_addstr(out, "set output ");
+		add_string(out, o->output);
+		sbuf_addch(out, '\n');
+	}
+}
+
+static void linetypes(struct sbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(colors); i++)
+		sbuf_addf(out, "set linetype %zu lc rgb \"%s\" lw 2 pt 7 "
+			  "ps 0.8\n", i + 1, colors[i]);
+}
+
+/* The range of every value a compare panel draws, 0 included. */
+static void bars_range(const struct plot *p, const struct plot_panel *pn,
+		       double *lo, double *hi)
+{
+	size_t v, k;
+
+	*lo = *hi = 0;
+	for (v = 0; v < p->nr_variants; v++) {
+		const struct plot_bar *b = &pn->bars[v];
+		double e = isfinite(b->err) ? b->err : 0;
+
+		if (!isfinite(b->mean))
+			continue;
+		*lo = fmin(*lo, b->mean - e);
+		*hi = fmax(*hi, b->mean + e);
+		for (k = 0; k < b->nr_runs; k++) {
+			*lo = fmin(*lo, b->runs[k]);
+			*hi = fmax(*hi, b->runs[k]);
+		}
+	}
+	if (*hi - *lo <= 0)
+		*hi = *lo + 1;
+}
+
+/* The highest point drawn for bar b (where its label goes). */
+static double bar_top(const struct plot_bar *b)
+{
+	double top = b->mean + (isfinite(b->err) ? b->err : 0);
+	size_t k;
+
+	for (k = 0; k < b->nr_runs; k++)
+		top = fmax(top, b->runs[k]);
+	return top;
+}
+
+/*
+ * Runs of a bar spread across it in the order they came, the first half
+ * left of the error bar and the rest right of it: a deterministic
+ * jitter, so that equal values and the error bar hide no run.
+ */
+static double run_x(size_t v, size_t k, size_t n)
+{
+	size_t left = n / 2, side = k < left ? left : n - left;
+	size_t pos = k < left ? k : k - left;
+	double off = side > 1 ? 0.07 + 0.16 * (double)pos / (double)(side - 1)
+			      : 0.15;
+
+	if (k < left)
+		off = -0.07 - 0.16 + (off - 0.07);
+	return (double)v + round(off * 1000) / 1000;
+}
+
+static void compare_data(struct sbuf *out, const struct plot *p, size_t i)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	size_t v, k;
+	int any_err = 0, any_runs = 0;
+
+	block_start(out, i, "bars");
+	for (v = 0; v < p->nr_variants; v++) {
+		const struct plot_bar *b = &pn->bars[v];
+		double row[3] = { (double)v, b->mean, (double)(v + 1) };
+
+		if (isfinite(b->mean))
+			add_row(out, 3, row);
+		any_err |= isfinite(b->mean) && isfinite(b->err);
+		any_runs |= b->nr_runs > 0;
+	}
+	sbuf_addstr(out, "EOD\n");
+	if (any_err) {
+		block_start(out, i, "err");
+		for (v = 0; v < p->nr_variants; v++) {
+			const struct plot_bar *b = &pn->bars[v];
+			double row[3] = { (double)v, b->mean, b->err };
+
+			if (isfinite(b->mean) && isfinite(b->err))
+				add_row(out, 3, row);
+		}
+		sbuf_addstr(out, "EOD\n");
+	}
+	if (any_runs) {
+		block_start(out, i, "runs");
+		for (v = 0; v < p->nr_variants; v++) {
+			const struct plot_bar *b = &pn->bars[v];
+
+			for (k = 0; k < b->nr_runs; k++) {
+				double row[2] = {
+					run_x(v, k, b->nr_runs), b->runs[k]
+				};
+
+				add_row(out, 2, row);
+			}
+		}
+		sbuf_addstr(out, "EOD\n");
+	}
+}
+
+static void line_data(struct sbuf *out, const struct plot *p, size_t i)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	size_t l, k;
+
+	for (l = 0; l < pn->nr_lines; l++) {
+		const struct plot_line *ln = &pn->lines[l];
+		char what[32];
+
+		snprintf(what, sizeof(what), "L%zu", l + 1);
+		block_start(out, i, what);
+		for (k = 0; k < ln->nr; k++) {
+			double row[3] = { ln->pt[k].x, ln->pt[k].y,
+					  isfinite(ln->pt[k].err) ?
+						  ln->pt[k].err : 0 };
+
+			add_row(out, p->kind == PLOT_SWEEP ? 3 : 2, row);
+		}
+		sbuf_addstr(out, "EOD\n");
+	}
+}
+
+/*
+ * s wrapped at width bytes, at a space (dropped) or after a comma, as
+ * the body of a gnuplot string with \n between lines.  Returns the
+ * number of lines.
+ */
+static int add_wrapped(struct sbuf *out, const char *s, size_t width)
+{
+	int lines = 1;
+
+	while (strlen(s) > width) {
+		size_t cut = 0, i;
+		char *part;
+
+		for (i = 1; i <= width; i++)
+			if (s[i] == ' ' || s[i - 1] == ',')
+				cut = i;
+		if (!cut)
+			cut = width;
+		part = xstrndup(s, cut);
+		plot_add_quoted(out, part);
+		free(part);
+		sbuf_addstr(out, "\\n");
+		lines++;
+		s += cut;
+		if (*s == ' ')
+			s++;
+	}
+	plot_add_quoted(out, s);
+	return lines;
+}
+
+/*
+ * The heading of chart i in text, where each chart of an email stands
+ * alone and the y label (which the dumb terminal cannot turn) joins
+ * the title: "title (unit)", the page's title, the subtitle.  Returns
+ * its number of lines.
+ */
+static int txt_heading(struct sbuf *out, const struct plot *p, size_t i)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	struct sbuf t = SBUF_INIT;
+	size_t w = PLOT_TXT_COLUMNS - 4;
+	int lines;
+
+	sbuf_addf(&t, "%s (%s)", pn->title, pn->ylabel);
+	lines = add_wrapped(out, t.buf, w);
+	sbuf_release(&t);
+	if (strcmp(pn->title, p->title)) {
+		sbuf_addstr(out, "\\n");
+		lines += add_wrapped(out, p->title, w);
+	}
+	sbuf_addstr(out, "\\n");
+	return lines + add_wrapped(out, p->subtitle, w);
+}
+
+/* Title and y label of panel i: on the page, or in text. */
+static void panel_title(struct sbuf *out, const struct plot *p, size_t i,
+			const struct plot_opts *o)
+{
+	const struct plot_panel *pn = &p->panels[i];
+
+	sbuf_addstr(out, "set title \"");
+	if (o->format == PLOT_TXT)
+		txt_heading(out, p, i);
+	else if (strcmp(pn->title, p->title))
+		plot_add_quoted(out, pn->title);
+	/* else the page's heading names it */
+	sbuf_addstr(out, "\"\nset ylabel ");
+	add_string(out, o->format == PLOT_TXT ? "" : pn->ylabel);
+	sbuf_addch(out, '\n');
+}
+
+/*
+ * Tic labels of the y axis: whole numbers where the axis spans enough
+ * that its tics are whole (gnuplot's %g writes 1e+06 beside 800000).
+ */
+static void y_format(struct sbuf *out, double lo, double hi)
+{
+	if (hi - lo >= 50 && fmax(fabs(lo), fabs(hi)) < 1e12)
+		sbuf_addstr(out, "set format y \"%.0f\"\n");
+	else
+		sbuf_addstr(out, "set format y \"%g\"\n");
+}
+
+static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
+			  const struct plot_opts *o)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	double lo, hi, span;
+	size_t v;
+	int any_err = 0, any_runs = 0, lab = 0;
+
+	panel_title(out, p, i, o);
+	bars_range(p, pn, &lo, &hi);
+	span = hi - lo;
+	y_format(out, lo, hi);
+	/* room above the bars for the change labels */
+	sbuf_addstr(out, "set xrange [-0.6:");
+	plot_add_double(out, (double)p->nr_variants - 0.4);
+	sbuf_addstr(out, "]\nset yrange [");
+	plot_add_double(out, lo < 0 ? lo - 0.05 * span : 0);
+	sbuf_addch(out, ':');
+	plot_add_double(out, hi + 0.18 * span);
+	sbuf_addstr(out, "]\nset xtics nomirror scale 0 (");
+	for (v = 0; v < p->nr_variants; v++) {
+		const struct plot_bar *b = &pn->bars[v];
+
+		sbuf_addf(out, "%s\"", v ? ", " : "");
+		plot_add_quoted(out, p->variants[v]);
+		if (b->n >= 0)
+			sbuf_addf(out, " (n=%ld)", b->n);
+		sbuf_addf(out, "\" %zu", v);
+	}
+	sbuf_addstr(out, ")\nunset label\n");
+	for (v = 1; v < p->nr_variants; v++) {
+		const struct plot_bar *b = &pn->bars[v];
+		char text[64];
+
+		if (!isfinite(b->mean) || !isfinite(b->change_pct))
+			continue;
+		snprintf(text, sizeof(text), "%+.1f%%%s", b->change_pct,
+			 b->mark != MARK_NONE ? " *" : "");
+		sbuf_addf(out, "set label %d \"%s\" at %zu,", ++lab, text, v);
+		plot_add_double(out, bar_top(b));
+		sbuf_addf(out, " center offset 0,%s front tc rgb \"%s\"\n",
+			  o->format == PLOT_TXT ? "1" : "0.9",
+			  b->mark == MARK_REGRESSION ? REGRESSION_COLOR :
+			  b->mark == MARK_IMPROVEMENT ? IMPROVEMENT_COLOR :
+			  "black");
+	}
+	for (v = 0; v < p->nr_variants; v++) {
+		any_err |= isfinite(pn->bars[v].mean) &&
+			   isfinite(pn->bars[v].err);
+		any_runs |= pn->bars[v].nr_runs > 0;
+	}
+	sbuf_addstr(out, "plot ");
+	block_name(out, i, "bars");
+	/* the dumb terminal draws nothing in a variable colour */
+	sbuf_addstr(out, o->format == PLOT_TXT ?
+		    " using 1:2 with boxes lt 1 notitle" :
+		    " using 1:2:3 with boxes lc variable notitle");
+	if (any_err) {
+		sbuf_addstr(out, ", \\\n     ");
+		block_name(out, i, "err");
+		/* vectors: yerrorbars leaves a gap for a point at the mean */
+		sbuf_addstr(out, " using 1:($2-$3):(0):(2*$3) with vectors "
+			    "heads size 0.08,90 lc rgb \"black\" lw 1.5 "
+			    "notitle");
+	}
+	if (any_runs) {
+		sbuf_addstr(out, ", \\\n     ");
+		block_name(out, i, "runs");
+		sbuf_addstr(out, " using 1:2 with points pt 7 ps 0.7 lc rgb "
+			    "\"#303030\" notitle");
+	}
+	sbuf_addch(out, '\n');
+}
+
+static void sweep_axis(struct sbuf *out, const struct plot *p)
+{
+	size_t t;
+
+	if (p->logx)
+		sbuf_addstr(out, "set logscale x 2\n");
+	else
+		sbuf_addstr(out, "unset logscale x\n");
+	if (p->nr_tics) {
+		double lo = p->tics[0].x, hi = p->tics[p->nr_tics - 1].x;
+
+		sbuf_addstr(out, "set xrange [");
+		if (p->logx) {
+			plot_add_double(out, lo / 1.25);
+			sbuf_addch(out, ':');
+			plot_add_double(out, hi * 1.25);
+		} else {
+			double pad = hi > lo ? (hi - lo) * 0.04 : 1;
+
+			plot_add_double(out, lo - pad);
+			sbuf_addch(out, ':');
+			plot_add_double(out, hi + pad);
+		}
+		sbuf_addstr(out, "]\n");
+	}
+	if (p->nr_tics && p->nr_tics <= 20) {
+		sbuf_addstr(out, "set xtics nomirror (");
+		for (t = 0; t < p->nr_tics; t++) {
+			sbuf_addstr(out, t ? ", " : "");
+			add_string(out, p->tics[t].text);
+			sbuf_addch(out, ' ');
+			plot_add_double(out, p->tics[t].x);
+		}
+		sbuf_addstr(out, ")\n");
+	} else {
+		sbuf_addstr(out, "set xtics nomirror autofreq\n");
+	}
+}
+
+static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
+			const struct plot_opts *o)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	double lo, hi, pad;
+	size_t l, k;
+
+	panel_title(out, p, i, o);
+	sbuf_addstr(out, "set xlabel ");
+	add_string(out, p->xlabel ? p->xlabel : "");
+	sbuf_addch(out, '\n');
+	if (p->kind == PLOT_SWEEP)
+		sweep_axis(out, p);
+	else
+		sbuf_addstr(out, "set xrange [0:*]\nset autoscale xfixmax\n"
+			    "set xtics nomirror autofreq\n");
+	lo = INFINITY;
+	hi = -INFINITY;
+	for (l = 0; l < pn->nr_lines; l++)
+		for (k = 0; k < pn->lines[l].nr; k++) {
+			const struct plot_point *pt = &pn->lines[l].pt[k];
+			double e = isfinite(pt->err) ? pt->err : 0;
+
+			lo = fmin(lo, pt->y - e);
+			hi = fmax(hi, pt->y + e);
+		}
+	if (!(lo <= hi)) {
+		lo = 0;		/* no point at all */
+		hi = 1;
+	}
+	y_format(out, lo, hi);
+	/*
+	 * 5% of room above and below, so that no point sits on the frame,
+	 * but not below 0 for values that cannot be negative
+	 */
+	pad = hi > lo ? (hi - lo) * 0.05 : fmax(fabs(hi) * 0.05, 1);
+	sbuf_addstr(out, "set yrange [");
+	plot_add_double(out, lo >= 0 && lo - pad < 0 ? 0 : lo - pad);
+	sbuf_addch(out, ':');
+	plot_add_double(out, hi + pad);
+	sbuf_addstr(out, "]\nunset label\nplot ");
+	for (l = 0; l < pn->nr_lines; l++) {
+		const struct plot_line *ln = &pn->lines[l];
+		char what[32], color[32];
+
+		/* variant < 0: a reference line, in grey */
+		if (ln->variant < 0)
+			snprintf(color, sizeof(color), "lc rgb \"%s\"",
+				 REFERENCE_COLOR);
+		else
+			snprintf(color, sizeof(color), "lt %d",
+				 ln->variant % PLOT_MAX_VARIANTS + 1);
+		snprintf(what, sizeof(what), "L%zu", l + 1);
+		if (l)
+			sbuf_addstr(out, ", \\\n     ");
+		block_name(out, i, what);
+		if (p->kind == PLOT_SWEEP)
+			sbuf_addf(out, " using 1:2:3 with yerrorlines %s",
+				  color);
+		else if (ln->dash)
+			sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5",
+				  color, ln->dash);
+		else
+			sbuf_addf(out, " using 1:2 with linespoints %s ps 0.9",
+				  color);
+		if (ln->point_type)
+			sbuf_addf(out, " pt %d", ln->point_type);
+		sbuf_addstr(out, " title ");
+		add_string(out, ln->name);
+	}
+	sbuf_addch(out, '\n');
+}
+
+static const char *const kind_names[] = { "compare", "sweep", "series" };
+
+void plot_script(const struct plot *p, const struct plot_opts *o,
+		 struct sbuf *out)
+{
+	size_t i, cols, rows;
+	int multi = o->format != PLOT_TXT;
+
+	sbuf_addf(out, "# perfsift plot %s: gnuplot script, data inline\n",
+		  kind_names[p->kind]);
+	terminal(out, p, o);
+	linetypes(out);
+	for (i = 0; i < p->nr_panels; i++) {
+		if (p->kind == PLOT_COMPARE)
+			compare_data(out, p, i);
+		else
+			line_data(out, p, i);
+	}
+	/* text has no fill, and a grid of dots would hide the data */
+	sbuf_addstr(out, multi ? "set grid ytics\nset style fill solid 0.45 "
+			    "border -1\n" : "unset grid\nset style fill "
+			    "empty\n");
+	sbuf_addstr(out, "set border 3\nset ytics nomirror\nset boxwidth "
+		    "0.6\nset key ");
+	/* above the data on a page; in text below it, an entry a line */
+	sbuf_addstr(out, multi ? "outside top center horizontal" :
+			    "below left vertical");
+	sbuf_addstr(out, " noautotitle\n");
+	if (p->kind == PLOT_COMPARE)
+		sbuf_addstr(out, "unset key\nunset xlabel\n");
+	if (multi) {
+		cols = p->nr_panels <= 3 ? p->nr_panels :
+		       p->nr_panels <= 4 ? 2 : p->nr_panels <= 9 ? 3 : 4;
+		if (!cols)
+			cols = 1;
+		rows = (p->nr_panels + cols - 1) / cols;
+		sbuf_addf(out, "set multiplot layout %zu,%zu title ", rows,
+			  cols);
+		add_two_lines(out, p->title, p->subtitle);
+		sbuf_addch(out, '\n');
+	}
+	for (i = 0; i < p->nr_panels; i++) {
+		if (p->kind == PLOT_COMPARE)
+			compare_panel(out, p, i, o);
+		else
+			lines_panel(out, p, i, o);
+	}
+	if (multi)
+		sbuf_addstr(out, "unset multiplot\n");
+}

@@ -1,0 +1,190 @@
+#ifndef PLOT_H
+#define PLOT_H
+/*
+ * Charts as gnuplot scripts (SPEC §9).  Three steps, each its own file:
+ * load.c reads what a chart shows from the database into a struct plot
+ * (through lib/store queries and the compare engine), plot.c turns a
+ * struct plot into a gnuplot script with the data inline (a pure
+ * function: data in, text out), and gnuplot.c runs gnuplot on the
+ * script, writing the output under a temporary name that is renamed
+ * into place only when gnuplot succeeded.
+ *
+ * Nothing in lib/ or importers/ includes this header.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "store/query.h"
+
+enum plot_kind {
+	PLOT_COMPARE,	/* per metric, a bar per variant with its runs */
+	PLOT_SWEEP,	/* a metric against a numeric parameter */
+	PLOT_SERIES,	/* monitor time series of runs */
+};
+
+/* What -o's extension asks for. */
+enum plot_format {
+	PLOT_PNG,	/* pngcairo, PLOT_WIDTH x PLOT_HEIGHT pixels */
+	PLOT_SVG,	/* the same size */
+	PLOT_TXT,	/* gnuplot's dumb terminal, PLOT_TXT_COLUMNS wide */
+};
+#define PLOT_WIDTH 1200
+#define PLOT_HEIGHT 800
+#define PLOT_FONT_PT 12
+#define PLOT_TXT_COLUMNS 80
+#define PLOT_TXT_LINES 22	/* and the heading's lines */
+
+/* Panels one chart holds at most (a compare plot's metrics, ...). */
+#define PLOT_MAX_PANELS 12
+/* Lines one panel holds at most (variants, runs). */
+#define PLOT_MAX_LINES 16
+/* Variants of a compare plot: the line types with their own colour. */
+#define PLOT_MAX_VARIANTS 8
+
+/* One point of a line; err is NAN when there is no error bar. */
+struct plot_point {
+	double x, y, err;
+	long n;			/* values behind y (sweep); 0: not said */
+};
+
+/* One line of a sweep or series panel. */
+struct plot_line {
+	char *name;		/* owned: the legend entry */
+	int variant;		/* 0-based: chooses the colour */
+	int point_type;		/* 0: the variant's own */
+	int dash;		/* 0: solid; 2..: a reference line (dash type) */
+	struct plot_point *pt;	/* owned */
+	size_t nr, alloc;
+};
+
+/* Significance marks of a compare bar. */
+enum plot_mark { MARK_NONE, MARK_REGRESSION, MARK_IMPROVEMENT };
+
+/* One variant's values of one compare row. */
+struct plot_bar {
+	double mean;		/* NAN: the variant has no value here */
+	double err;		/* the error bar's half height; NAN: none */
+	double *runs;		/* owned: each run's value (none for an
+				 * imported summary) */
+	size_t nr_runs;
+	long n;			/* values behind the mean; -1 not known */
+	double change_pct;	/* against the base; NAN for the base */
+	enum plot_mark mark;	/* a significant regression/improvement */
+};
+
+struct plot_panel {
+	char *title;		/* owned */
+	char *ylabel;		/* owned */
+	struct plot_bar *bars;	/* owned: one per variant (compare) */
+	struct plot_line *lines;	/* owned (sweep, series) */
+	size_t nr_lines, alloc_lines;
+};
+
+/* A labelled x tic (sweep: the parameter's values as the runs say). */
+struct plot_tic {
+	double x;
+	char *text;		/* owned */
+};
+
+struct plot {
+	enum plot_kind kind;
+	char *title;		/* owned: first line of the heading */
+	char *subtitle;		/* owned: what the bars and points are */
+	char *xlabel;		/* owned; NULL for compare */
+	char **variants;	/* owned: the variants' names, in order */
+	size_t nr_variants;
+	struct plot_panel *panels;	/* owned */
+	size_t nr_panels, alloc_panels;
+	struct plot_tic *tics;	/* owned: sweep x tics, sorted */
+	size_t nr_tics, alloc_tics;
+	int logx;		/* sweep: a base-2 logarithmic x axis */
+};
+
+void plot_release(struct plot *p);
+/* A new panel at the end of p (zeroed; title and ylabel taken). */
+struct plot_panel *plot_add_panel_take(struct plot *p, char *title,
+				       char *ylabel);
+/* A new line at the end of panel (name taken). */
+struct plot_line *plot_add_line_take(struct plot_panel *panel, char *name,
+				     int variant);
+void plot_line_add(struct plot_line *l, double x, double y, double err);
+
+/* ---- script (plot.c) ---- */
+
+struct plot_opts {
+	enum plot_format format;
+	const char *output;	/* `set output` path; NULL: none */
+	int terminal;		/* 0: no `set terminal` line (--script
+				 * without -o) */
+};
+
+/*
+ * The format -o names by its extension (.png, .svg, .txt, any case).
+ * Returns 0, or -1 (no message) for any other name.
+ */
+int plot_format_from_path(const char *path, enum plot_format *out);
+
+/*
+ * Append to out the gnuplot script that draws p: a heading comment,
+ * the terminal and output (as o says), the data as inline data blocks,
+ * and the plot commands.  Pure: the same p and o give the same text.
+ */
+void plot_script(const struct plot *p, const struct plot_opts *o,
+		 struct sbuf *out);
+
+/*
+ * s as the body of a gnuplot double-quoted string: backslash and double
+ * quote escaped, control characters as spaces.  Texts are drawn with
+ * the terminal's `noenhanced` option, so _ ^ @ { } & are literal; `@`
+ * macros are not expanded inside quotes.
+ */
+void plot_add_quoted(struct sbuf *out, const char *s);
+/* A finite double with the fewest digits (up to 17) that read back to it. */
+void plot_add_double(struct sbuf *out, double v);
+
+/* ---- data (load.c) ---- */
+
+/* A variant or a run, as the command line named it. */
+struct plot_variant {
+	const char *name;		/* borrowed: what the user typed */
+	const struct selector *sel;	/* borrowed; NULL for a run: */
+	int64_t run_id;			/* run:ID (series only) */
+};
+
+struct plot_request {
+	enum plot_kind kind;
+	const struct plot_variant *var;	/* borrowed */
+	size_t nr_var;
+	enum dim dim;			/* --by (compare lines rows up along
+					 * it) */
+	const char *param;		/* the NAME of --by param:NAME */
+	const char *metric_glob;	/* NULL: every metric */
+	const char *testcase_glob;	/* NULL: any */
+	const char *machine;		/* NULL: any */
+	const char *x_param;		/* sweep --x NAME; NULL: the metric's
+					 * trailing number */
+};
+
+/*
+ * Fill *out (zeroed first) with what rq asks to draw.  Returns 0; -1
+ * after error() when the request cannot be drawn (no data matches, too
+ * many metrics or runs, no numeric parameter: the user's to change,
+ * exit 2); -2 after error() on a database error (exit 4).  *out is
+ * released on failure.
+ */
+int plot_load(struct db *db, const struct plot_request *rq,
+	      struct plot *out);
+
+/* ---- rendering (gnuplot.c) ---- */
+
+/*
+ * Draw p into path with gnuplot: the script goes to `gnuplot`'s standard
+ * input (found on PATH) and its output to a new temporary file beside
+ * path, renamed to path once gnuplot exits 0 having written something;
+ * on any failure the temporary file is removed and path is untouched.
+ * Returns 0, or -1 after error() (gnuplot missing, failing — its
+ * messages are quoted — or path not writable: exit 4).
+ */
+int plot_render(const struct plot *p, enum plot_format format,
+		const char *path);
+
+#endif
