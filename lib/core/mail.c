@@ -494,17 +494,22 @@ static void parse_headers(struct mail_reader *r, struct part_hdr *ph,
 			 !strncasecmp(p, "content-disposition", 19))
 			ph->disp = v, ph->disp_len = n;
 		for (f = 0; fields && f < NR_FIELDS; f++) {
+			struct sbuf *sb = &r->fields[f];
+			char *c;
+
 			if (seen[f] || name != strlen(names[f]) ||
 			    strncasecmp(p, names[f], name))
 				continue;
 			seen[f] = 1;
 			if (f == F_SUBJECT || f == F_FROM)
-				decode_header_text(r, &r->fields[f], v, n);
+				decode_header_text(r, sb, v, n);
 			else if (f == F_DATE)
-				add_utf8(r, &r->fields[f], v, n, "", 1);
+				add_utf8(r, sb, v, n, "", 1);
 			else
-				add_msg_ids(r, &r->fields[f], v, n,
-					    f == F_REFERENCES);
+				add_msg_ids(r, sb, v, n, f == F_REFERENCES);
+			/* an encoded word may hold a line end: one line */
+			for (c = sb->buf; (c = strpbrk(c, "\r\n")); c++)
+				*c = ' ';
 		}
 		p = eol + 1;
 	}

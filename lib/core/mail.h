@@ -44,7 +44,12 @@
  *    every line given out is valid UTF-8 without NUL.
  *  - The empty line before a multipart boundary or before the next mbox
  *    "From " line is part of the separator, not text (RFC 2046 5.1.1;
- *    as GMime).
+ *    as GMime, which also keeps an mbox's last blank line: so do we).
+ *  - Quoted-printable: trailing white space of a raw line is dropped and
+ *    "=" followed by white space is a soft line break (RFC 2045 6.7 (3);
+ *    GMime keeps both as they are); an "=" not followed by two hex
+ *    digits stays as it is (as GMime); lower case hex is accepted.
+ *  - A header's CR or LF (from an encoded word) becomes a space.
  *  - Whitespace is not collapsed: text is byte-exact but for the above.
  *  - Broken message: a header block line that is neither "Name: value"
  *    nor a continuation, a header block over MAIL_HEADER_MAX, multipart

@@ -196,6 +196,10 @@ TEST(rfc2047_headers)
 		   "kind 1\nmsg 1 @1\n"
 		   "subject: ± =?utf-8?x?abc?= =?utf-8?q?a b?= ±\n"
 		   "from: x\n", "");
+	/* a line end in an encoded word (fuzz-mail found it) */
+	check_mail("Subject: =?utf-8?q?a=0Ab=0D=0Ac?= =?utf-8?b?DQo=?=d\n"
+		   "From: x\n\n", MAIL_EML,
+		   "kind 1\nmsg 1 @1\nsubject: a b  c  d\nfrom: x\n", "");
 	/* undeclared 8-bit header text: UTF-8 kept, else windows-1252 */
 	check_mail("Subject: caf\xc3\xa9 \xc2\xb1\nFrom: caf\xe9 \xb1\n\n",
 		   MAIL_EML, "kind 1\nmsg 1 @1\nsubject: café ±\n"
