@@ -203,20 +203,18 @@ static void add_utf8(struct mail_reader *r, struct sbuf *out, const char *s,
 	}
 	i = out->len;
 	add_iconv(out, cd, s, n);
-	/* a NUL from the source (=00, base64) would cut the line short */
-	while (i < out->len) {
-		char *z = memchr(out->buf + i, '\0', out->len - i);
+	/*
+	 * iconv passes NUL (from =00 or base64) and, from UCS-4, writes
+	 * code points past U+10FFFF (fuzz-mail found it): repair those.
+	 */
+	if (!utf8_valid(out->buf + i, out->len - i, &ascii)) {
+		size_t cn = out->len - i;
+		char *conv = xmalloc(cn);
 
-		if (!z)
-			break;
-		i = (size_t)(z - out->buf);
-		*z = (char)0xef;
-		sbuf_grow(out, 2);
-		memmove(out->buf + i + 3, out->buf + i + 1, out->len - i - 1);
-		memcpy(out->buf + i, replacement, 3);
-		out->len += 2;
-		out->buf[out->len] = '\0';
-		i += 3;
+		memcpy(conv, out->buf + i, cn);
+		sbuf_setlen(out, i);
+		add_utf8_repaired(out, conv, cn);
+		free(conv);
 	}
 }
 

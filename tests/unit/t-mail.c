@@ -122,6 +122,7 @@ static void check_mail_loc(const char *file, int line, const char *text,
 
 #define E ""	/* captured errors have no prefix */
 #define HDR "From: a <a@example.org>\nSubject: s\n"
+#define FFFD "\xef\xbf\xbd"	/* U+FFFD */
 #define HDR_OUT "subject: s\nfrom: a <a@example.org>\n"
 
 TEST(detect)
@@ -298,6 +299,13 @@ TEST(base64_and_charsets)
 		   "\xb1\n", MAIL_EML,
 		   "kind 1\nmsg 1 @1\nsubject: s\nfrom: a <a@example.org>\n"
 		   "5:0|±\n", "");
+	/* iconv's UCS-4 gives code points past U+10FFFF (fuzz-mail) */
+	check_mail(HDR "Content-Type: text/plain; charset=ucs-4\n"
+		   "Content-Transfer-Encoding: base64\n\n"
+		   "AAAAQX////8AAAAK\n", MAIL_EML,
+		   "kind 1\nmsg 1 @1\n" HDR_OUT "6:0|A"
+		   /* 6 bytes for U+7FFFFFFF, 3 for the cut-off unit */
+		   FFFD FFFD FFFD FFFD FFFD FFFD FFFD FFFD FFFD "\n", "");
 	/* ISO-2022-JP is 7-bit and still converted */
 	check_mail(HDR "Content-Type: text/plain; charset=ISO-2022-JP\n\n"
 		   "\x1b$B$3$s\x1b(B 1\n", MAIL_EML,
