@@ -1,19 +1,77 @@
 /*
  * perfsift debug dump: everything in the database as sorted,
  * path-independent text, for the importer golden tests
- * (tests/data/<importer>/<case>/expect).
+ * (tests/data/<importer>/<case>/expect).  perfsift debug mail: what the
+ * mail decoder (core/mail.h) reads in a file, for the GMime comparison
+ * (tests/t1400-mail-gmime.sh).
  */
 #include "core/compat.h"
+#include "core/mail.h"
 #include "cmd.h"
 #include "store/query.h"
 
 const char *const debug_usage[] = {
 	"usage: perfsift debug dump",
+	"   or: perfsift debug mail [--lines] FILE",
 	"",
-	"Print every import, run, parameter, sample, aggregate and series",
-	"point as tab-separated text (paths left out), for tests.",
+	"dump: print every import, run, parameter, sample, aggregate and",
+	"series point as tab-separated text (paths left out), for tests.",
+	"",
+	"mail: print what the mail decoder reads in FILE: 'kind mbox', 'kind",
+	"eml' or 'kind text', then per message 'message N', its headers,",
+	"'text:', its decoded lines each after '|', and 'end' (or",
+	"'broken').  With --lines each line is",
+	"'LINE<TAB>QUOTE-DEPTH<TAB>|TEXT', the quote prefix stripped;",
+	"without, the whole decoded line, as tests/mail-ref/gmime-dump",
+	"prints it.  Exits 3 if a message is broken (the error names its",
+	"line).",
 	NULL,
 };
+
+/* perfsift debug mail: see debug_usage. */
+static int dump_mail(const char *path, int lines)
+{
+	struct input in;
+	struct mail_reader r;
+	struct mail_msg m;
+	struct mail_line l;
+	int rc, ret = EXIT_OK;
+
+	if (input_open(&in, path, -1) < 0) {
+		input_close(&in);
+		return EXIT_BADINPUT;
+	}
+	mail_reader_init(&r, &in, MAIL_DETECT);
+	printf("kind %s\n", r.kind == MAIL_MBOX ? "mbox" :
+	       r.kind == MAIL_EML ? "eml" : "text");
+	while ((rc = mail_next_message(&r, &m)) != 0) {
+		printf("message %d\n", r.nr_msgs);
+		if (rc < 0) {
+			ret = EXIT_BADINPUT;
+			puts("broken");
+			continue;
+		}
+		if (lines)
+			printf("line: %ld\n", m.first_line);
+		printf("message-id: %s\nsubject: %s\nfrom: %s\ndate: %s\n"
+		       "in-reply-to: %s\nreferences: %s\ntext:\n",
+		       m.message_id, m.subject, m.from, m.date, m.in_reply_to,
+		       m.references);
+		while ((rc = mail_next_line(&r, &l)) > 0) {
+			if (lines)
+				printf("%ld\t%d\t|%s\n", l.lineno,
+				       l.quote_depth, l.text);
+			else
+				printf("|%s\n", l.text - l.prefix_len);
+		}
+		if (rc < 0)
+			ret = EXIT_BADINPUT;
+		puts(rc < 0 ? "broken" : "end");
+	}
+	mail_reader_release(&r);
+	input_close(&in);
+	return ret;
+}
 
 static const char *txt(sqlite3_stmt *st, int i)
 {
@@ -117,8 +175,17 @@ int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
 	struct db *db;
 
+	if (argc >= 3 && !strcmp(argv[1], "mail")) {
+		int lines = argc == 4 && !strcmp(argv[2], "--lines");
+
+		if (argc != 3 + lines)
+			return usage_error(debug_usage, "expected 'debug mail "
+					   "[--lines] FILE'");
+		return dump_mail(argv[argc - 1], lines);
+	}
 	if (argc != 2 || strcmp(argv[1], "dump"))
-		return usage_error(debug_usage, "expected 'debug dump'");
+		return usage_error(debug_usage, "expected 'debug dump' or "
+				   "'debug mail FILE'");
 	db = cmd_db(ctx);
 	return db ? dump(db) : EXIT_ENV;
 }

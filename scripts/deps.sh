@@ -14,7 +14,7 @@ set -e
 build="gcc make pkg-config libsqlite3-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libyaml-dev"
 case "${1:-build}" in
 build)	want="$build" ;;
-check)	want="$build sqlite3 git fio gnuplot-nox python3 python3-scipy python3-aiosmtpd clang libclang-rt-14-dev" ;;
+check)	want="$build sqlite3 git fio gnuplot-nox python3 python3-scipy python3-aiosmtpd clang libclang-rt-14-dev libgmime-3.0-dev" ;;
 demo)	want="$build fio gnuplot-nox git" ;;
 *)	echo "usage: scripts/deps.sh [build|check|demo]" >&2; exit 2 ;;
 esac

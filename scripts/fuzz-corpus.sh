@@ -1,7 +1,8 @@
 #!/bin/sh
-# Assemble the seed corpus of the fuzz target into DIR: every file input
+# Assemble the seed corpus of the fuzz targets into DIR: every file input
 # of tests/data (directory inputs: their members joined with the target's
-# "\n---\n" separators in its member order), and, when ../shared is
+# "\n---\n" separators in its member order), the mail fixtures of
+# tests/fixtures/mail, and, when ../shared is
 # beside the tree, the samples it holds (procfs, lkp, fio; files under
 # 1 MB).  DIR is rebuilt; nothing is copied into the source tree.
 set -eu
@@ -26,6 +27,11 @@ for f in tests/data/*/*/input; do
 			[ -n "$p" ] && cat "$p" >>"$out"
 		done
 	fi
+done
+for f in tests/fixtures/mail/*; do
+	[ "$(basename "$f")" = README ] && continue
+	n=$((n + 1))
+	cp "$f" "$dir/mail-$n"
 done
 if [ -d ../shared/samples ]; then
 	for f in ../shared/samples/procfs/* ../shared/samples/lkp/* \
