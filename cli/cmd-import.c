@@ -113,15 +113,23 @@ static void report(const struct import_result *r, int dry_run)
 	clear_progress();
 	if (r->status == IMPORT_ALREADY) {
 		put_path(r->path);
+		if (r->message > 0)
+			printf(" message %d", r->message);
 		printf(": already imported\n");
 		return;
 	}
 	if (r->status == IMPORT_SKIPPED) {
 		put_path(r->path);
-		printf(": skipped: no importer knows it\n");
+		if (r->message > 0)
+			printf(" message %d: skipped: no table in it\n",
+			       r->message);
+		else
+			printf(": skipped: no importer knows it\n");
 		return;
 	}
 	put_path(r->path);
+	if (r->message > 0)
+		printf(" message %d", r->message);
 	printf(": %s, %ld run%s, %ld sample%s", r->format, r->runs,
 	       r->runs == 1 ? "" : "s", r->samples,
 	       r->samples == 1 ? "" : "s");
@@ -142,6 +150,44 @@ static void report(const struct import_result *r, int dry_run)
 	if (r->replaced)
 		printf(", replaces the earlier import");
 	printf("%s\n", dry_run ? " (dry run)" : "");
+}
+
+/* What the results of one command add up to. */
+struct tally {
+	long runs, samples, aggregates, series;
+	long ok, dirs, messages, already, skipped, failed, usage;
+	int dry_run;
+};
+
+static void count(struct tally *t, const struct import_result *r, int dir)
+{
+	switch (r->status) {
+	case IMPORT_FAILED: t->failed++; break;
+	case IMPORT_USAGE: t->usage++; break;
+	case IMPORT_ALREADY: t->already++; break;
+	case IMPORT_SKIPPED: t->skipped++; break;
+	case IMPORT_OK:
+		if (r->message > 0)
+			t->messages++;
+		else if (dir)
+			t->dirs++;
+		else
+			t->ok++;
+		t->runs += r->runs;
+		t->samples += r->samples + r->derived;
+		t->aggregates += r->aggregates;
+		t->series += r->series;
+		break;
+	}
+}
+
+/* A message of a mail file, as the driver finishes it. */
+static void on_message(const struct import_result *r, void *data)
+{
+	struct tally *t = data;
+
+	count(t, r, 0);
+	report(r, t->dry_run);
 }
 
 /* A hex sha (4..64 digits), lowercased in place as git prints it. */
@@ -179,8 +225,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct import_opts o = { 0 };
 	struct kv *params = NULL;
 	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i;
-	long runs = 0, samples = 0, aggregates = 0, nr_ok = 0, nr_already = 0;
-	long nr_failed, nr_skipped = 0, nr_usage = 0, series = 0, nr_dirs = 0;
+	struct tally t = { 0 };
 	long nr_env = 0;
 	struct import_item *files;
 	char *first_variant = NULL;
@@ -257,12 +302,16 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	}
 	o.first_variant = &first_variant;
 	o.db_path = ctx->db_path;
+	t.dry_run = o.dry_run;
+	o.on_message = on_message;
+	o.on_message_data = &t;
 	files = import_expand(argv + optind, (size_t)(argc - optind), &o,
 			      &nr_files, &nr_bad);
 	progress = !quiet && nr_files > 1 && isatty(2);
-	nr_failed = (long)nr_bad;
+	t.failed = (long)nr_bad;
 	for (i = 0; i < nr_files; i++) {
 		struct import_result r;
+		long failed_before = t.failed + t.usage;
 
 		if (progress) {
 			fprintf(stderr, "\r\033[Kimporting %zu/%zu %s", i + 1,
@@ -272,23 +321,14 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		if (import_item(db, &o, &files[i], &r) < 0 &&
 		    r.status == IMPORT_OK)
 			r.status = IMPORT_FAILED;
-		switch (r.status) {
-		case IMPORT_FAILED: nr_failed++; break;
-		case IMPORT_USAGE: nr_usage++; break;
-		case IMPORT_ALREADY: nr_already++; break;
-		case IMPORT_SKIPPED: nr_skipped++; break;
-		case IMPORT_OK:
-			if (files[i].dir_imp)
-				nr_dirs++;
-			else
-				nr_ok++;
-			runs += r.runs;
-			samples += r.samples + r.derived;
-			aggregates += r.aggregates;
-			series += r.series;
-			break;
+		if (!r.messages) {
+			count(&t, &r, files[i].dir_imp != NULL);
+			report(&r, o.dry_run);
+		} else if ((r.status == IMPORT_FAILED ||
+			    r.status == IMPORT_USAGE) &&
+			   t.failed + t.usage == failed_before) {
+			t.failed++;	/* the file, not one of its messages */
 		}
-		report(&r, o.dry_run);
 		if (db->env_error) {
 			/* the database, not the input: stop, say so once */
 			nr_env = (long)(nr_files - i - 1);
@@ -299,29 +339,34 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	import_items_free(files, nr_files);
 	free(first_variant);
 	printf("%s", o.dry_run ? "would import" : "imported");
-	if (nr_ok || !nr_dirs)
-		printf(" %ld file%s%s", nr_ok, nr_ok == 1 ? "" : "s",
-		       nr_dirs ? "," : "");
-	if (nr_dirs)
-		printf(" %ld director%s", nr_dirs, nr_dirs == 1 ? "y" : "ies");
-	printf(": %ld run%s, %ld sample%s", runs, runs == 1 ? "" : "s",
-	       samples, samples == 1 ? "" : "s");
-	if (aggregates)
-		printf(", %ld aggregate%s", aggregates,
-		       aggregates == 1 ? "" : "s");
-	if (series)
-		printf(", %ld series point%s", series, series == 1 ? "" : "s");
-	if (nr_already)
-		printf("; %ld already imported", nr_already);
-	if (nr_skipped)
-		printf("; %ld skipped", nr_skipped);
-	if (nr_failed + nr_usage)
-		printf("; %ld failed", nr_failed + nr_usage);
+	if (t.ok || (!t.dirs && !t.messages))
+		printf(" %ld file%s%s", t.ok, t.ok == 1 ? "" : "s",
+		       t.dirs || t.messages ? "," : "");
+	if (t.dirs)
+		printf(" %ld director%s%s", t.dirs, t.dirs == 1 ? "y" : "ies",
+		       t.messages ? "," : "");
+	if (t.messages)
+		printf(" %ld message%s", t.messages,
+		       t.messages == 1 ? "" : "s");
+	printf(": %ld run%s, %ld sample%s", t.runs, t.runs == 1 ? "" : "s",
+	       t.samples, t.samples == 1 ? "" : "s");
+	if (t.aggregates)
+		printf(", %ld aggregate%s", t.aggregates,
+		       t.aggregates == 1 ? "" : "s");
+	if (t.series)
+		printf(", %ld series point%s", t.series,
+		       t.series == 1 ? "" : "s");
+	if (t.already)
+		printf("; %ld already imported", t.already);
+	if (t.skipped)
+		printf("; %ld skipped", t.skipped);
+	if (t.failed + t.usage)
+		printf("; %ld failed", t.failed + t.usage);
 	if (db->env_error)
 		printf("; stopped on a database error, %ld not tried", nr_env);
 	putchar('\n');
-	status = db->env_error ? EXIT_ENV : nr_usage ? EXIT_USAGE :
-		 nr_failed ? EXIT_BADINPUT : EXIT_OK;
+	status = db->env_error ? EXIT_ENV : t.usage ? EXIT_USAGE :
+		 t.failed ? EXIT_BADINPUT : EXIT_OK;
 out:
 	for (i = 0; i < nr_params; i++)
 		free((char *)params[i].key);

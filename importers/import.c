@@ -5,6 +5,7 @@
  * from directory importers to the others (import_nested()).
  */
 #include "core/compat.h"
+#include "core/mail.h"
 #include "core/sbuf.h"
 #include "core/sha256.h"
 #include "core/strmap.h"
@@ -345,6 +346,223 @@ fail:
 	return -1;
 }
 
+/* ---- mail: each message of an mbox or .eml its own result ---------- */
+
+#define MAIL_HEAD_LINES 400		/* lines a text importer detects on */
+#define MAIL_HEAD_BYTES (64u << 10)
+
+/* The first lines of a message's text, kept to detect and then replay. */
+struct mail_head {
+	struct sbuf text;	/* the lines, each ending in "\n" */
+	long *lineno;		/* raw line of each */
+	size_t nr, alloc;
+	int end;		/* mail_next_line()'s last return when the
+				 * text ended inside the head, else 1 */
+};
+
+static int read_head(struct mail_reader *r, struct mail_head *h)
+{
+	struct mail_line l;
+	int rc = 1;
+
+	while (h->nr < MAIL_HEAD_LINES && h->text.len < MAIL_HEAD_BYTES &&
+	       (rc = mail_next_line(r, &l)) > 0) {
+		ALLOC_GROW(h->lineno, h->nr + 1, h->alloc);
+		h->lineno[h->nr++] = l.lineno;
+		sbuf_add(&h->text, l.text, l.len);
+		sbuf_addch(&h->text, '\n');
+	}
+	h->end = rc;
+	return rc;
+}
+
+/* The text importer whose detect() likes this head best, or NULL. */
+static const struct importer *detect_text(const char *path,
+					  const struct mail_head *h)
+{
+	const struct importer *imp, *best = NULL;
+	size_t nr, i;
+	int score = 0;
+
+	imp = importer_list(&nr);
+	for (i = 0; i < nr; i++) {
+		int sc;
+
+		if (!imp[i].text_new || !imp[i].detect)
+			continue;
+		sc = imp[i].detect(path, h->text.buf, h->text.len);
+		if (sc > score) {
+			score = sc;
+			best = &imp[i];
+		}
+	}
+	return best;
+}
+
+/* Feed one line to the parser and the message's hash. */
+static int feed(const struct importer *imp, void *p, struct sha256 *hash,
+		uint64_t *size, const char *text, size_t len, long lineno)
+{
+	sha256_update(hash, text, len);
+	sha256_update(hash, "\n", 1);
+	*size += len + 1;
+	return imp->text_line(p, text, lineno);
+}
+
+/*
+ * One message, in its own transaction: detect the table importer on its
+ * first lines (or take --format), feed it every line, keep the headers
+ * as import metadata.  The message's hash covers its Message-ID and its
+ * decoded text.  A message without any table is skipped, not failed.
+ */
+static int import_message(struct db *db, const struct import_opts *o,
+			  const char *path, struct mail_reader *r,
+			  const struct mail_msg *msg, char **first,
+			  struct import_result *res)
+{
+	static const char *const keys[] = { "message_id", "subject", "from",
+					    "date", "in_reply_to",
+					    "references" };
+	const char *vals[ARRAY_SIZE(keys)];
+	const struct importer *imp;
+	struct mail_head h = { SBUF_INIT, NULL, 0, 0, 0 };
+	struct import_ctx ctx;
+	struct sha256 hash;
+	struct mail_line l;
+	uint64_t size = 0;
+	char hex[65];
+	void *p = NULL;
+	size_t i, off;
+	int rc, ret = -1;
+
+	memset(&ctx, 0, sizeof(ctx));
+	vals[0] = msg->message_id;
+	vals[1] = msg->subject;
+	vals[2] = msg->from;
+	vals[3] = msg->date;
+	vals[4] = msg->in_reply_to;
+	vals[5] = msg->references;
+	if (read_head(r, &h) < 0)
+		goto out;
+	imp = o->format ? importer_find(o->format) : detect_text(path, &h);
+	if (!imp) {
+		res->status = IMPORT_SKIPPED;
+		ret = 0;
+		goto out;
+	}
+	res->format = imp->name;
+	if (db_begin(db))
+		goto out;
+	if (db_import_begin(&ctx, db, path, imp->name, -1, 0, &o->ovr))
+		goto fail;
+	ctx.first_variant = o->first_variant ? o->first_variant : first;
+	p = imp->text_new(&ctx);
+	sha256_init(&hash);
+	sha256_update(&hash, msg->message_id, strlen(msg->message_id) + 1);
+	for (i = 0, off = 0; i < h.nr; i++) {
+		const char *nl = strchr(h.text.buf + off, '\n');
+		size_t len = (size_t)(nl - (h.text.buf + off));
+
+		h.text.buf[off + len] = '\0';
+		if (feed(imp, p, &hash, &size, h.text.buf + off, len,
+			 h.lineno[i]))
+			goto fail;
+		off += len + 1;
+	}
+	rc = h.end;
+	if (rc > 0) {
+		while ((rc = mail_next_line(r, &l)) > 0)
+			if (feed(imp, p, &hash, &size, l.text, l.len,
+				 l.lineno))
+				goto fail;
+	}
+	if (rc < 0)
+		goto fail;
+	rc = imp->text_end(p, 1);
+	p = NULL;
+	if (rc)
+		goto fail;
+	if (!ctx.nr_runs && !ctx.nr_aggregates) {
+		/* a reply that talks about a report without its table */
+		res->status = IMPORT_SKIPPED;
+		ret = 0;
+		goto fail;	/* rolls back */
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (db_import_meta(&ctx, i ? 0 : msg->index, keys[i], vals[i]))
+			goto fail;
+	if (!*msg->message_id &&
+	    db_import_meta(&ctx, msg->index, "message_id", "-"))
+		goto fail;
+	sha256_final_hex(&hash, hex);
+	rc = db_import_set_hash(&ctx, hex, size);
+	if (rc < 0)
+		goto fail;
+	if (rc) {
+		res->status = IMPORT_ALREADY;
+		ret = 0;
+		goto fail;
+	}
+	ret = finish(db, o, &ctx, "message", res);
+	goto out;
+fail:
+	if (p)
+		imp->text_end(p, 0);
+	if (ctx.usage_error)
+		res->status = IMPORT_USAGE;
+	db_import_end(&ctx);
+	db_rollback(db);
+out:
+	sbuf_release(&h.text);
+	free(h.lineno);
+	return ret;
+}
+
+/*
+ * A mail file: every message its own result, reported through
+ * o->on_message; the file's result counts the messages.  Its status is
+ * IMPORT_FAILED when a message failed (the others are kept), SKIPPED
+ * when no message held a table.
+ */
+static int import_mail(struct db *db, const struct import_opts *o,
+		       const char *path, struct input *in, int kind,
+		       struct import_result *res)
+{
+	struct mail_reader r;
+	struct mail_msg msg;
+	char *first = NULL;
+	long failed = 0, done = 0, usage = 0;
+	int rc;
+
+	mail_reader_init(&r, in, kind);
+	while ((rc = mail_next_message(&r, &msg)) != 0) {
+		struct import_result mr;
+
+		memset(&mr, 0, sizeof(mr));
+		mr.path = path;
+		mr.status = IMPORT_FAILED;
+		mr.message = rc > 0 ? msg.index : 0;
+		mr.message_id = rc > 0 ? msg.message_id : "";
+		res->messages++;
+		if (rc > 0 && import_message(db, o, path, &r, &msg, &first,
+					     &mr) < 0 &&
+		    mr.status == IMPORT_OK)
+			mr.status = IMPORT_FAILED;
+		failed += mr.status == IMPORT_FAILED;
+		usage += mr.status == IMPORT_USAGE;
+		done += mr.status == IMPORT_OK || mr.status == IMPORT_ALREADY;
+		if (o->on_message)
+			o->on_message(&mr, o->on_message_data);
+		if (db->env_error)
+			break;
+	}
+	mail_reader_release(&r);
+	free(first);
+	res->status = usage ? IMPORT_USAGE : failed ? IMPORT_FAILED :
+		      done ? IMPORT_OK : IMPORT_SKIPPED;
+	return failed || usage ? -1 : 0;
+}
+
 static int import_one_file(struct db *db, const struct import_opts *o,
 			   const char *path, int walked,
 			   struct import_result *res)
@@ -371,6 +589,20 @@ static int import_one_file(struct db *db, const struct import_opts *o,
 	}
 	if (input_open(&in, path, -1))
 		goto out_input;
+	if (!o->format || importer_find(o->format)->text_new) {
+		int kind = mail_detect(in.head, in.head_len);
+
+		if (kind != MAIL_NONE) {
+			ret = import_mail(db, o, path, &in, kind, res);
+			if (res->status == IMPORT_SKIPPED && !walked) {
+				error("%s: no message holds a table perfsift "
+				      "reads", path);
+				res->status = IMPORT_FAILED;
+				ret = -1;
+			}
+			goto out_input;
+		}
+	}
 	if (o->format) {
 		imp = importer_find(o->format);
 		if (!imp)

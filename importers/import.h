@@ -13,6 +13,7 @@
 #include "store/db.h"
 
 struct importer;
+struct import_result;
 
 struct import_opts {
 	const char *format;		/* NULL: detect */
@@ -30,6 +31,13 @@ struct import_opts {
 	 * its -wal and -shm files as inputs.
 	 */
 	const char *db_path;
+	/*
+	 * Mail (an mbox, an .eml): each message is its own result, given
+	 * here as it is done (NULL: not reported); the file's own result
+	 * then has messages > 0 and nothing else to count.
+	 */
+	void (*on_message)(const struct import_result *r, void *data);
+	void *on_message_data;
 };
 
 enum import_status {
@@ -49,6 +57,9 @@ struct import_result {
 	long warnings;
 	int replaced;		/* an earlier import of this directory was
 				 * replaced by this one */
+	int message;		/* > 0: the message's number in its file */
+	const char *message_id;	/* borrowed; the message's Message-ID */
+	long messages;		/* a mail file: messages read */
 };
 
 /* One thing to import, as import_expand() found it. */

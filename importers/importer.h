@@ -57,6 +57,17 @@ struct importer {
 	 */
 	int (*parse_dir)(struct import_ctx *ctx, const char *dir,
 			 const struct member *m, size_t nr);
+	/*
+	 * Text importers (tables people paste into mail): the parser fed
+	 * one decoded line at a time, so that each message of an mbox or
+	 * .eml feeds the same code as a plain file.  text_new() makes it
+	 * (NULL: no such parser); text_line() takes a line (0 or -1 after
+	 * error()); text_end() frees it, after the end-of-text checks when
+	 * finish is 1 (0 or -1).
+	 */
+	void *(*text_new)(struct import_ctx *ctx);
+	int (*text_line)(void *p, const char *line, long lineno);
+	int (*text_end)(void *p, int finish);
 };
 
 /* All importers, sorted by name; *nr receives the count. */

@@ -835,6 +835,27 @@ int lkp_table_finish(struct lkp_table *t)
 	return 0;
 }
 
+void *lkp_table_text_new(struct import_ctx *ctx)
+{
+	struct lkp_table *t;
+
+	lkp_table_init(&t, ctx);
+	return t;
+}
+
+int lkp_table_text_line(void *p, const char *line, long lineno)
+{
+	return lkp_table_line(p, line, lineno);
+}
+
+int lkp_table_text_end(void *p, int finish)
+{
+	int ret = finish ? lkp_table_finish(p) : 0;
+
+	lkp_table_free(p);
+	return ret;
+}
+
 int lkp_table_detect(const char *path, const char *head, size_t len)
 {
 	struct sbuf sb = SBUF_INIT;

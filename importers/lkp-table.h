@@ -18,6 +18,11 @@ int lkp_table_line(struct lkp_table *t, const char *line, long lineno);
 /* The end of the text: 0, or -1 when a table was cut off. */
 int lkp_table_finish(struct lkp_table *t);
 
+/* The same, as struct importer's text_new/text_line/text_end. */
+void *lkp_table_text_new(struct import_ctx *ctx);
+int lkp_table_text_line(void *p, const char *line, long lineno);
+int lkp_table_text_end(void *p, int finish);
+
 int lkp_table_detect(const char *path, const char *head, size_t len);
 int lkp_table_parse(struct import_ctx *ctx, struct input *in);
 

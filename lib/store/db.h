@@ -207,6 +207,14 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
  * the caller's transaction.  0 or -1 after error().
  */
 int db_import_delete(struct db *db, int64_t import_id);
+/*
+ * What a mail message said about itself, kept with its import: key
+ * ("message_id", "subject", "from", "date", "in_reply_to",
+ * "references") = value (skipped when empty); message > 0 also records
+ * the message's number in its file.  0 or -1 after error().
+ */
+int db_import_meta(struct import_ctx *ctx, int message, const char *key,
+		   const char *value);
 /* Record the content hash and size; returns 1 if that content was imported
  * before (the caller rolls back), 0 if not, -1 on error. */
 int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,

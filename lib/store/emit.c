@@ -234,6 +234,7 @@ int db_import_delete(struct db *db, int64_t import_id)
 		"DELETE FROM runs WHERE import_id = ?1",
 		"DELETE FROM aggregates WHERE import_id = ?1",
 		"DELETE FROM sources WHERE import_id = ?1",
+		"DELETE FROM import_meta WHERE import_id = ?1",
 		"DELETE FROM imports WHERE id = ?1",
 		"DELETE FROM gone_variants WHERE id IN (SELECT variant_id FROM "
 		"runs) OR id IN (SELECT variant_id FROM aggregates)",
@@ -899,4 +900,38 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		return -1;
 	ctx->nr_aggregates++;
 	return 0;
+}
+
+int db_import_meta(struct import_ctx *ctx, int message, const char *key,
+		   const char *value)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!value || !*value)
+		return 0;
+	if (message > 0) {
+		st = db_prepare(ctx->db, "UPDATE imports SET message = ?1 "
+				"WHERE id = ?2");
+		if (!st)
+			return -1;
+		sqlite3_bind_int(st, 1, message);
+		sqlite3_bind_int64(st, 2, ctx->import_id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(ctx->db, rc, ctx->path, 0);
+	}
+	if (check_text(ctx, 0, key, value))
+		return -1;
+	st = db_prepare(ctx->db, "INSERT OR REPLACE INTO import_meta(import_id, "
+			"key, value) VALUES (?1, ?2, ?3)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, ctx->import_id);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, value, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, 0);
 }

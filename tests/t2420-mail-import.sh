@@ -1,0 +1,108 @@
+#!/bin/sh
+# Tables in mail (issue 9): an mbox is read message by message through
+# the mail decoder (lib/core/mail.c), each message that holds a table is
+# its own import with its headers kept (Message-ID, Subject, From, Date,
+# In-Reply-To, References), a broken message is named with its line and
+# the others are kept, a message without a table is skipped; then
+# compare on two commits of the thread, end to end.
+. "$(dirname "$0")/lib.sh"
+
+MAIL=$SRC/tests/fixtures/mail
+export MAIL
+
+test_expect_success 'a robot thread: every good message imports, the broken one is named' '
+	test_expect_code 3 perfsift --db t.db import "$MAIL/robot-thread.mbox" >out 2>err &&
+	cat >expect <<-EOF &&
+	$MAIL/robot-thread.mbox message 1: lkp-table, 0 runs, 0 samples, 14 aggregates
+	$MAIL/robot-thread.mbox message 2: lkp-table, 0 runs, 0 samples, 4 aggregates
+	$MAIL/robot-thread.mbox message 3: lkp-table, 0 runs, 0 samples, 6 aggregates
+	$MAIL/robot-thread.mbox message 5: lkp-table, 0 runs, 0 samples, 8 aggregates
+	$MAIL/robot-thread.mbox message 6: skipped: no table in it
+	imported 4 messages: 0 runs, 0 samples, 32 aggregates; 1 skipped; 1 failed
+	EOF
+	test_cmp expect out &&
+	grep "robot-thread.mbox:189: truncated message (from line 172)" err &&
+	test "$(sqlite3 t.db "SELECT group_concat(message) FROM (SELECT message FROM imports ORDER BY message)")" = "1,2,3,5"
+'
+
+test_expect_success 'each message keeps its headers as import metadata' '
+	sqlite3 t.db "SELECT i.message, m.key, m.value FROM imports i
+		JOIN import_meta m ON m.import_id = i.id
+		WHERE m.key IN (\"message_id\", \"in_reply_to\")
+		ORDER BY i.message, m.key" >meta &&
+	cat >expect <<-\EOF &&
+	1|message_id|202508150803.d5387224-lkp@intel.com
+	2|in_reply_to|202508150803.d5387224-lkp@intel.com
+	2|message_id|4b1c0f2e-77aa-4a3c-9e0e-2f9d1c2b7a10@kernel.dk
+	3|in_reply_to|4b1c0f2e-77aa-4a3c-9e0e-2f9d1c2b7a10@kernel.dk
+	3|message_id|aKKJ5QcZ1fTzK4y2@xsang-OptiPlex-9020
+	5|in_reply_to|202508150803.d5387224-lkp@intel.com
+	5|message_id|archive-202508150803.d5387224@example.org
+	EOF
+	test_cmp expect meta &&
+	# an RFC 2047 subject in two encoded words, decoded and joined
+	sqlite3 t.db "SELECT m.value FROM imports i JOIN import_meta m
+		ON m.import_id = i.id WHERE i.message = 3 AND m.key = \"subject\"" >subj &&
+	grep "^Re: \[linus:master\] \[llist\] 375700bab5: will-it-scale.per_thread_ops" subj
+'
+
+test_expect_success 'rows keep the raw line numbers of the mbox' '
+	perfsift --db t.db debug dump >dump &&
+	grep -F "will-it-scale.per_thread_ops	mean	3016	NULL	at-most-relative	2	NULL	NULL	63" dump &&
+	grep -F "perf-c2c.HITM.total	mean	118225	2364.5	relative	2	NULL	NULL	118" dump
+'
+
+rows_of() {
+	sqlite3 t.db "SELECT v.label || \" \" || m.name || \" \" || a.value ||
+		\" \" || a.stddev_kind || \" \" || a.stddev_source
+		FROM aggregates a JOIN variants v ON v.id = a.variant_id
+		JOIN metrics m ON m.id = a.metric_id
+		JOIN imports i ON i.id = a.import_id
+		WHERE i.message = $1" | sort
+}
+
+test_expect_success 'the archive copy, its blanks collapsed and quoted-printable, reads the same numbers' '
+	rows_of 1 >one &&
+	rows_of 5 >five &&
+	test "$(wc -l <five)" = 8 &&
+	comm -13 one five >extra &&
+	! test -s extra
+'
+
+test_expect_success 'imported again: every message already there, nothing added' '
+	perfsift --db t.db debug dump >before &&
+	test_expect_code 3 perfsift --db t.db import "$MAIL/robot-thread.mbox" >out 2>err &&
+	test "$(grep -c ": already imported$" out)" = 4 &&
+	perfsift --db t.db debug dump >after &&
+	test_cmp before after
+'
+
+test_expect_success 'compare on two commits of the thread, end to end' '
+	perfsift --db t.db compare 5ef2dccfcca8 375700bab5b1 --all --json \
+		--metric will-it-scale.per_thread_ops --testcase will-it-scale >c.json &&
+	python3 -c "
+import json
+d = json.load(open(\"c.json\"))
+r = d[\"rows\"]
+assert len(r) == 1, r
+assert r[0][\"machine\"] == \"lkp-csl-2sp10\", r[0]
+assert r[0][\"base\"][\"mean\"] == 3016 and r[0][\"vs\"][0][\"mean\"] == 2938, r
+assert abs(r[0][\"vs\"][0][\"change_pct\"] - 100 * (2938 / 3016 - 1)) < 1e-9
+"
+'
+
+test_expect_success 'a truncated email: nothing kept, the line named' '
+	test_expect_code 3 perfsift --db tr.db import "$MAIL/truncated.eml" >out 2>err &&
+	grep "truncated.eml:23: truncated message" err &&
+	test "$(sqlite3 tr.db "SELECT count(*) FROM aggregates")" = 0
+'
+
+test_expect_success 'a mail without any table is an error when named, skipped when walked' '
+	test_expect_code 3 perfsift --db n.db import "$MAIL/latin1-8bit.eml" 2>err &&
+	grep "latin1-8bit.eml: no message holds a table perfsift reads" err &&
+	mkdir walk && cp "$MAIL/latin1-8bit.eml" walk/ &&
+	perfsift --db n.db import walk >out &&
+	grep "message 1: skipped: no table in it" out
+'
+
+test_done
