@@ -459,6 +459,17 @@ static int import_message(struct db *db, const struct import_opts *o,
 	p = imp->text_new(&ctx);
 	sha256_init(&hash);
 	sha256_update(&hash, msg->message_id, strlen(msg->message_id) + 1);
+	if (*msg->subject) {
+		/* the subject is the parser's too (the robot's headline) */
+		struct sbuf subj = SBUF_INIT;
+
+		sbuf_addf(&subj, "Subject: %s", msg->subject);
+		rc = feed(imp, p, &hash, &size, subj.buf, subj.len,
+			  msg->first_line);
+		sbuf_release(&subj);
+		if (rc)
+			goto fail;
+	}
 	for (i = 0, off = 0; i < h.nr; i++) {
 		const char *nl = strchr(h.text.buf + off, '\n');
 		size_t len = (size_t)(nl - (h.text.buf + off));

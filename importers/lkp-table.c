@@ -83,6 +83,8 @@ struct lkp_table {
 	double headline_pct;
 	long headline_line;
 	int headline_seen;	/* the metric's row was read */
+	int headline_subject;	/* it came from the subject */
+	int improvement;	/* the report says "improvement" */
 	struct kv *params;	/* owned keys and values */
 	size_t nr_params, alloc_params;
 	/* the table */
@@ -250,10 +252,62 @@ static int headline(struct lkp_table *t, const char *s, long lineno)
 		end++;
 	if (end == of)
 		return 0;
+	if (t->headline && t->headline_subject &&
+	    (strncmp(t->headline, of, (size_t)(end - of)) ||
+	     t->headline[end - of] ||
+	     fabs(fabs(t->headline_pct) - fabs(pct)) > 0.05))
+		db_warn(t->ctx, lineno, "the subject says '%s %g%%', the body "
+			"'%.*s %g%%'", t->headline, t->headline_pct,
+			(int)(end - of), of, pct);
 	free(t->headline);
 	t->headline = xstrndup(of, (size_t)(end - of));
 	t->headline_pct = pct;
 	t->headline_line = lineno;
+	t->headline_subject = 0;
+	t->improvement = starts_with(p, " improvement");
+	return 1;
+}
+
+/*
+ * The robot's subject, of every era (a reply's "Re: " in front):
+ *   [lkp-robot] [mm/cma] 2b0f904a5a: fio.read_bw_MBps -16.1% regression
+ *   [genirq] cbe16f35be: will-it-scale.per_thread_ops -5.2% regression
+ *   [linus:master] [llist]  375700bab5:  will-it-scale.per_thread_ops 2.6% regression
+ *   [linux-next:master] [fork] 6e553c6bcb: aim7.jobs-per-min 94.7% improvement
+ * The mail driver hands it over as a "Subject: ..." line.  Its headline
+ * stands until the body names one.  1 if it was one.
+ */
+static int subject(struct lkp_table *t, const char *s, long lineno)
+{
+	char buf[1024], *tok[MAX_TOKENS];
+	const char *pct_end;
+	size_t n, i, len;
+	double pct;
+
+	if (!starts_with(s, "Subject:") || strlen(s) >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, strlen(s) + 1);
+	n = tokenize(buf, tok, MAX_TOKENS);
+	if (n < 5 || n > MAX_TOKENS)
+		return 0;
+	/* it ends in "<sha>:" metric "<pct>%" regression|improvement */
+	i = n - 4;
+	len = strlen(tok[i]);
+	if (len < 8 || tok[i][len - 1] != ':')
+		return 0;
+	tok[i][len - 1] = '\0';
+	pct_end = tok[i + 2];
+	if (!is_hex_id(tok[i], 7) || str_double(&pct_end, &pct) ||
+	    strcmp(pct_end, "%") || (strcmp(tok[i + 3], "regression") &&
+				     strcmp(tok[i + 3], "improvement")))
+		return 0;
+	if (t->headline)
+		return 1;
+	t->headline = xstrdup(tok[i + 1]);
+	t->headline_pct = pct;
+	t->headline_line = lineno;
+	t->headline_subject = 1;
+	t->improvement = !strcmp(tok[i + 3], "improvement");
 	return 1;
 }
 
@@ -567,7 +621,9 @@ static int perf_row(struct lkp_table *t, char **tok, size_t n, long lineno)
 		if (c)
 			check_change(t, metric, &cell[0], &cell[c], lineno);
 	}
-	if (t->headline && !strcmp(metric, t->headline) && t->nr_cols >= 2) {
+	/* the report's own table: the first that has its metric */
+	if (t->headline && !t->headline_seen && !strcmp(metric, t->headline) &&
+	    t->nr_cols >= 2) {
 		double got = cell[0].value ? 100 * (cell[1].value -
 				cell[0].value) / cell[0].value : NAN;
 
@@ -813,7 +869,8 @@ int lkp_table_line(struct lkp_table *t, const char *raw, long lineno)
 		break;
 	}
 	/* prose: the robot's body */
-	if (headline(t, s, lineno) || body_commit(t, s) || body_fact(t, s))
+	if (headline(t, s, lineno) || subject(t, s, lineno) ||
+	    body_commit(t, s) || body_fact(t, s))
 		return 0;
 	/* sbin/compare prints the column titles without a '=' line */
 	if (!column_titles(t, s))
@@ -832,6 +889,17 @@ int lkp_table_finish(struct lkp_table *t)
 	if (t->headline && !t->headline_seen && t->rows)
 		db_warn(t->ctx, t->headline_line, "the report's metric '%s' "
 			"is not in its table", t->headline);
+	if (t->headline) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "%s %g%% %s", t->headline,
+			 t->headline_pct,
+			 t->improvement ? "improvement" : "regression");
+		if (db_import_meta(t->ctx, 0, "headline", text))
+			return -1;
+	}
+	if (t->head_sha && db_import_meta(t->ctx, 0, "commit", t->head_sha))
+		return -1;
 	return 0;
 }
 

@@ -105,4 +105,43 @@ test_expect_success 'a mail without any table is an error when named, skipped wh
 	grep "message 1: skipped: no table in it" out
 '
 
+# one small report per era of the robot's subject (research/lkp.md §3.2)
+report() {
+	cat <<-EOF
+	From: kernel test robot <lkp@intel.com>
+	Subject: $1
+	Message-ID: <$2@example.org>
+	Date: Mon, 1 Jan 2024 00:00:00 +0000
+
+	0123456789abcdef abcdef0123456789abcdef01234
+	---------------- ---------------------------
+	         %stddev     %change         %stddev
+	             \          |                \\
+	      3000            $3       $4        $5
+	EOF
+}
+
+test_expect_success 'the robot subject of every era names the headline' '
+	report "[lkp-robot] [mm/cma] 2b0f904a5a: fio.read_bw_MBps -16.1% regression" a -16.1% 2517 fio.read_bw_MBps >a.eml &&
+	report "[genirq] cbe16f35be: will-it-scale.per_thread_ops -5.2% regression" b -5.2% 2844 will-it-scale.per_thread_ops >b.eml &&
+	report "[linus:master] [llist]  375700bab5:  will-it-scale.per_thread_ops 2.6% regression" c -2.6% 2922 will-it-scale.per_thread_ops >c.eml &&
+	report "[linux-next:master] [fork] 6e553c6bcb: will-it-scale.per_process_ops 94.7% improvement" d +94.7% 5841 will-it-scale.per_process_ops >d.eml &&
+	perfsift --db s.db import a.eml b.eml c.eml d.eml >out 2>err &&
+	! grep warning err &&
+	sqlite3 s.db "SELECT value FROM import_meta WHERE key = \"headline\" ORDER BY import_id" >got &&
+	cat >expect <<-\EOF &&
+	fio.read_bw_MBps -16.1% regression
+	will-it-scale.per_thread_ops -5.2% regression
+	will-it-scale.per_thread_ops 2.6% regression
+	will-it-scale.per_process_ops 94.7% improvement
+	EOF
+	test_cmp expect got
+'
+
+test_expect_success 'a subject that disagrees with its table is warned about' '
+	report "[genirq] cbe16f35be: will-it-scale.per_thread_ops -9.2% regression" e -5.2% 2844 will-it-scale.per_thread_ops >e.eml &&
+	perfsift --db s.db import e.eml 2>err &&
+	grep "warning: e.eml:[0-9]*: .will-it-scale.per_thread_ops.: the report says -9.2%, its table -5.2%" err
+'
+
 test_done

@@ -77,8 +77,12 @@ int input_open(struct input *in, const char *path, int fd)
 	}
 	gzbuffer(in->gz, BUF_SIZE);
 	in->buf = xmalloc(BUF_SIZE);
-	if (fill(in) < 0)
+	if (fill(in) < 0) {
+		/* a first read that fails (a corrupt gzip header): the
+		 * caller does not close what it failed to open */
+		input_close(in);
 		return -1;
+	}
 	in->head_len = in->end < sizeof(in->head) - 1 ? in->end
 						       : sizeof(in->head) - 1;
 	memcpy(in->head, in->buf, in->head_len);

@@ -836,6 +836,23 @@ TEST(input_truncated_gzip)
 	sbuf_reset(&err);
 	write_file(cutp, data, (size_t)len - 8);
 	check_int(-1, drain(cutp, &err));
+	/*
+	 * a header whose first read already fails: input_open() fails and
+	 * leaves nothing open (its callers do not close what failed; the
+	 * fuzzer found the leak)
+	 */
+	{
+		static const char bad[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00"
+					  "\x00\x03\xff\xff\xff\xff garbage";
+		struct input in;
+
+		write_file(cutp, bad, sizeof(bad) - 1);
+		err_capture(&err);
+		check_int(-1, input_open(&in, cutp, -1));
+		err_capture(NULL);
+		check(in.buf == NULL);
+		check(in.gz == NULL);
+	}
 	/* a corrupted stream: a clear error too */
 	sbuf_reset(&err);
 	memset(data + len / 2, 0x55, 64);
