@@ -636,6 +636,27 @@ if [ "$BENCH_1GB" = 1 ]; then
 	rm -f "$tmp/series"
 fi
 
+# ------------------------------------------------- 8. robot emails
+section "8. an mbox of 1,000 kernel test robot emails (lkp-table through the mail decoder)"
+# message 1 of the hand-written thread fixture (multipart, quoted-
+# printable, a base64 attachment), 1,000 times under new Message-IDs
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+awk 'NR < 99' "$srcdir/tests/fixtures/mail/robot-thread.mbox" >"$tmp/one.eml"
+for i in $(seq 1000); do
+	sed "s/^Message-ID: <2025/Message-ID: <$i-2025/" "$tmp/one.eml"
+done >"$tmp/robot.mbox"
+mbox_bytes=$(stat -c %s "$tmp/robot.mbox")
+if best_import mbox "imported 1000 messages: 0 runs, 0 samples, 14000 aggregates" \
+	"$tmp/robot.mbox"; then
+	row "$(fmt %.1f "$(calc "$mbox_bytes / 1e6")") MB mbox, best of $RUNS" \
+		"$(fmt '%.2f s' "$best_s")"
+	row "messages/s" "$(fmt_int "$(calc "1000 / $best_s")")"
+	row "aggregates/s" "$(fmt_int "$(calc "14000 / $best_s")")"
+	row "MB/s" "$(fmt %.1f "$(calc "$mbox_bytes / 1e6 / $best_s")")"
+	row "peak RSS" "$(fmt '%.1f MiB' "$(calc "$max_rss_kb / 1024")")"
+fi
+rm -f "$tmp/robot.mbox" "$tmp/one.eml"
+
 # ------------------------------------------------- summary
 
 echo
