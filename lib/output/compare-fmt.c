@@ -580,7 +580,11 @@ static void fmt_lkp_value(char *buf, size_t len, double v)
 		snprintf(buf, len, "%10lld", (long long)trunc(v));
 }
 
-/* " ±%3d%%" when the relative population stddev is above 2%, as ncompare */
+/*
+ * " ±%3d%%" when the relative population stddev is above 2%, as ncompare;
+ * a spread imported from an lkp table as it was printed (none when it
+ * was "at most 2 %").
+ */
 static void lkp_err(char *buf, size_t len, const struct cmp_side *s)
 {
 	double sd = NAN, rel;
@@ -590,6 +594,14 @@ static void lkp_err(char *buf, size_t len, const struct cmp_side *s)
 	else if (s->source == SIDE_AGGREGATE)
 		sd = s->sd;
 	rel = s->mean != 0 ? 100 * sd / fabs(s->mean) : NAN;
+	/*
+	 * An integer at or above 2 is what lkp printed: its true value lay
+	 * in [N, N+1) (lkp truncates), above the threshold.
+	 */
+	if (s->source == SIDE_AGGREGATE && s->sd_kind &&
+	    !strcmp(s->sd_kind, "relative") && isfinite(s->sd_source))
+		rel = s->sd_source >= 2 && s->sd_source == floor(s->sd_source) ?
+			      s->sd_source + 0.5 : s->sd_source;
 	/* (a spread past 99999% is printed as that: no int overflow) */
 	if (isfinite(rel) && rel > 2)
 		snprintf(buf, len, " \u00b1%3d%%", rel < 99999 ? (int)rel : 99999);
@@ -603,6 +615,92 @@ static int lkp_absolute(const char *metric)
 }
 
 /*
+ * lkp's mean: a sum from left to right divided by n (a mean that falls
+ * on a rounding tie prints as lkp prints it only if computed the same
+ * way); an aggregate's as imported.
+ */
+static double lkp_mean(const struct cmp_side *s)
+{
+	double sum = 0;
+	size_t i;
+
+	if (s->source != SIDE_SAMPLES || !s->nv)
+		return s->mean;
+	for (i = 0; i < s->nv; i++)
+		sum += s->v[i];
+	return sum / (double)s->nv;
+}
+
+/* A column title: the commit when the variant is one, else its label. */
+static const char *lkp_title(const struct comparison *c, size_t v)
+{
+	const struct selector *s = &c->var[v];
+
+	return s->dim == DIM_COMMIT && s->value ? s->value : label(c, v);
+}
+
+/*
+ * The group's axes as lkp prints them: the names sorted and joined by
+ * '/' (the params, tbox_group for the machine, testcase), then their
+ * values in the same order.
+ */
+static void lkp_axes(const struct cmp_row *g, FILE *f)
+{
+	struct kv_ax { const char *k; size_t klen; const char *v;
+		       size_t vlen; } ax[64];
+	size_t n = 0, i, j;
+	const char *p = g->params;
+
+	while (*p && n < ARRAY_SIZE(ax) - 2) {
+		const char *eq = strchr(p, '='), *comma;
+
+		if (!eq)
+			break;
+		comma = strchr(eq, ',');
+		ax[n].k = p;
+		ax[n].klen = (size_t)(eq - p);
+		ax[n].v = eq + 1;
+		ax[n].vlen = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
+		n++;
+		p = comma ? comma + 1 : eq + strlen(eq);
+	}
+	ax[n++] = (struct kv_ax){ "tbox_group", 10,
+				  *g->machine ? g->machine : "-",
+				  *g->machine ? strlen(g->machine) : 1 };
+	ax[n++] = (struct kv_ax){ "testcase", 8,
+				  *g->testcase ? g->testcase : "-",
+				  *g->testcase ? strlen(g->testcase) : 1 };
+	/* insertion sort by name: a few dozen at most */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0; j--) {
+			struct kv_ax t = ax[j];
+			size_t m = ax[j - 1].klen < t.klen ? ax[j - 1].klen
+							    : t.klen;
+			int cmp = memcmp(ax[j - 1].k, t.k, m);
+
+			if (cmp < 0 || (!cmp && ax[j - 1].klen <= t.klen))
+				break;
+			ax[j] = ax[j - 1];
+			ax[j - 1] = t;
+		}
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%.*s", i ? "/" : "", (int)ax[i].klen, ax[i].k);
+	fputs(":\n  ", f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%.*s", i ? "/" : "", (int)ax[i].vlen, ax[i].v);
+	fputs("\n\n", f);
+}
+
+static const struct cmp_row *lkp_rows;	/* for the qsort callback */
+
+/* lkp sorts a table's rows by the plain bytes of the metric name. */
+static int cmp_lkp_order(const void *a, const void *b)
+{
+	return strcmp(lkp_rows[*(const size_t *)a].metric,
+		      lkp_rows[*(const size_t *)b].metric);
+}
+
+/*
  * ncompare's layout (lib/compare.rb), checked byte for byte against the
  * 2025 robot email in samples/lkp: base value %10 + error 6 = 16
  * columns; per new variant the change "%+10.1f%%" (11), a space, value
@@ -613,9 +711,13 @@ static void lkp_header(const struct comparison *c, FILE *f)
 {
 	size_t v;
 
-	fprintf(f, "%16.16s ", label(c, 0));
+	fprintf(f, "commit: \n");
+	for (v = 0; v < c->nvar; v++)
+		fprintf(f, "  %s\n", lkp_title(c, v));
+	fputc('\n', f);
+	fprintf(f, "%16.16s ", lkp_title(c, 0));
 	for (v = 1; v < c->nvar; v++)
-		fprintf(f, "%27.27s ", label(c, v));
+		fprintf(f, "%27.27s ", lkp_title(c, v));
 	fprintf(f, "\n---------------- ");
 	for (v = 1; v < c->nvar; v++)
 		fprintf(f, "--------------------------- ");
@@ -634,39 +736,45 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 	char vb[64], eb[32];
 	int printed = 0;
 
+	size_t *order = xmalloc((c->nr + 1) * sizeof(*order));
+
+	lkp_rows = c->rows;
 	for (i = 0; i < c->nr; i = k) {
 		const struct cmp_row *g = &c->rows[i];
-		int any = 0;
+		size_t nr = 0, j;
 
 		for (k = i; k < c->nr && same_group(g, &c->rows[k]); k++)
-			any |= all || cmp_row_interesting(c, &c->rows[k]);
-		if (!any)
+			if (all || cmp_row_interesting(c, &c->rows[k]))
+				order[nr++] = k;
+		if (!nr)
 			continue;
+		qsort(order, nr, sizeof(*order), cmp_lkp_order);
 		if (printed++)
 			fputc('\n', f);
 		fprintf(f, "================================================="
 			   "========================================\n");
-		fprintf(f, "machine/params/testcase:\n  %s/%s/%s\n\n",
-			*g->machine ? g->machine : "-",
-			*g->params ? g->params : "-",
-			*g->testcase ? g->testcase : "-");
+		lkp_axes(g, f);
 		lkp_header(c, f);
-		for (size_t j = i; j < k; j++) {
-			const struct cmp_row *r = &c->rows[j];
+		for (j = 0; j < nr; j++) {
+			const struct cmp_row *r = &c->rows[order[j]];
+			double base = lkp_mean(&r->side[0]);
 
-			if (!all && !cmp_row_interesting(c, r))
-				continue;
-			fmt_lkp_value(vb, sizeof(vb), r->side[0].mean);
+			fmt_lkp_value(vb, sizeof(vb), base);
 			lkp_err(eb, sizeof(eb), &r->side[0]);
 			fprintf(f, "%s%s", vb, eb);
 			for (v = 1; v < c->nvar; v++) {
 				const struct cmp_side *s = &r->side[v];
-				double ch;
+				double ch, mean = lkp_mean(s);
 
-				if (lkp_absolute(r->metric))
-					ch = s->mean - r->side[0].mean;
+				if (r->side[0].source == SIDE_NONE ||
+				    s->source == SIDE_NONE)
+					ch = NAN;
+				else if (lkp_absolute(r->metric))
+					ch = mean - base;
 				else
-					ch = r->vs[v - 1].change_pct;
+					/* ncompare: avg0 of 0 is 1e-100 */
+					ch = 100 * (mean - base) /
+					     (base != 0 ? base : 1e-100);
 				if (!isfinite(ch))
 					fprintf(f, "%11s", "");
 				else if (lkp_absolute(r->metric))
@@ -675,13 +783,14 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 					fprintf(f, "%+10.2g%%", ch);
 				else
 					fprintf(f, "%+10.1f%%", ch);
-				fmt_lkp_value(vb, sizeof(vb), s->mean);
+				fmt_lkp_value(vb, sizeof(vb), mean);
 				lkp_err(eb, sizeof(eb), s);
 				fprintf(f, " %s%s", vb, eb);
 			}
 			fprintf(f, "  %s\n", r->metric);
 		}
 	}
+	free(order);
 	if (!printed) {
 		lkp_header(c, f);
 		none_significant(c, f);

@@ -425,7 +425,8 @@ static int load_aggregates(struct loader *l, size_t v)
 
 	st = variant_query(l, v, "SELECT v.testcase, v.params, v.machine, "
 				 "r.metric_id, r.stat, r.value, r.stddev, "
-				 "r.stddev_kind, r.n, r.marker FROM "
+				 "r.stddev_kind, r.n, r.marker, "
+				 "r.stddev_source FROM "
 				 "aggregates r JOIN variants v ON v.id = "
 				 "r.variant_id", 1);
 	if (!st)
@@ -469,6 +470,8 @@ static int load_aggregates(struct loader *l, size_t v)
 				-1 : sqlite3_column_int(st, 8);
 		sd->marker = pool_add(c,
 				(const char *)sqlite3_column_text(st, 9));
+		sd->sd_source = sqlite3_column_type(st, 10) == SQLITE_NULL ?
+				NAN : sqlite3_column_double(st, 10);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

@@ -90,7 +90,10 @@ struct cmp_side {
 				 * aggregate what the source gave, absolute */
 	double sd_sample;	/* n-1 sd usable for Welch; NAN if none */
 	const char *stat;	/* aggregate: "Amean", ...; borrowed pool */
-	const char *sd_kind;	/* aggregate: sample|population|relative */
+	const char *sd_kind;	/* aggregate: sample|population|relative|
+				 * at-most-relative */
+	double sd_source;	/* aggregate: the spread as printed (18 for
+				 * "± 18%"); NAN if none */
 	const char *marker;	/* aggregate: the source's marker */
 	struct agg_stat *stats;	/* owned: every imported statistic of
 				 * this side, in import order (Min, Amean,
