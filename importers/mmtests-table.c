@@ -519,6 +519,7 @@ static int table_row(struct mmtests_table *t, const char *line, long lineno,
 	size_t n, rest = 0, c, ncols = t->nr_cols;
 	const char *label;
 	int known, ret = -1;
+	int64_t seen;
 
 	memcpy(t->row, line, strlen(line) + 1);
 	n = tokenize(t->row, tok);
@@ -541,7 +542,7 @@ static int table_row(struct mmtests_table *t, const char *line, long lineno,
 		sbuf_addf(&metric, "%s.", t->bench);
 	sbuf_addstr(&metric, op.buf);
 	known = known_label(label);
-	if (!known && !strmap_get(&t->warned, label, strlen(label), NULL)) {
+	if (!known && !strmap_get(&t->warned, label, strlen(label), &seen)) {
 		strmap_put(&t->warned, label, strlen(label), 1);
 		db_warn(t->ctx, lineno, "unknown statistic '%s': kept as "
 			"printed", label);
