@@ -827,6 +827,26 @@ out:
 	return ret;
 }
 
+int import_text_file(struct import_ctx *ctx, struct input *in,
+		     const char *format)
+{
+	const struct importer *imp = importer_find(format);
+	void *p;
+	int r, ret = 0;
+
+	if (!imp || !imp->text_new)
+		BUG("'%s' is not a text importer", format);
+	p = imp->text_new(ctx);
+	while ((r = input_getline(in)) > 0)
+		if (imp->text_line(p, in->sb.buf, in->line)) {
+			ret = -1;
+			break;
+		}
+	if (r < 0)
+		ret = -1;
+	return imp->text_end(p, !ret) || ret ? -1 : 0;
+}
+
 int import_nested(struct import_ctx *ctx, const char *format,
 		  const struct member *m)
 {

@@ -70,6 +70,13 @@ struct importer {
 	int (*text_end)(void *p, int finish);
 };
 
+/*
+ * parse() of a text importer: every line of in through its text_new /
+ * text_line / text_end (named by the importer, not looked up).
+ */
+int import_text_file(struct import_ctx *ctx, struct input *in,
+		     const char *format);
+
 /* All importers, sorted by name; *nr receives the count. */
 const struct importer *importer_list(size_t *nr);
 /* By --format name, or NULL. */

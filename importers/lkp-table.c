@@ -943,19 +943,5 @@ int lkp_table_detect(const char *path, const char *head, size_t len)
 
 int lkp_table_parse(struct import_ctx *ctx, struct input *in)
 {
-	struct lkp_table *t;
-	int r, ret = 0;
-
-	lkp_table_init(&t, ctx);
-	while ((r = input_getline(in)) > 0)
-		if (lkp_table_line(t, in->sb.buf, in->line)) {
-			ret = -1;
-			break;
-		}
-	if (r < 0)
-		ret = -1;
-	if (!ret)
-		ret = lkp_table_finish(t);
-	lkp_table_free(t);
-	return ret;
+	return import_text_file(ctx, in, "lkp-table");
 }

@@ -5,6 +5,7 @@
 #include "core/compat.h"
 #include "importer.h"
 #include "lkp-table.h"
+#include "mmtests-table.h"
 
 static const struct importer importers[] = {
 	{ "csv", "generic long-format CSV: metric,value[,label,kernel,...]",
@@ -21,6 +22,13 @@ static const struct importer importers[] = {
 	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES,
 	  lkp_table_detect, lkp_table_parse, NULL, NULL,
 	  lkp_table_text_new, lkp_table_text_line, lkp_table_text_end },
+	{ "mmtests-table", "MMTests compare-kernels/compare-mmtests tables "
+	  "(text, .eml, mbox, or the HTML report), Duration, Ops and "
+	  "monitor tables",
+	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES,
+	  mmtests_table_detect, mmtests_table_parse, NULL, NULL,
+	  mmtests_table_text_new, mmtests_table_text_line,
+	  mmtests_table_text_end },
 	{ "procfs", "/proc/zoneinfo, /proc/vmstat, /proc/meminfo: snapshots "
 	  "and monitor series",
 	  IMP_FILES | IMP_SAMPLES | IMP_SERIES,

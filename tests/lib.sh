@@ -74,6 +74,16 @@ need_samples() {
 	fi
 }
 
+# need_python3 'what the rest checks': without python3 the rest of the
+# script is skipped as one test.
+need_python3() {
+	if ! command -v python3 >/dev/null 2>&1; then
+		test_skip "$1" 'no python3'
+		test_done
+		exit
+	fi
+}
+
 test_cmp() {
 	diff -u "$1" "$2"
 }

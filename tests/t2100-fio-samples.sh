@@ -212,11 +212,7 @@ print("%d lkp keys matched, %d exceptions, %d bad" % (n - bad, len(EXCEPT), bad)
 sys.exit(1 if bad else 0)
 PY
 
-if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'fio samples against their own numbers' 'no python3'
-	test_done
-	exit
-fi
+need_python3 'fio samples against their own numbers'
 
 # The plain JSON outputs.  --status-interval output (several objects) and
 # json+ belong to a later issue; json+ is checked below only to import.

@@ -7,11 +7,7 @@
 # enough for a test (the whole document took 800 MiB).
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'fio import of 20,000 jobs in bounded memory' 'no python3'
-	test_done
-	exit
-fi
+need_python3 'fio import of 20,000 jobs in bounded memory'
 
 # Under ASan and UBSan (make asan) the RSS means nothing: fewer jobs,
 # still enough to spill the job records to a temporary file, no bound.

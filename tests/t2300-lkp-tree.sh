@@ -15,11 +15,7 @@ C2=9f8e7d6c5b4a39281706f5e4d3c2b1a098f7e6d5
 RUNS=fio-basic/4k-performance-psync-1-2s-randread-16M-tb/lkp-fixture/debian-12-x86_64/x86_64-rhel-9.4/gcc-12
 export TREE C1 C2 RUNS
 
-if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'lkp result tree' 'no python3'
-	test_done
-	exit
-fi
+need_python3 'lkp result tree'
 
 # ---- helpers: everything is computed from lkp's files, not from us ----
 

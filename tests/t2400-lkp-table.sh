@@ -12,11 +12,7 @@ need_samples
 LKP=$SAMPLES/lkp
 export LKP
 
-if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'lkp robot reports' 'no python3'
-	test_done
-	exit
-fi
+need_python3 'lkp robot reports'
 
 cat >check.py <<'PY'
 import re, sys

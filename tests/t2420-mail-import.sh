@@ -105,6 +105,18 @@ test_expect_success 'a mail without any table is an error when named, skipped wh
 	grep "message 1: skipped: no table in it" out
 '
 
+test_expect_success 'an MMTests table in a CRLF, folded, quoted-printable .eml' '
+	perfsift --db mm.db import "$MAIL/crlf-folded.eml" >out &&
+	grep "crlf-folded.eml message 1: mmtests-table, 0 runs, 0 samples, 8 aggregates" out &&
+	perfsift --db mm.db debug dump >dump &&
+	grep -F "6.8.0-rc7-patched-v2r1	6.8.0-rc7	NULL	pagealloc-bench			pagealloc-bench.alloc-odr0-1	Amean	371	NULL	NULL	NULL	NULL	*	26" dump &&
+	# the typographic minus of the mail reads as a minus
+	grep -F "6.8.0-rc7-patched-v2r1	6.8.0-rc7	NULL	pagealloc-bench			pagealloc-bench.alloc-odr0-1	CoeffVar	0.44	NULL	NULL	NULL	NULL	NULL	29" dump &&
+	sqlite3 mm.db "SELECT value FROM import_meta WHERE key = \"subject\"" >subj &&
+	echo "Re: [PATCH] mm/page_alloc: ± noise in the MMTests tables (was: page allocator regressions)" >expect &&
+	test_cmp expect subj
+'
+
 # one small report per era of the robot's subject (research/lkp.md §3.2)
 report() {
 	cat <<-EOF

@@ -906,6 +906,7 @@ int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 		   const char *value)
 {
 	sqlite3_stmt *st;
+	char *tabs, *p;
 	int rc;
 
 	if (!value || !*value)
@@ -922,16 +923,26 @@ int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 		if (rc != SQLITE_DONE)
 			return db_fail(ctx->db, rc, ctx->path, 0);
 	}
-	if (check_text(ctx, 0, key, value))
+	/* an unfolded header keeps the tab it was folded with: a blank */
+	tabs = xstrdup(value);
+	for (p = tabs; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	if (check_text(ctx, 0, key, tabs)) {
+		free(tabs);
 		return -1;
+	}
 	st = db_prepare(ctx->db, "INSERT OR REPLACE INTO import_meta(import_id, "
 			"key, value) VALUES (?1, ?2, ?3)");
-	if (!st)
+	if (!st) {
+		free(tabs);
 		return -1;
+	}
 	sqlite3_bind_int64(st, 1, ctx->import_id);
 	sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, value, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, tabs, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
+	free(tabs);
 	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, 0);
 }
