@@ -448,6 +448,7 @@ struct cell {
 	double sd_pct;		/* NAN: not printed */
 	int has_change;
 	double change;		/* as printed */
+	const char *change_text;	/* the token, borrowed */
 	int change_abs;		/* printed without '%' */
 };
 
@@ -504,6 +505,7 @@ static int perf_cells(struct lkp_table *t, char **tok, size_t n,
 						    &x->change_abs))
 				return -1;
 			x->has_change = 1;
+			x->change_text = tok[i];
 			i++;
 		} else if (c > 0 && changes) {
 			/*
@@ -516,6 +518,7 @@ static int perf_cells(struct lkp_table *t, char **tok, size_t n,
 			    change_token(tok[i], &x->change,
 					 &x->change_abs)) {
 				x->has_change = 1;
+				x->change_text = tok[i];
 				changes--;
 				i++;
 			}
@@ -609,6 +612,11 @@ static int perf_row(struct lkp_table *t, char **tok, size_t n, long lineno)
 		a.value = cell[c].value;
 		/* a fail block's runs count incomplete runs too: not n */
 		a.n = -1;
+		if (c && cell[c].has_change) {
+			a.change_source = cell[c].change_text;
+			a.change_base = t->col[0].sha[0] ? t->col[0].sha
+							  : t->col[0].id;
+		}
 		if (isfinite(cell[c].sd_pct)) {
 			a.stddev = cell[c].sd_pct;
 			a.stddev_kind = "relative";

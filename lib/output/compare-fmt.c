@@ -691,6 +691,28 @@ static void lkp_axes(const struct cmp_row *g, FILE *f)
 	fputs("\n\n", f);
 }
 
+/*
+ * The change an imported table printed for this side, when the base
+ * compared with is its table's first column (the one is a prefix of the
+ * other: a commit or a label): reprinted as printed rather than
+ * recomputed from its rounded values.
+ */
+static int printed_change(const struct comparison *c,
+			  const struct cmp_side *s)
+{
+	const struct selector *b = &c->var[0];
+	const char *base = b->value ? b->value : label(c, 0);
+	size_t n, m;
+
+	if (s->source != SIDE_AGGREGATE || !s->change_source ||
+	    !s->change_base || !base)
+		return 0;
+	n = strlen(s->change_base);
+	m = strlen(base);
+	return (n >= 7 || n == m) && m >= (n < 7 ? n : 7) &&
+	       !strncmp(s->change_base, base, n < m ? n : m);
+}
+
 static const struct cmp_row *lkp_rows;	/* for the qsort callback */
 
 /* lkp sorts a table's rows by the plain bytes of the metric name. */
@@ -769,13 +791,20 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 				if (r->side[0].source == SIDE_NONE ||
 				    s->source == SIDE_NONE)
 					ch = NAN;
+				else if (printed_change(c, s))
+					ch = INFINITY;	/* as printed */
 				else if (lkp_absolute(r->metric))
 					ch = mean - base;
 				else
 					/* ncompare: avg0 of 0 is 1e-100 */
 					ch = 100 * (mean - base) /
 					     (base != 0 ? base : 1e-100);
-				if (!isfinite(ch))
+				if (isinf(ch) && ends_with(s->change_source,
+							      "%"))
+					fprintf(f, "%11s", s->change_source);
+				else if (isinf(ch))
+					fprintf(f, "%10s ", s->change_source);
+				else if (!isfinite(ch))
 					fprintf(f, "%11s", "");
 				else if (lkp_absolute(r->metric))
 					fprintf(f, "%+10.1f ", ch);

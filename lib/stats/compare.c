@@ -426,7 +426,8 @@ static int load_aggregates(struct loader *l, size_t v)
 	st = variant_query(l, v, "SELECT v.testcase, v.params, v.machine, "
 				 "r.metric_id, r.stat, r.value, r.stddev, "
 				 "r.stddev_kind, r.n, r.marker, "
-				 "r.stddev_source FROM "
+				 "r.stddev_source, r.change_source, "
+				 "r.change_base FROM "
 				 "aggregates r JOIN variants v ON v.id = "
 				 "r.variant_id", 1);
 	if (!st)
@@ -472,6 +473,10 @@ static int load_aggregates(struct loader *l, size_t v)
 				(const char *)sqlite3_column_text(st, 9));
 		sd->sd_source = sqlite3_column_type(st, 10) == SQLITE_NULL ?
 				NAN : sqlite3_column_double(st, 10);
+		sd->change_source = pool_add(c,
+				(const char *)sqlite3_column_text(st, 11));
+		sd->change_base = pool_add(c,
+				(const char *)sqlite3_column_text(st, 12));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

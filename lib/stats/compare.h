@@ -94,6 +94,11 @@ struct cmp_side {
 				 * at-most-relative */
 	double sd_source;	/* aggregate: the spread as printed (18 for
 				 * "± 18%"); NAN if none */
+	const char *change_source;	/* aggregate: the change its table
+					 * printed ("-6.0%", "-0.0") against
+					 * the column change_base (a commit or
+					 * label); both borrowed, NULL if none */
+	const char *change_base;
 	const char *marker;	/* aggregate: the source's marker */
 	struct agg_stat *stats;	/* owned: every imported statistic of
 				 * this side, in import order (Min, Amean,

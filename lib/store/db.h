@@ -136,6 +136,13 @@ struct agg_desc {
 	 * 2 %): kept as stddev_kind "at-most-relative", stddev_source N.
 	 */
 	double stddev_at_most_pct;
+	/*
+	 * The change the source printed for this column against its first
+	 * (change_base: that column's commit or label; NULL: none), kept to
+	 * be reprinted as printed.
+	 */
+	const char *change_source;	/* as printed: "-6.0%", "-0.0" */
+	const char *change_base;
 };
 
 /* Overrides from the command line; all borrowed, NULL = not given. */

@@ -104,8 +104,9 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"n, points, source_id, line) VALUES (?,?,?,?,?,?,?)",
 		[ST_INS_AGG] = "INSERT INTO aggregates(import_id, variant_id, "
 			"suite, metric_id, stat, value, stddev, stddev_kind, "
-			"stddev_source, n, marker, source_id, line) VALUES "
-			"(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			"stddev_source, n, marker, source_id, line, "
+			"change_source, change_base) VALUES "
+			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		[ST_FIND_METRIC] = "SELECT id, unit IS NULL, kind FROM metrics "
 			"WHERE name = ?",
 		[ST_INS_METRIC] = "INSERT INTO metrics(name, unit, kind) "
@@ -896,6 +897,14 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	bind_text_or_null(st, 11, a->marker);
 	db_bind_id(st, 12, ctx->source_id);
 	db_bind_id(st, 13, line);
+	if (a->change_base && a->change_source) {
+		sqlite3_bind_text(st, 14, a->change_source, -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 15, a->change_base, -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_null(st, 14);
+		sqlite3_bind_null(st, 15);
+	}
 	if (db_step_done(ctx, st, line))
 		return -1;
 	ctx->nr_aggregates++;
