@@ -549,8 +549,15 @@ static int table_row(struct mmtests_table *t, const char *line, long lineno,
 	}
 	for (c = 0; c < ncols; c++) {
 		struct agg_desc a;
+		char pct[64];
 
 		memset(&a, 0, sizeof(a));
+		/* the percentage as printed (two decimals), against run 0 */
+		if (c && cell[c].has_pct) {
+			snprintf(pct, sizeof(pct), "%.2f%%", cell[c].pct);
+			a.change_source = pct;
+			a.change_base = t->names[0];
+		}
 		a.suite = "mmtests";
 		a.testcase = t->bench;
 		a.label = t->names[c];

@@ -207,4 +207,38 @@ assert v[\"significant\"] is True and v[\"verdict\"] == \"regression\", v
 "
 '
 
+cat >cells.py <<'PY'
+# The rows of an MMTests table, as (label, operation, cells): every number
+# and its marker, whatever the widths; the source and perfsift's reprint
+# (--format mmtests) must hold the same set.
+import re, sys
+
+def cells(path):
+    rows = set()
+    for l in open(path, encoding="utf-8"):
+        m = re.match(r"^(\S+)\s+(\S+)((\s+-?[0-9.]+\s+[(*]\s*-?[0-9.]+%[)*])+)\s*$", l)
+        if m:
+            c = tuple(re.findall(r"(-?[0-9.]+)\s+([(*])\s*(-?[0-9.]+)%", m.group(3)))
+            rows.add((m.group(1), m.group(2), c))
+    return rows
+
+a, b = cells(sys.argv[1]), cells(sys.argv[2])
+assert a and a == b, (sorted(a ^ b))
+print("%d rows, every cell" % len(a))
+PY
+
+test_expect_success 'compare --format mmtests reprints the imported tables: every cell as printed' '
+	rm -f e.db* f.db* &&
+	perfsift --db e.db import -q ebizzy.txt &&
+	perfsift --db e.db compare 6.1-vanilla 6.1-patched --all --format mmtests >e.out &&
+	python3 cells.py ebizzy.txt e.out >e.rt && grep "^6 rows, every cell" e.rt &&
+	perfsift --db f.db import -q fsmark.txt &&
+	perfsift --db f.db compare 5.3.0-rc3-vanilla 5.3.0-rc3-shrinker-v1r1 --all --format mmtests >f.out &&
+	python3 cells.py fsmark.txt f.out >f.rt && grep "^5 rows, every cell" f.rt &&
+	# the fsmark table comes back line for line
+	sed -n "2,\$p" fsmark.txt >expect &&
+	grep -A6 "^ *5.3.0-rc3 *5.3.0-rc3$" f.out | sed -n "2,\$p" >actual &&
+	test_cmp expect actual
+'
+
 test_done

@@ -403,6 +403,29 @@ static double mm_lookup(const struct cmp_side *s, const char *name)
 	return NAN;
 }
 
+/*
+ * Did a table print its changes against the base compared with now?
+ * change_base is its first column (a commit or a label): the same when
+ * the one is a prefix of the other (commits: at least 7 digits).  Then a
+ * reprint shows the change as printed rather than one recomputed from
+ * rounded values.
+ */
+static int printed_against(const struct comparison *c,
+			   const char *change_base)
+{
+	const struct selector *b = &c->var[0];
+	const char *base = b->value ? b->value : label(c, 0);
+	size_t n, m;
+
+	if (!change_base || !base)
+		return 0;
+	n = strlen(change_base);
+	m = strlen(base);
+	if (n == m)
+		return !strcmp(change_base, base);
+	return n >= 7 && m >= 7 && !strncmp(change_base, base, n < m ? n : m);
+}
+
 /* Spread statistics: lower is better whatever the metric (pndiff). */
 static int mm_spread(const char *name)
 {
@@ -420,6 +443,19 @@ static void mm_add_label(const char ***v, size_t *nr, size_t *alloc,
 			return;
 	ALLOC_GROW(*v, *nr + 1, *alloc);
 	(*v)[(*nr)++] = name;
+}
+
+/* The percentage an imported table printed for this statistic. */
+static void mm_printed(const struct comparison *c, const struct cmp_side *s,
+		       const char *name, double *d)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_stats; i++)
+		if (!strcmp(s->stats[i].stat, name) &&
+		    s->stats[i].change_source &&
+		    printed_against(c, s->stats[i].change_base))
+			*d = strtod(s->stats[i].change_source, NULL);
 }
 
 /*
@@ -453,6 +489,8 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 			continue;
 		}
 		d = v ? cmp_mmtests_pdiff(x, base, higher) : 0;
+		if (v && st < 0)
+			mm_printed(c, &r->side[v], name, &d);
 		fprintf(f, "%12.2f", x);
 		fprintf(f, sig ? " *%7.2f%%*" : " (%7.2f%%)",
 			isfinite(d) ? d : 0);
@@ -691,26 +729,12 @@ static void lkp_axes(const struct cmp_row *g, FILE *f)
 	fputs("\n\n", f);
 }
 
-/*
- * The change an imported table printed for this side, when the base
- * compared with is its table's first column (the one is a prefix of the
- * other: a commit or a label): reprinted as printed rather than
- * recomputed from its rounded values.
- */
+/* The change an imported table printed for this side, against this base. */
 static int printed_change(const struct comparison *c,
 			  const struct cmp_side *s)
 {
-	const struct selector *b = &c->var[0];
-	const char *base = b->value ? b->value : label(c, 0);
-	size_t n, m;
-
-	if (s->source != SIDE_AGGREGATE || !s->change_source ||
-	    !s->change_base || !base)
-		return 0;
-	n = strlen(s->change_base);
-	m = strlen(base);
-	return (n >= 7 || n == m) && m >= (n < 7 ? n : 7) &&
-	       !strncmp(s->change_base, base, n < m ? n : m);
+	return s->source == SIDE_AGGREGATE && s->change_source &&
+	       printed_against(c, s->change_base);
 }
 
 static const struct cmp_row *lkp_rows;	/* for the qsort callback */

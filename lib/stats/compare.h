@@ -75,6 +75,9 @@ struct cmp_opts {
 struct agg_stat {
 	const char *stat;	/* borrowed: comparison pool */
 	double value;
+	/* the change its table printed against the column change_base
+	 * (borrowed, NULL if none): what a reprint shows */
+	const char *change_source, *change_base;
 };
 
 /* One variant's values on one row. */
