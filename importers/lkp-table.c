@@ -688,6 +688,12 @@ static int fail_row(struct lkp_table *t, char **tok, size_t n, long lineno)
 				     t->ctx->path, lineno, tok[i]);
 		i++;
 		variant_of(t, c, &a, kv, &nkv);
+		if (c > 0) {
+			/* %reproduction as printed, against column 0 */
+			a.change_source = tok[i - 2];
+			a.change_base = t->col[0].sha[0] ? t->col[0].sha
+							  : t->col[0].id;
+		}
 		a.metric = metric;
 		a.stat = "fails";
 		a.value = (double)fails;

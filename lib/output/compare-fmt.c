@@ -737,6 +737,82 @@ static int printed_change(const struct comparison *c,
 	       printed_against(c, s->change_base);
 }
 
+/* A side's imported fail:runs count (stat "fails"), or NULL. */
+static const struct agg_stat *lkp_fails(const struct cmp_side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_stats; i++)
+		if (!strcmp(s->stats[i].stat, "fails") && s->stats[i].n > 0)
+			return &s->stats[i];
+	return NULL;
+}
+
+/*
+ * A row of lkp's fail:runs block: imported "fails" counts (a failure or
+ * functional stat seen in that many of n runs) on every side.
+ */
+static int lkp_fail_row(const struct comparison *c, const struct cmp_row *r)
+{
+	size_t v;
+
+	for (v = 0; v < c->nvar; v++)
+		if (!lkp_fails(&r->side[v]))
+			return 0;
+	return 1;
+}
+
+/*
+ * The block as ncompare prints it (the 2020 robot report in samples/lkp):
+ * "fails:runs" (the count blank when 0) in the value columns, the
+ * %reproduction, 100 (f/runs - f0/runs0), between them.
+ */
+static void lkp_fail_block(const struct comparison *c, const size_t *order,
+			   size_t nr, FILE *f)
+{
+	char cell[64];
+	size_t j, v;
+	int any = 0;
+
+	for (j = 0; j < nr && !any; j++)
+		any = lkp_fail_row(c, &c->rows[order[j]]);
+	if (!any)
+		return;
+	fprintf(f, "       fail:runs");
+	for (v = 1; v < c->nvar; v++)
+		fprintf(f, "  %%reproduction    fail:runs");
+	fprintf(f, "\n           |");
+	for (v = 1; v < c->nvar; v++)
+		fprintf(f, "             |             |");
+	fputc('\n', f);
+	for (j = 0; j < nr; j++) {
+		const struct cmp_row *r = &c->rows[order[j]];
+		const struct agg_stat *b;
+
+		if (!lkp_fail_row(c, r))
+			continue;
+		b = lkp_fails(&r->side[0]);
+		for (v = 0; v < c->nvar; v++) {
+			const struct agg_stat *s = lkp_fails(&r->side[v]);
+
+			if (v && s->change_source &&
+			    printed_against(c, s->change_base))
+				fprintf(f, "%11s ", s->change_source);
+			else if (v)
+				fprintf(f, "%10.0f%% ",
+					100 * (s->value / (double)s->n -
+					       b->value / (double)b->n));
+			if (s->value > 0)
+				snprintf(cell, sizeof(cell), "%.0f:%ld",
+					 s->value, s->n);
+			else
+				snprintf(cell, sizeof(cell), ":%ld", s->n);
+			fprintf(f, "%13s   ", cell);
+		}
+		fprintf(f, "  %s\n", r->metric);
+	}
+}
+
 static const struct cmp_row *lkp_rows;	/* for the qsort callback */
 
 /* lkp sorts a table's rows by the plain bytes of the metric name. */
@@ -753,7 +829,8 @@ static int cmp_lkp_order(const void *a, const void *b)
  * %10 and error 6; then two spaces and the metric.  The ± uses the
  * population standard deviation, as lkp does.
  */
-static void lkp_header(const struct comparison *c, FILE *f)
+static void lkp_header(const struct comparison *c, FILE *f,
+		       const size_t *order, size_t nr)
 {
 	size_t v;
 
@@ -767,7 +844,9 @@ static void lkp_header(const struct comparison *c, FILE *f)
 	fprintf(f, "\n---------------- ");
 	for (v = 1; v < c->nvar; v++)
 		fprintf(f, "--------------------------- ");
-	fprintf(f, "\n         %%stddev");
+	fputc('\n', f);
+	lkp_fail_block(c, order, nr, f);
+	fprintf(f, "         %%stddev");
 	for (v = 1; v < c->nvar; v++)
 		fprintf(f, "     %%change         %%stddev");
 	fprintf(f, "\n             \\  ");
@@ -800,10 +879,13 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 		fprintf(f, "================================================="
 			   "========================================\n");
 		lkp_axes(g, f);
-		lkp_header(c, f);
+		lkp_header(c, f, order, nr);
 		for (j = 0; j < nr; j++) {
 			const struct cmp_row *r = &c->rows[order[j]];
 			double base = lkp_mean(&r->side[0]);
+
+			if (lkp_fail_row(c, r))
+				continue;	/* in the fail:runs block */
 
 			fmt_lkp_value(vb, sizeof(vb), base);
 			lkp_err(eb, sizeof(eb), &r->side[0]);
@@ -845,7 +927,7 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 	}
 	free(order);
 	if (!printed) {
-		lkp_header(c, f);
+		lkp_header(c, f, NULL, 0);
 		none_significant(c, f);
 	}
 	return 0;

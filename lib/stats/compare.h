@@ -75,6 +75,7 @@ struct cmp_opts {
 struct agg_stat {
 	const char *stat;	/* borrowed: comparison pool */
 	double value;
+	long n;			/* -1: not known */
 	/* the change its table printed against the column change_base
 	 * (borrowed, NULL if none): what a reprint shows */
 	const char *change_source, *change_base;
