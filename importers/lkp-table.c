@@ -94,6 +94,7 @@ struct lkp_table {
 	size_t nr_cols;
 	long tables, rows;
 	long last_line;		/* the last line read, for messages */
+	int nr_commit_lines;	/* "commit:" entries read */
 };
 
 static void free_axes(struct lkp_table *t)
@@ -842,9 +843,18 @@ int lkp_table_line(struct lkp_table *t, const char *raw, long lineno)
 
 			while (isxdigit((unsigned char)s[n]))
 				n++;
-			/* "<sha10> ("subject")": the titles below say more */
-			if (n >= 7 && n <= 40 && (!s[n] || s[n] == ' '))
-				return 0;
+			/*
+			 * "<sha10> ("subject")": the commits of the columns
+			 * with their subjects, kept as import metadata
+			 * column.1, column.2, ...
+			 */
+			if (n >= 7 && n <= 40 && (!s[n] || s[n] == ' ')) {
+				char key[32];
+
+				snprintf(key, sizeof(key), "column.%d",
+					 ++t->nr_commit_lines);
+				return db_import_meta(t->ctx, 0, key, s);
+			}
 		}
 		if (!column_titles(t, s)) {
 			t->st = ST_DASHES;

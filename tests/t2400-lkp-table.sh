@@ -99,6 +99,22 @@ test_expect_success 'the 2020 fail:runs block: 3 of 9 runs, none of 8' '
 	grep -F "dmesg.WARNING:at#for_ip_swapgs_restore_regs_and_return_to_usermode/0x	fails	0	NULL	NULL	NULL	8" dump
 '
 
+test_expect_success 'the report itself: headline, commit, the columns with their subjects' '
+	rm -f r.db* &&
+	perfsift --db r.db import -q \
+		"$LKP/email-2025-08-15-llist-will-it-scale-2.6pct-regression.txt" &&
+	sqlite3 r.db "SELECT key || \"=\" || value FROM import_meta
+		WHERE key NOT IN (\"date\", \"from\", \"subject\") ORDER BY key" >meta &&
+	cat >expect <<-\EOF &&
+	column.1=5ef2dccfcc ("delayacct: remove redundant code and adjust indentation")
+	column.2=375700bab5 ("llist: make llist_add_batch() a static inline")
+	commit=375700bab5b150e876e42d894a9a7470881f8a61
+	headline=will-it-scale.per_thread_ops 2.6% regression
+	message_id=202508150803.d5387224-lkp@intel.com
+	EOF
+	test_cmp expect meta
+'
+
 test_expect_success 'a report whose headline disagrees with its table is warned about' '
 	sed "s/noticed a 2.6% regression/noticed a 4.6% regression/" \
 		"$LKP/email-2025-08-15-llist-will-it-scale-2.6pct-regression.txt" >r.txt &&
