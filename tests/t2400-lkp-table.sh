@@ -212,4 +212,20 @@ test_expect_success 'the 2025 report reprinted by --format lkp: the same frame a
 	grep -q "^44 rows byte for byte" rt
 '
 
+test_expect_success 'our own tables reprinted: three commits; a fail block in a robot body' '
+	D=$SRC/tests/data/lkp-table &&
+	rm -f t.db* &&
+	perfsift --db t.db import -q --format lkp-table "$D/ncompare-three-commits/input" &&
+	perfsift --db t.db compare --by commit 1111111111aaaaaa 2222222222bbbbb \
+		3333333333ccccc --all --format lkp >r3 &&
+	python3 roundtrip.py "$D/ncompare-three-commits/input" r3 >rt3 &&
+	grep -q "^5 rows byte for byte" rt3 &&
+	rm -f t.db* &&
+	perfsift --db t.db import -q --format lkp-table "$D/robot-2025/input" &&
+	perfsift --db t.db compare --by commit 0123456789abcdef abcdef0123 --all \
+		--format lkp >r4 &&
+	python3 roundtrip.py "$D/robot-2025/input" r4 >rt4 &&
+	grep -q "^3 rows byte for byte" rt4
+'
+
 test_done
