@@ -32,6 +32,10 @@
  * - "± N%" is lkp's population standard deviation relative to the mean;
  *   lkp prints none when it is at most 2 % (ncompare; 3 % for
  *   sbin/compare): that is kept as "at most N %", not as zero.
+ * - The rows are those lkp's change rule flagged (ncompare prints no
+ *   other): each compared column's aggregate carries the marker "lkp",
+ *   which compare shows as the source's verdict when it has no test of
+ *   its own (n unknown).
  * - n is not printed.  A fail block says how many runs each column had,
  *   but lkp's perf rows use only the complete ones: the fail rows keep
  *   their runs as n, the perf rows' n stays unknown.
@@ -613,6 +617,12 @@ static int perf_row(struct lkp_table *t, char **tok, size_t n, long lineno)
 		a.value = cell[c].value;
 		/* a fail block's runs count incomplete runs too: not n */
 		a.n = -1;
+		/*
+		 * ncompare prints only the rows its change rule flagged
+		 * (research/lkp.md §1.7): that is the source's marker
+		 */
+		if (c)
+			a.marker = "lkp";
 		if (c && cell[c].has_change) {
 			a.change_source = cell[c].change_text;
 			a.change_base = t->col[0].sha[0] ? t->col[0].sha

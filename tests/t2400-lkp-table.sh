@@ -115,6 +115,23 @@ test_expect_success 'the report itself: headline, commit, the columns with their
 	test_cmp expect meta
 '
 
+test_expect_success 'regressions on the report: lkp flagged its rows, the headline among them' '
+	rm -f r.db* &&
+	perfsift --db r.db import -q \
+		"$LKP/email-2025-08-15-llist-will-it-scale-2.6pct-regression.txt" &&
+	test_expect_code 1 perfsift --db r.db regressions --exit-code --json >reg.json &&
+	python3 -c "
+import json
+d = json.load(open(\"reg.json\"))
+rows = d[\"regressions\"]
+m = {r[\"metric\"]: r for r in rows}
+r = m[\"will-it-scale.per_thread_ops\"]
+assert r[\"base\"] == \"5ef2dccfcca8\" and r[\"label\"] == \"375700bab5b1\", r
+assert r[\"test\"] == \"source\", r
+assert len(rows) == 12, len(rows)
+"
+'
+
 test_expect_success 'a report whose headline disagrees with its table is warned about' '
 	sed "s/noticed a 2.6% regression/noticed a 4.6% regression/" \
 		"$LKP/email-2025-08-15-llist-will-it-scale-2.6pct-regression.txt" >r.txt &&

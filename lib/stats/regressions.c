@@ -4,6 +4,10 @@
 #include "core/compat.h"
 #include "stats/regressions.h"
 
+/*
+ * Labels in import order; within one import (a table of several
+ * columns), in the order their variants first appeared.
+ */
 static int list_variants(struct db *db, struct regressions *r)
 {
 	sqlite3_stmt *st = db_prepare(db,
@@ -13,7 +17,7 @@ static int list_variants(struct db *db, struct regressions *r)
 		" SELECT variant_id, import_id FROM aggregates) x ON"
 		" x.vid = v.id LEFT JOIN commits c ON c.sha = v.commit_sha"
 		" WHERE v.label != '' GROUP BY v.label"
-		" ORDER BY min(x.imp), v.label");
+		" ORDER BY min(x.imp), min(v.id), v.label");
 	int64_t *pos = NULL;
 	size_t alloc = 0, alloc_pos = 0, i, j;
 	int all_placed = 1, rc;
