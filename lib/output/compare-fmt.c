@@ -392,15 +392,51 @@ static int mm_from_summaries(const struct cmp_row *r)
 	return r->side[0].source != SIDE_SAMPLES && r->side[0].nr_stats;
 }
 
-/* The value of the imported statistic called name; NAN if none. */
-static double mm_lookup(const struct cmp_side *s, const char *name)
+/* The imported statistic called name, or NULL. */
+static const struct agg_stat *mm_stat(const struct cmp_side *s,
+				      const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < s->nr_stats; i++)
 		if (!strcmp(s->stats[i].stat, name))
-			return s->stats[i].value;
-	return NAN;
+			return &s->stats[i];
+	return NULL;
+}
+
+/* Its value; NAN if none. */
+static double mm_lookup(const struct cmp_side *s, const char *name)
+{
+	const struct agg_stat *a = mm_stat(s, name);
+
+	return a ? a->value : NAN;
+}
+
+/*
+ * Decimals to print a row with: MMTests' 2, or as many more as a value
+ * of the row needs to come back as it was (dbench's tables print 4),
+ * up to 6.
+ */
+static int mm_decimals(const struct comparison *c, const struct cmp_row *r,
+		       const char *name)
+{
+	int d = 2;
+	size_t v;
+
+	for (v = 0; v < c->nvar; v++) {
+		double x = mm_lookup(&r->side[v], name);
+		char buf[64];
+
+		if (!isfinite(x) || fabs(x) >= 1e15)
+			continue;
+		while (d < 6) {
+			snprintf(buf, sizeof(buf), "%.*f", d, x);
+			if (strtod(buf, NULL) == x)
+				break;
+			d++;
+		}
+	}
+	return d;
 }
 
 /*
@@ -466,6 +502,7 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 		    int st, const char *name, size_t wl, size_t wo, FILE *f)
 {
 	const char *stat = st >= 0 ? mm_stat_label(r, st) : name;
+	int dec = st >= 0 ? 2 : mm_decimals(c, r, name);
 	/* the comparison statistic carries the significance star */
 	const char *cmp_stat = st >= 0 ? mm_stat_label(r, MM_MEAN)
 				       : r->side[0].stat;
@@ -482,6 +519,12 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 		int sig = v && cmp_stat && !strcmp(cmp_stat, stat) &&
 			  r->vs[v - 1].significant;
 
+		if (st < 0 && v && r->vs[v - 1].method == CMP_SOURCE) {
+			/* the source decided: its star stays where it was */
+			const struct agg_stat *a = mm_stat(&r->side[v], name);
+
+			sig = a && a->marker && !strcmp(a->marker, "*");
+		}
 		x = st >= 0 ? mm_value(r, &r->side[v], st)
 			    : mm_lookup(&r->side[v], name);
 		if (!isfinite(x)) {
@@ -491,7 +534,7 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 		d = v ? cmp_mmtests_pdiff(x, base, higher) : 0;
 		if (v && st < 0)
 			mm_printed(c, &r->side[v], name, &d);
-		fprintf(f, "%12.2f", x);
+		fprintf(f, "%12.*f", dec, x);
 		fprintf(f, sig ? " *%7.2f%%*" : " (%7.2f%%)",
 			isfinite(d) ? d : 0);
 	}

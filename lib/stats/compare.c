@@ -457,6 +457,8 @@ static int load_aggregates(struct loader *l, size_t v)
 		sd->stats[sd->nr_stats].value = sqlite3_column_double(st, 5);
 		sd->stats[sd->nr_stats].n = sqlite3_column_type(st, 8) ==
 				SQLITE_NULL ? -1 : sqlite3_column_int(st, 8);
+		sd->stats[sd->nr_stats].marker = pool_add(c,
+				(const char *)sqlite3_column_text(st, 9));
 		sd->stats[sd->nr_stats].change_source = pool_add(c,
 				(const char *)sqlite3_column_text(st, 11));
 		sd->stats[sd->nr_stats].change_base = pool_add(c,

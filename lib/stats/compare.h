@@ -76,6 +76,7 @@ struct agg_stat {
 	const char *stat;	/* borrowed: comparison pool */
 	double value;
 	long n;			/* -1: not known */
+	const char *marker;	/* as printed ("*"); NULL if none */
 	/* the change its table printed against the column change_base
 	 * (borrowed, NULL if none): what a reprint shows */
 	const char *change_source, *change_base;
