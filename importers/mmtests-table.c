@@ -552,10 +552,13 @@ static int table_row(struct mmtests_table *t, const char *line, long lineno,
 		char pct[64];
 
 		memset(&a, 0, sizeof(a));
-		/* the percentage as printed (two decimals), against run 0 */
-		if (c && cell[c].has_pct) {
+		/*
+		 * the percentage as printed (two decimals), against run 0;
+		 * "" when the table printed none (Duration, Ops, monitors)
+		 */
+		if (c) {
 			snprintf(pct, sizeof(pct), "%.2f%%", cell[c].pct);
-			a.change_source = pct;
+			a.change_source = cell[c].has_pct ? pct : "";
 			a.change_base = t->names[0];
 		}
 		a.suite = "mmtests";

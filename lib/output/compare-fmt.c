@@ -481,6 +481,25 @@ static void mm_add_label(const char ***v, size_t *nr, size_t *alloc,
 	(*v)[(*nr)++] = name;
 }
 
+/*
+ * A row an imported table printed without percentages (a Duration, Ops
+ * or monitor table): every compared side says so.
+ */
+static int mm_no_pct(const struct comparison *c, const struct cmp_row *r,
+		     const char *name)
+{
+	size_t v;
+
+	for (v = 1; v < c->nvar; v++) {
+		const struct agg_stat *a = mm_stat(&r->side[v], name);
+
+		if (!a || !a->change_source || *a->change_source ||
+		    !printed_against(c, a->change_base))
+			return 0;
+	}
+	return c->nvar > 1;
+}
+
 /* The percentage an imported table printed for this statistic. */
 static void mm_printed(const struct comparison *c, const struct cmp_side *s,
 		       const char *name, double *d)
@@ -503,6 +522,7 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 {
 	const char *stat = st >= 0 ? mm_stat_label(r, st) : name;
 	int dec = st >= 0 ? 2 : mm_decimals(c, r, name);
+	int no_pct = st < 0 && mm_no_pct(c, r, name);
 	/* the comparison statistic carries the significance star */
 	const char *cmp_stat = st >= 0 ? mm_stat_label(r, MM_MEAN)
 				       : r->side[0].stat;
@@ -535,6 +555,8 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 		if (v && st < 0)
 			mm_printed(c, &r->side[v], name, &d);
 		fprintf(f, "%12.*f", dec, x);
+		if (no_pct)
+			continue;
 		fprintf(f, sig ? " *%7.2f%%*" : " (%7.2f%%)",
 			isfinite(d) ? d : 0);
 	}
