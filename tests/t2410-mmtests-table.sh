@@ -230,7 +230,7 @@ def cells(path):
     return rows
 
 a, b = cells(sys.argv[1]), cells(sys.argv[2])
-assert a and a == b, (sorted(a ^ b))
+assert a and a == b, sorted(map(repr, a ^ b))
 print("%d rows, every cell" % len(a))
 PY
 
