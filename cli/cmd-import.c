@@ -48,8 +48,8 @@ void import_help_formats(FILE *f)
 	for (i = 0; i < nr; i++) {
 		unsigned fl = imp[i].flags;
 
-		fprintf(f, "    %-11s %s\n", imp[i].name, imp[i].what);
-		fprintf(f, "    %-11s (%s%s%s%s%s)\n", "",
+		fprintf(f, "    %-14s %s\n", imp[i].name, imp[i].what);
+		fprintf(f, "    %-14s (%s%s%s%s%s)\n", "",
 			fl & IMP_DIRS ? "a directory is one result" : "files",
 			fl & IMP_SAMPLES ? "; samples" : "",
 			fl & IMP_AGGREGATES ? "; aggregates" : "",
