@@ -34,6 +34,11 @@ const char *const plot_usage[] = {
 	"                       first sample; counters as rates per second;",
 	"                       a zone's free pages with its min/low/high",
 	"                       watermarks dashed.  SELECTOR may be run:ID",
+	"  latency SELECTOR...  latency percentiles (fio.read_clat_P%_ns, the",
+	"                       default --metric; fio.write_clat_*_ns for",
+	"                       writes), a line per variant, mean ± sample sd",
+	"                       over the runs, on a nines axis (90%, 99%,",
+	"                       99.9% equally apart)",
 	"",
 	"A SELECTOR is a label, a kernel version or a commit sha prefix, or",
 	"with --by param:NAME a value of a run parameter; 8 at most.",
@@ -61,6 +66,7 @@ static const struct {
 	{ "compare", PLOT_COMPARE, 2 },
 	{ "sweep", PLOT_SWEEP, 1 },
 	{ "series", PLOT_SERIES, 1 },
+	{ "latency", PLOT_LATENCY, 1 },
 };
 
 /* An option that takes one value: *v = optarg; name if it was set already. */
@@ -159,7 +165,8 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 	rq.param = param;
 	status = EXIT_USAGE;
 	if (optind >= argc) {
-		usage_error(plot_usage, "which plot? compare, sweep or series");
+		usage_error(plot_usage, "which plot? compare, sweep, series or "
+			    "latency");
 		goto out;
 	}
 	for (k = 0; k < ARRAY_SIZE(kinds); k++)
@@ -167,10 +174,12 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 			break;
 	if (k == ARRAY_SIZE(kinds)) {
 		usage_error(plot_usage, "unknown plot kind '%s': the kinds are "
-			    "compare, sweep and series", argv[optind]);
+			    "compare, sweep, series and latency", argv[optind]);
 		goto out;
 	}
 	rq.kind = kinds[k].kind;
+	if (rq.kind == PLOT_LATENCY && !rq.metric_glob)
+		rq.metric_glob = "fio.read_clat_*%_ns";
 	nsel = (size_t)(argc - optind - 1);
 	if (nsel < kinds[k].min_selectors) {
 		usage_error(plot_usage, "a %s plot needs %s", kinds[k].name,

@@ -250,6 +250,39 @@ static int metric_suffix(const char *name, size_t *prefix_len, double *x)
 	return 0;
 }
 
+/*
+ * A latency percentile as lkp names it: "<family>_<P>%_<unit>"
+ * (fio.read_clat_99.5%_ns).  *prefix_len covers "<family>_"; *x is the
+ * percentile on a nines axis, -log10(1 - P/100) (90% at 1, 99% at 2,
+ * 99.9% at 3), *xtext points at "<P>%".  0 or -1 (P of 100 or more
+ * cannot be drawn there).
+ */
+static int metric_percentile(const char *name, size_t *prefix_len, double *x,
+			     char *xtext, size_t xlen)
+{
+	const char *pct = strstr(name, "%_"), *start;
+	char *num;
+	double p;
+	int r;
+
+	if (!pct)
+		return -1;
+	for (start = pct; start > name && (isdigit((unsigned char)start[-1]) ||
+					   start[-1] == '.'); start--)
+		;
+	if (start == pct || start == name || start[-1] != '_')
+		return -1;
+	num = xstrndup(start, (size_t)(pct - start));
+	r = str_to_double(num, &p);
+	free(num);
+	if (r || !(p > 0) || !(p < 100))
+		return -1;
+	*prefix_len = (size_t)(start - name);
+	*x = -log10((100 - p) / 100);	/* 99% at 2 exactly */
+	snprintf(xtext, xlen, "%.*s", (int)(pct - start + 1), start);
+	return 0;
+}
+
 /* One value at one x, on the line of one variant and group. */
 struct sweep_val {
 	size_t line;
@@ -413,9 +446,16 @@ static int sweep_variant(struct db *db, const struct plot_request *rq,
 			struct sweep_val *sv;
 			size_t plen = strlen(smp[k].metric);
 			const char *xtext = xval;
+			char pbuf[32];
 			double mx;
 
-			if (!rq->x_param) {
+			if (rq->kind == PLOT_LATENCY) {
+				if (metric_percentile(smp[k].metric, &plen,
+						      &mx, pbuf, sizeof(pbuf)))
+					continue;	/* not a percentile */
+				x = mx;
+				xtext = pbuf;
+			} else if (!rq->x_param) {
 				if (metric_suffix(smp[k].metric, &plen, &mx)) {
 					if (!s->plain)
 						s->plain = xstrdup(smp[k].metric);
@@ -491,6 +531,36 @@ static void sweep_tics(struct plot *p, const struct sweep *s)
 		  p->tics[p->nr_tics - 1].x > 8 * p->tics[0].x;
 }
 
+/*
+ * On a nines axis fio's low percentiles (1%, 5%, ... 60%) crowd into the
+ * first half unit: 1%, 50% and the nines keep their labels, the others
+ * only where there is room (0.2 of a unit from every kept one).
+ */
+static void latency_tics(struct plot *p)
+{
+	static const double keep[] = { 1, 50, 90, 99, 99.9, 99.99, 99.999 };
+	char *shown = xcalloc(p->nr_tics + 1, 1);
+	size_t t, u, k;
+
+	for (t = 0; t < p->nr_tics; t++)
+		for (k = 0; k < ARRAY_SIZE(keep); k++)
+			if (fabs(p->tics[t].x + log10((100 - keep[k]) / 100)) <
+			    1e-9)
+				shown[t] = 1;
+	for (t = 0; t < p->nr_tics; t++) {
+		int room = 1;
+
+		for (u = 0; u < p->nr_tics && !shown[t]; u++)
+			room &= !shown[u] || fabs(p->tics[u].x -
+						  p->tics[t].x) >= 0.2;
+		if (!shown[t] && room)
+			shown[t] = 1;
+		if (!shown[t])
+			p->tics[t].text[0] = '\0';
+	}
+	free(shown);
+}
+
 static int load_sweep(struct db *db, const struct plot_request *rq,
 		      struct plot *p)
 {
@@ -506,6 +576,16 @@ static int load_sweep(struct db *db, const struct plot_request *rq,
 			sweep_release(&s);
 			return r;
 		}
+	}
+	if (!s.nr && rq->kind == PLOT_LATENCY) {
+		char *vl = variant_list(rq);
+
+		error("no latency percentiles among the metrics matching '%s' "
+		      "in %s (lkp's names: fio.read_clat_99%%_ns)",
+		      glob_text(rq), vl);
+		free(vl);
+		sweep_release(&s);
+		return -1;
 	}
 	if (!s.what && !s.plain) {
 		char *vl = variant_list(rq);
@@ -545,11 +625,19 @@ static int load_sweep(struct db *db, const struct plot_request *rq,
 	p->kind = PLOT_SWEEP;
 	set_variants(p, rq);
 	sweep_tics(p, &s);
-	if (rq->x_param)
+	if (rq->kind == PLOT_LATENCY)
+		latency_tics(p);
+	if (rq->kind == PLOT_LATENCY)
+		p->xlabel = xstrdup("percentile (a nines axis: 90%, 99%, "
+				    "99.9% equally apart)");
+	else if (rq->x_param)
 		p->xlabel = xstrdup(rq->x_param);
 	else
 		p->xlabel = xstrfmt("N in %sN", s.what);
-	sbuf_addf(&sb, "%s%s: ", s.what, rq->x_param ? "" : "N");
+	if (rq->kind == PLOT_LATENCY)
+		sbuf_addf(&sb, "%sP%%: ", s.what);
+	else
+		sbuf_addf(&sb, "%s%s: ", s.what, rq->x_param ? "" : "N");
 	add_vs(&sb, rq);
 	pn = plot_add_panel_take(p, NULL, unit_label(s.unit));
 	for (l = 0; l < s.nr_lines; l++) {
@@ -1051,6 +1139,7 @@ int plot_load(struct db *db, const struct plot_request *rq, struct plot *out)
 		r = load_compare(db, rq, out);
 		break;
 	case PLOT_SWEEP:
+	case PLOT_LATENCY:
 		r = load_sweep(db, rq, out);
 		break;
 	case PLOT_SERIES:

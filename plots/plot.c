@@ -136,6 +136,24 @@ static void add_string(struct sbuf *out, const char *s)
 	sbuf_addch(out, '"');
 }
 
+/*
+ * The body of a tic label: gnuplot reads an explicit tic's label as a
+ * format for the tic's value, so '%' is written "%%" ("99.5%").
+ */
+static void add_tic_quoted(struct sbuf *out, const char *s)
+{
+	struct sbuf q = SBUF_INIT;
+	size_t i;
+
+	plot_add_quoted(&q, s);
+	for (i = 0; i < q.len; i++) {
+		if (q.buf[i] == '%')
+			sbuf_addch(out, '%');
+		sbuf_addch(out, q.buf[i]);
+	}
+	sbuf_release(&q);
+}
+
 /* "a\nb": two lines of a title; b may be NULL */
 static void add_two_lines(struct sbuf *out, const char *a, const char *b)
 {
@@ -481,7 +499,7 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 		const struct plot_bar *b = &pn->bars[v];
 
 		sbuf_addf(out, "%s\"", v ? ", " : "");
-		plot_add_quoted(out, p->variants[v]);
+		add_tic_quoted(out, p->variants[v]);
 		if (b->n >= 0)
 			sbuf_addf(out, " (n=%ld)", b->n);
 		sbuf_addf(out, "\" %zu", v);
@@ -559,8 +577,11 @@ static void sweep_axis(struct sbuf *out, const struct plot *p)
 	if (p->nr_tics && p->nr_tics <= 20) {
 		sbuf_addstr(out, "set xtics nomirror (");
 		for (t = 0; t < p->nr_tics; t++) {
-			sbuf_addstr(out, t ? ", " : "");
-			add_string(out, p->tics[t].text);
+			sbuf_addstr(out, t ? ", " : "\"");
+			if (t)
+				sbuf_addch(out, '"');
+			add_tic_quoted(out, p->tics[t].text);
+			sbuf_addch(out, '"');
 			sbuf_addch(out, ' ');
 			plot_add_double(out, p->tics[t].x);
 		}

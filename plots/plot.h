@@ -19,6 +19,8 @@ enum plot_kind {
 	PLOT_COMPARE,	/* per metric, a bar per variant with its runs */
 	PLOT_SWEEP,	/* a metric against a numeric parameter */
 	PLOT_SERIES,	/* monitor time series of runs */
+	PLOT_LATENCY,	/* latency percentiles (a request: drawn as a
+			 * sweep over the percentile, on a nines axis) */
 };
 
 /* What -o's extension asks for. */

@@ -155,12 +155,29 @@ vm_record() {
 	vm_record 5002 1600 6100
 } >vm-patched-1
 
+# fio latency percentiles as lkp names them, 3 runs of two variants
+{
+	echo "label,machine,testcase,iteration,metric,value,unit"
+	for v in base patched; do
+		for it in 0 1 2; do
+			for p in 1 50 90 99 99.9; do
+				awk -v v=$v -v it=$it -v p=$p "BEGIN {
+					y = (v == \"base\" ? 1000 : 1500) * (1 + it / 10)
+					y *= 1 / (1 - p / 100.5)
+					printf \"%s,m1,fio-lat,%d,fio.read_clat_%s%%_ns,%.0f,ns\\n\", v, it, p, y
+				}"
+			done
+		done
+	done
+} >lat.csv
+
 test_expect_success 'setup: import the fixtures' '
 	perfsift import -q kb.csv wis.csv odd.csv &&
 	perfsift import -q --label base --machine m1 --testcase mon \
 		zi-base-1 zi-base-2 vm-base-1 &&
 	perfsift import -q --label patched --machine m1 --testcase mon \
 		zi-patched-1 vm-patched-1 &&
+	perfsift import -q lat.csv &&
 	perfsift runs >runs &&
 	test "$(grep -c " mon " runs)" = 5 &&
 	perfsift metrics --metric proc-vmstat.pgfault >m &&
@@ -387,10 +404,34 @@ test_expect_success 'compare of too many metrics: exit 2 with the limit' '
 	grep -q "a compare plot draws at most 12: narrow it with --metric" err
 '
 
+test_expect_success 'latency: percentiles on a nines axis, mean and sd over the runs' '
+	perfsift plot latency base patched --script >lat.gp &&
+	grep -F "fio.read_clat_P%: base vs patched" lat.gp &&
+	# a tic label is a gnuplot format: its % doubled
+	grep -F "\"99%%\" 2," lat.gp &&
+	grep -F "\"50%%\" 0.3010299956639812" lat.gp &&
+	grep -F "\"99.9%%\" 3.000000000000" lat.gp &&
+	# base at 99%: 1000, 1100, 1200 times 1/(1 - 99/100.5)
+	/usr/bin/python3 -c "
+import re, statistics
+t = open(\"lat.gp\").read()
+blk = t.split(\"<< EOD\")[1].split(\"EOD\")[0].split(\"\n\")
+pts = {round(float(l.split()[0]), 6): (float(l.split()[1]), float(l.split()[2])) for l in blk if l.strip()}
+ys = [round(1000 * (1 + i / 10) / (1 - 99 / 100.5)) for i in range(3)]
+m, s = pts[2.0]
+assert abs(m - statistics.mean(ys)) < 1e-9 and abs(s - statistics.stdev(ys)) < 1e-9, (m, s, ys)
+" &&
+	perfsift plot latency base patched -o lat.txt &&
+	grep -q "99.9%" lat.txt && grep -q "patched" lat.txt &&
+	test_expect_code 2 perfsift plot latency base --metric "kernbench.*" -o no.png 2>err &&
+	grep "no latency percentiles among the metrics matching .kernbench" err &&
+	test ! -e no.png
+'
+
 test_expect_success 'unknown kind: exit 2 naming the kinds; trend is not one yet' '
-	for k in trend latency bars; do
+	for k in trend bars; do
 		test_expect_code 2 perfsift plot $k base -o x.png >out 2>err &&
-		grep -q "^perfsift: error: unknown plot kind .$k.: the kinds are compare, sweep and series$" err &&
+		grep -q "^perfsift: error: unknown plot kind .$k.: the kinds are compare, sweep, series and latency$" err &&
 		grep -q "^usage: perfsift plot" err || exit 1
 	done &&
 	test ! -e x.png
@@ -420,7 +461,7 @@ test_expect_success 'usage errors: extension, -o missing, --x, run:ID, selectors
 		2>err &&
 	grep -q "^perfsift: error: 9 selectors: a chart tells at most 8 variants apart$" err &&
 	test_expect_code 2 perfsift plot 2>err &&
-	grep -q "which plot? compare, sweep or series" err &&
+	grep -q "which plot? compare, sweep, series or latency" err &&
 	test ! -e x.pdf
 '
 
@@ -452,7 +493,9 @@ test_expect_success 'PNG: 1200x800, and only the chart is left in the folder' '
 	perfsift plot sweep base patched --metric "kernbench.elsp-*" \
 		-o png/sweep.PNG &&
 	test "$(png_size png/sweep.PNG)" = 1200x800 &&
-	test "$(ls -A png | tr "\n" " ")" = "free.png kb.png sweep.PNG "
+	perfsift plot latency base patched -o png/lat.png &&
+	test "$(png_size png/lat.png)" = 1200x800 &&
+	test "$(ls -A png | tr "\n" " ")" = "free.png kb.png lat.png sweep.PNG "
 '
 
 test_expect_success 'PNG: the file gets the permissions of a new file' '
