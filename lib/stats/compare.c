@@ -998,27 +998,33 @@ static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
 }
 
 /*
+ * One row of the family being tested: whether it is a test, and its
+ * log-scale figures (log_pooled), read once for the prior and the guard.
+ */
+struct fam_row {
+	int test;		/* testable() */
+	int logs;		/* log_pooled() gave the figures below */
+	double diff, s2, d, scale;
+};
+
+/*
  * The prior of a family's variances (stats_fit_prior) from its testable
  * rows of positive samples; 0 when it has fewer than
  * CMP_FAMILY_PRIOR_MIN such rows with some spread (then no guard).
  */
-static int family_prior(struct comparison *c, const size_t *order,
-			size_t start, size_t end, size_t v,
+static int family_prior(const struct fam_row *fr, size_t nr,
 			struct stats_prior *prior)
 {
-	double *s2 = xmalloc((end - start + 1) * sizeof(*s2));
-	double *d = xmalloc((end - start + 1) * sizeof(*d));
+	double *s2 = xmalloc((nr + 1) * sizeof(*s2));
+	double *d = xmalloc((nr + 1) * sizeof(*d));
 	size_t j, m = 0, spread = 0;
 	int ok;
 
-	for (j = start; j < end; j++) {
-		struct cmp_row *r = &c->rows[order[j]];
-		double diff, scale;
-
-		if (!testable(c, r, v) ||
-		    !log_pooled(&r->side[0], &r->side[v], &diff, &s2[m],
-				&d[m], &scale))
+	for (j = 0; j < nr; j++) {
+		if (!fr[j].test || !fr[j].logs)
 			continue;
+		s2[m] = fr[j].s2;
+		d[m] = fr[j].d;
 		spread += s2[m] > 0;
 		m++;
 	}
@@ -1036,16 +1042,14 @@ static int family_prior(struct comparison *c, const size_t *order,
  * moderated test by a metric noisier than its family); the larger p is
  * valid when either test is.
  */
-static void family_guard(const struct cmp_side *a, const struct cmp_side *b,
-			 struct cmp_vs *vs, const struct stats_prior *prior)
+static void family_guard(const struct fam_row *fr, struct cmp_vs *vs,
+			 const struct stats_prior *prior)
 {
-	double diff, s2, d, scale;
-
 	vs->p_family = NAN;
-	if (vs->method != CMP_WELCH || !isfinite(vs->p) ||
-	    !log_pooled(a, b, &diff, &s2, &d, &scale))
+	if (vs->method != CMP_WELCH || !isfinite(vs->p) || !fr->logs)
 		return;
-	vs->p_family = stats_moderated_t(diff, s2, d, scale, prior, NULL);
+	vs->p_family = stats_moderated_t(fr->diff, fr->s2, fr->d, fr->scale,
+					 prior, NULL);
 	if (isfinite(vs->p_family) && vs->p_family > vs->p)
 		vs->p = vs->p_family;
 }
@@ -1054,6 +1058,7 @@ static int compute(struct comparison *c)
 {
 	size_t i, v, k, m, f, *first, *order, j;
 	unsigned nr_fam;
+	struct fam_row *fr = NULL;
 	double *p = NULL, *q = NULL;
 	size_t alloc_p = 0;
 	int ret = 0;
@@ -1088,32 +1093,42 @@ static int compute(struct comparison *c)
 	for (f = 0; f < nr_fam; f++) {
 		size_t start = first[f], end = first[f + 1];
 
+		fr = xrealloc(fr, (end - start + 1) * sizeof(*fr));
 		for (v = 1; v < c->nvar; v++) {
 			size_t tests = 0;
 			struct stats_prior prior;
 			double need;
 			int guard;
 
-			for (j = start; j < end; j++)
-				tests += (size_t)testable(c, &c->rows[order[j]],
-							  v);
+			/* each row looked at once: a test?  its logs */
+			for (j = start; j < end; j++) {
+				struct cmp_row *r = &c->rows[order[j]];
+				struct fam_row *x = &fr[j - start];
+
+				x->test = testable(c, r, v);
+				x->logs = x->test &&
+					  log_pooled(&r->side[0], &r->side[v],
+						     &x->diff, &x->s2, &x->d,
+						     &x->scale);
+				tests += (size_t)x->test;
+			}
 			need = c->opts.fdr && tests ?
 				       c->opts.alpha / (double)tests :
 				       c->opts.alpha;
-			guard = family_prior(c, order, start, end, v, &prior);
+			guard = family_prior(fr, end - start, &prior);
 			m = 0;
 			for (j = start; j < end; j++) {
 				struct cmp_row *r = &c->rows[order[j]];
 				struct cmp_vs *vs = &r->vs[v - 1];
 
 				vs->need_p = need;
-				if (!testable(c, r, v))
+				if (!fr[j - start].test)
 					continue;
 				test_pair(c, &r->side[0], &r->side[v], vs,
 					  need);
 				if (guard)
-					family_guard(&r->side[0], &r->side[v],
-						     vs, &prior);
+					family_guard(&fr[j - start], vs,
+						     &prior);
 				if (isfinite(vs->p)) {
 					ALLOC_GROW(p, m + 1, alloc_p);
 					p[m++] = vs->p;
@@ -1156,6 +1171,7 @@ twins:
 out:
 	free(first);
 	free(order);
+	free(fr);
 	free(p);
 	free(q);
 	return ret;
