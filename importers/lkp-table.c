@@ -763,6 +763,7 @@ int lkp_table_line(struct lkp_table *t, const char *raw, long lineno)
 	}
 	memcpy(line, raw, len);
 	line[len] = '\0';
+	str_ascii_minus(line);
 	s = skip_blanks(line);
 	t->last_line = lineno;
 

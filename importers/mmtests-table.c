@@ -665,29 +665,6 @@ static int title(const char *s, char *name, size_t cap)
  * blanks gone, *indented set for header lines (a leading blank in text,
  * <th> cells in HTML).  0, or -1 when it is too long.
  */
-/*
- * A minus that a mail client or an editor made typographic (U+2212 MINUS
- * SIGN, U+2013 EN DASH) before a digit is read as '-': MMTests prints
- * ASCII, text that went through mail may not be.  In place; the line
- * only gets shorter.
- */
-static void unicode_minus(char *line)
-{
-	char *r = line, *w = line;
-
-	while (*r) {
-		if ((!strncmp(r, "\xe2\x88\x92", 3) ||
-		     !strncmp(r, "\xe2\x80\x93", 3)) &&
-		    isdigit((unsigned char)r[3])) {
-			*w++ = '-';
-			r += 3;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-}
-
 static int prepare(char *line, const char *raw, int *indented)
 {
 	size_t len = strlen(raw);
@@ -699,7 +676,7 @@ static int prepare(char *line, const char *raw, int *indented)
 		return -1;
 	memcpy(line, raw, len);
 	line[len] = '\0';
-	unicode_minus(line);
+	str_ascii_minus(line);
 	if (from_html(line, &header))
 		*indented = header;
 	else

@@ -236,3 +236,20 @@ int str_natcmp(const char *a, const char *b)
 	}
 	return (unsigned char)*a - (unsigned char)*b;
 }
+
+void str_ascii_minus(char *s)
+{
+	char *r = s, *w = s;
+
+	while (*r) {
+		if ((!strncmp(r, "\xe2\x88\x92", 3) ||
+		     !strncmp(r, "\xe2\x80\x93", 3)) &&
+		    isdigit((unsigned char)r[3])) {
+			*w++ = '-';
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+}

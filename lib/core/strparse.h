@@ -30,6 +30,12 @@ int ends_with(const char *s, const char *suffix);
  * before "clat_10%" and "m2" before "m10".  Like strcmp's sign.
  */
 int str_natcmp(const char *a, const char *b);
+/*
+ * A minus that a mail client or an editor made typographic (U+2212 MINUS
+ * SIGN, U+2013 EN DASH) before a digit becomes '-', in place (s only
+ * gets shorter): tables print ASCII, text that went through mail may not.
+ */
+void str_ascii_minus(char *s);
 /* Shell-style glob match (fnmatch without flags); NULL pattern matches. */
 int glob_match(const char *pattern, const char *s);
 

@@ -291,6 +291,15 @@ TEST(str_double_signed_hex)
 	check_int(-1, dbl("-0x1p3", &v, &n));
 }
 
+TEST(str_ascii_minus)
+{
+	char a[] = "0.44 ( \xe2\x80\x93" "21.73%) \xe2\x88\x92" "5 x\xe2\x80\x93y";
+
+	str_ascii_minus(a);
+	/* before a digit: '-'; an en dash between words stays */
+	check_str("0.44 ( -21.73%) -5 x\xe2\x80\x93y", a);
+}
+
 TEST(str_long)
 {
 	const char *p;
@@ -973,6 +982,7 @@ int main(int argc, char **argv)
 	test_str_double_signed_hex();	/* BUG: see above */
 	test_str_long();
 	test_str_to_double();
+	test_str_ascii_minus();
 	test_glob_match();
 	test_sha256();
 	test_sha256_paths();
