@@ -96,7 +96,7 @@ struct lkp_table {
 	size_t nr_axes;
 	struct column col[MAX_COLS];
 	size_t nr_cols;
-	long tables, rows;
+	long rows;
 	long last_line;		/* the last line read, for messages */
 	int nr_commit_lines;	/* "commit:" entries read */
 };
@@ -113,7 +113,7 @@ static void free_axes(struct lkp_table *t)
 	t->nr_cols = 0;
 }
 
-void lkp_table_init(struct lkp_table **out, struct import_ctx *ctx)
+static void lkp_table_init(struct lkp_table **out, struct import_ctx *ctx)
 {
 	struct lkp_table *t = xcalloc(1, sizeof(*t));
 
@@ -122,7 +122,7 @@ void lkp_table_init(struct lkp_table **out, struct import_ctx *ctx)
 	*out = t;
 }
 
-void lkp_table_free(struct lkp_table *t)
+static void lkp_table_free(struct lkp_table *t)
 {
 	size_t i;
 
@@ -746,7 +746,7 @@ static int table_row(struct lkp_table *t, const char *line, long lineno)
 				     perf_row(t, tok, n, lineno);
 }
 
-int lkp_table_line(struct lkp_table *t, const char *raw, long lineno)
+static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno)
 {
 	char line[4096], buf[4096];
 	const char *s;
@@ -770,7 +770,6 @@ int lkp_table_line(struct lkp_table *t, const char *raw, long lineno)
 	if (strlen(s) > 20 && all_of(s, "=")) {
 		free_axes(t);
 		t->st = ST_AXIS_KEYS;
-		t->tables++;
 		return 0;
 	}
 	switch (t->st) {
@@ -915,7 +914,7 @@ int lkp_table_line(struct lkp_table *t, const char *raw, long lineno)
 	return 0;
 }
 
-int lkp_table_finish(struct lkp_table *t)
+static int lkp_table_finish(struct lkp_table *t)
 {
 	if (t->st == ST_AXIS_VALUES || t->st == ST_DASHES ||
 	    t->st == ST_HEADER || t->st == ST_GLYPHS)
@@ -934,6 +933,15 @@ int lkp_table_finish(struct lkp_table *t)
 			return -1;
 	}
 	if (t->head_sha && db_import_meta(t->ctx, 0, "commit", t->head_sha))
+		return -1;
+	/* what the body says of the test, as it says it */
+	if ((t->testcase && db_import_meta(t->ctx, 0, "testcase",
+					   t->testcase)) ||
+	    (t->machine_desc && db_import_meta(t->ctx, 0, "test_machine",
+					       t->machine_desc)) ||
+	    (t->config && db_import_meta(t->ctx, 0, "config", t->config)) ||
+	    (t->compiler && db_import_meta(t->ctx, 0, "compiler",
+					   t->compiler)))
 		return -1;
 	return 0;
 }

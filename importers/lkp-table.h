@@ -8,17 +8,7 @@
 #include "store/db.h"
 #include "core/input.h"
 
-struct lkp_table;
-
-/* A parser emitting into ctx; free with lkp_table_free(). */
-void lkp_table_init(struct lkp_table **t, struct import_ctx *ctx);
-void lkp_table_free(struct lkp_table *t);
-/* One line (without its newline) and its line number: 0 or -1 (error()). */
-int lkp_table_line(struct lkp_table *t, const char *line, long lineno);
-/* The end of the text: 0, or -1 when a table was cut off. */
-int lkp_table_finish(struct lkp_table *t);
-
-/* The same, as struct importer's text_new/text_line/text_end. */
+/* The parser, as struct importer's text_new/text_line/text_end. */
 void *lkp_table_text_new(struct import_ctx *ctx);
 int lkp_table_text_line(void *p, const char *line, long lineno);
 int lkp_table_text_end(void *p, int finish);

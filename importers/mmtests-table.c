@@ -92,7 +92,7 @@ struct mmtests_table {
 	long last_line;
 };
 
-void mmtests_table_init(struct mmtests_table **out, struct import_ctx *ctx)
+static void mmtests_table_init(struct mmtests_table **out, struct import_ctx *ctx)
 {
 	struct mmtests_table *t = xcalloc(1, sizeof(*t));
 
@@ -112,7 +112,7 @@ static void free_columns(struct mmtests_table *t)
 	t->nr_cols = 0;
 }
 
-void mmtests_table_free(struct mmtests_table *t)
+static void mmtests_table_free(struct mmtests_table *t)
 {
 	if (!t)
 		return;
@@ -684,7 +684,7 @@ static int prepare(char *line, const char *raw, int *indented)
 	return 0;
 }
 
-int mmtests_table_line(struct mmtests_table *t, const char *raw,
+static int mmtests_table_line(struct mmtests_table *t, const char *raw,
 		       long lineno)
 {
 	char line[LINE_CAP], name[64];
@@ -747,7 +747,7 @@ int mmtests_table_line(struct mmtests_table *t, const char *raw,
 	return 0;
 }
 
-int mmtests_table_finish(struct mmtests_table *t)
+static int mmtests_table_finish(struct mmtests_table *t)
 {
 	(void)t;
 	return 0;

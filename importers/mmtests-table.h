@@ -9,18 +9,7 @@
 #include "store/db.h"
 #include "core/input.h"
 
-struct mmtests_table;
-
-/* A parser emitting into ctx; free with mmtests_table_free(). */
-void mmtests_table_init(struct mmtests_table **t, struct import_ctx *ctx);
-void mmtests_table_free(struct mmtests_table *t);
-/* One line (without its newline) and its line number: 0 or -1 (error()). */
-int mmtests_table_line(struct mmtests_table *t, const char *line,
-		       long lineno);
-/* The end of the text: 0 (a table needs no closing line). */
-int mmtests_table_finish(struct mmtests_table *t);
-
-/* The same, as struct importer's text_new/text_line/text_end. */
+/* The parser, as struct importer's text_new/text_line/text_end. */
 void *mmtests_table_text_new(struct import_ctx *ctx);
 int mmtests_table_text_line(void *p, const char *line, long lineno);
 int mmtests_table_text_end(void *p, int finish);

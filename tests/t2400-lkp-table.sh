@@ -99,7 +99,7 @@ test_expect_success 'the 2020 fail:runs block: 3 of 9 runs, none of 8' '
 	grep -F "dmesg.WARNING:at#for_ip_swapgs_restore_regs_and_return_to_usermode/0x	fails	0	NULL	NULL	NULL	8" dump
 '
 
-test_expect_success 'the report itself: headline, commit, the columns with their subjects' '
+test_expect_success 'the report itself: headline, commit, the columns with their subjects, the test' '
 	rm -f r.db* &&
 	perfsift --db r.db import -q \
 		"$LKP/email-2025-08-15-llist-will-it-scale-2.6pct-regression.txt" &&
@@ -109,8 +109,12 @@ test_expect_success 'the report itself: headline, commit, the columns with their
 	column.1=5ef2dccfcc ("delayacct: remove redundant code and adjust indentation")
 	column.2=375700bab5 ("llist: make llist_add_batch() a static inline")
 	commit=375700bab5b150e876e42d894a9a7470881f8a61
+	compiler=gcc-12
+	config=x86_64-rhel-9.4
 	headline=will-it-scale.per_thread_ops 2.6% regression
 	message_id=202508150803.d5387224-lkp@intel.com
+	test_machine=192 threads 4 sockets Intel(R) Xeon(R) Platinum 9242 CPU @ 2.30GHz (Cascade Lake) with 176G memory
+	testcase=will-it-scale
 	EOF
 	test_cmp expect meta
 '
