@@ -377,6 +377,9 @@ static int column_titles(struct lkp_table *t, const char *line)
 	char s[4096], *tok[MAX_TOKENS];
 	size_t n, i, k;
 
+	/* most lines are prose: no copy for a line that cannot be titles */
+	if (!isxdigit((unsigned char)line[0]) && !is_tag(line))
+		return -1;
 	if (strlen(line) >= sizeof(s))
 		return -1;
 	memcpy(s, line, strlen(line) + 1);
