@@ -37,7 +37,8 @@ QUIET_LD  = @echo '   LINK    $@';
 QUIET_GEN = @echo '   GEN     $@';
 endif
 
-LIB_SRC := $(wildcard lib/*/*.c) $(wildcard importers/*.c) $(wildcard plots/*.c)
+LIB_SRC := $(wildcard lib/*/*.c) $(wildcard importers/*.c) \
+	   $(wildcard importers/*/*.c) $(wildcard plots/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 SCHEMA  := $(sort $(wildcard schema/*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/schema.o
@@ -132,10 +133,11 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-# libFuzzer builds of tests/fuzz/fuzz-import.c and fuzz-mail.c (clang);
+# libFuzzer builds of tests/fuzz/fuzz-import.c, fuzz-mail.c and
+# fuzz-mmtests.c (clang);
 # run one with build-fuzz/fuzz-import -max_total_time=60 CORPUS_DIR (e.g.
 # copies of tests/data/*/*/input)
-FUZZERS := fuzz-import fuzz-mail
+FUZZERS := fuzz-import fuzz-mail fuzz-mmtests
 fuzz:
 	@$(MAKE) --no-print-directory B=build-fuzz CC=clang \
 		SANITIZE=fuzzer-no-link,address,undefined CFLAGS='-O1 -g' \

@@ -9,10 +9,12 @@
 #include "core/mail.h"
 #include "cmd.h"
 #include "store/query.h"
+#include "../importers/mmtests/extract.h"
 
 const char *const debug_usage[] = {
 	"usage: perfsift debug dump",
 	"   or: perfsift debug mail [--lines] FILE",
+	"   or: perfsift debug mmtests-extract [--test NAME] DIR",
 	"",
 	"dump: print every import, run, parameter, sample, aggregate and",
 	"series point as tab-separated text (paths left out), for tests.",
@@ -25,6 +27,13 @@ const char *const debug_usage[] = {
 	"without, the whole decoded line, as tests/mail-ref/gmime-dump",
 	"prints it.  Exits 3 if a message is broken (the error names its",
 	"line).",
+	"",
+	"mmtests-extract: run the MMTests extractor of a test on DIR",
+	"(work/log/<run>/iter-N/<test>, or its logs/; the test is DIR's",
+	"name unless --test) and print each value it finds as",
+	"'OP<TAB>REP<TAB>T<TAB>VALUE<TAB>FILE:LINE' (REP 0: the iteration;",
+	"T '-': the run's value, else an observation at T), then '# ops:'",
+	"and the operations in MMTests' order with their direction.",
 	NULL,
 };
 
@@ -182,6 +191,17 @@ int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)
 			return usage_error(debug_usage, "expected 'debug mail "
 					   "[--lines] FILE'");
 		return dump_mail(argv[argc - 1], lines);
+	}
+	if (argc >= 3 && !strcmp(argv[1], "mmtests-extract")) {
+		const char *test = NULL;
+
+		if (argc == 5 && !strcmp(argv[2], "--test"))
+			test = argv[3];
+		else if (argc != 3)
+			return usage_error(debug_usage, "expected 'debug "
+					   "mmtests-extract [--test NAME] DIR'");
+		return mmtests_extract_print(argv[argc - 1], test, stdout) ?
+		       EXIT_BADINPUT : EXIT_OK;
 	}
 	if (argc != 2 || strcmp(argv[1], "dump"))
 		return usage_error(debug_usage, "expected 'debug dump' or "

@@ -8,6 +8,7 @@
 #include "core/strparse.h"
 #include "../importers/import.h"
 #include "../importers/importer.h"
+#include "../importers/mmtests/extract.h"
 #include "cmd.h"
 #include <getopt.h>
 #include <unistd.h>
@@ -50,11 +51,22 @@ void import_help_formats(FILE *f)
 
 		fprintf(f, "    %-14s %s\n", imp[i].name, imp[i].what);
 		fprintf(f, "    %-14s (%s%s%s%s%s)\n", "",
+			fl & IMP_TREES ? "a tree of several results" :
 			fl & IMP_DIRS ? "a directory is one result" : "files",
 			fl & IMP_SAMPLES ? "; samples" : "",
 			fl & IMP_AGGREGATES ? "; aggregates" : "",
 			fl & IMP_SERIES ? "; time series" : "",
 			fl & IMP_VARIANTS ? "; may hold several variants" : "");
+		if (!strcmp(imp[i].name, "mmtests-tree")) {
+			size_t k, n;
+			const struct mmtests_extractor *x =
+				mmtests_extractors(&n);
+
+			fprintf(f, "    %-14s extractors:", "");
+			for (k = 0; k < n; k++)
+				fprintf(f, " %s", x[k].name);
+			fputc('\n', f);
+		}
 	}
 }
 
@@ -97,11 +109,15 @@ static void clear_progress(void)
  * A path on stdout, control characters escaped as in the diagnostics:
  * a file name with a newline must not forge a summary line.
  */
-static void put_path(const char *path)
+static void put_path(const struct import_result *r)
 {
 	struct sbuf sb = SBUF_INIT;
 
-	sbuf_add_escaped(&sb, path);
+	sbuf_add_escaped(&sb, r->path);
+	if (r->part) {
+		sbuf_addstr(&sb, " test ");
+		sbuf_add_escaped(&sb, r->part);
+	}
 	fputs(sb.buf, stdout);
 	sbuf_release(&sb);
 }
@@ -112,22 +128,23 @@ static void report(const struct import_result *r, int dry_run)
 		return;
 	clear_progress();
 	if (r->status == IMPORT_ALREADY) {
-		put_path(r->path);
+		put_path(r);
 		if (r->message > 0)
 			printf(" message %d", r->message);
 		printf(": already imported\n");
 		return;
 	}
 	if (r->status == IMPORT_SKIPPED) {
-		put_path(r->path);
+		put_path(r);
 		if (r->message > 0)
 			printf(" message %d: skipped: no table in it\n",
 			       r->message);
 		else
-			printf(": skipped: no importer knows it\n");
+			printf(": skipped: %s\n", r->part ? "no extractor for "
+			       "this test" : "no importer knows it");
 		return;
 	}
-	put_path(r->path);
+	put_path(r);
 	if (r->message > 0)
 		printf(" message %d", r->message);
 	printf(": %s, %ld run%s, %ld sample%s", r->format, r->runs,

@@ -134,7 +134,72 @@ static void add_item(struct item_list *l, const char *path, int walked,
 	l->v[l->nr].path = xstrdup(path);
 	l->v[l->nr].walked = walked;
 	l->v[l->nr].dir_imp = dir_imp;
+	l->v[l->nr].part = NULL;
 	l->nr++;
+}
+
+/* The parts of a tree, as its importer names them. */
+struct part_list {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void add_part(void *data, const char *part)
+{
+	struct part_list *p = data;
+
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	p->v[p->nr++] = xstrdup(part);
+}
+
+/*
+ * Does a tree importer claim dir (the forced one, if --format)?  Then
+ * each of its parts is an item.  Returns 1 if claimed, 0 if not, -1 after
+ * error() (the tree could not be listed).
+ */
+static int claim_tree(struct item_list *l, const char *dir, int walked,
+		      const struct import_opts *o)
+{
+	const struct importer *imp, *best = NULL, *forced;
+	struct part_list best_parts = { 0 };
+	size_t i, nr;
+	int best_score = 0;
+
+	forced = o && o->format ? importer_find(o->format) : NULL;
+	if (forced && !(forced->flags & IMP_TREES))
+		return 0;
+	imp = importer_list(&nr);
+	for (i = 0; i < nr; i++) {
+		struct part_list p = { 0 };
+		int s;
+
+		if (!(imp[i].flags & IMP_TREES) || (forced && forced != &imp[i]))
+			continue;
+		s = imp[i].tree_parts(dir, add_part, &p);
+		if (s > best_score && s > 0) {
+			struct part_list t = p;
+
+			p = best_parts;
+			best_parts = t;
+			best = &imp[i];
+			best_score = s;
+		}
+		while (p.nr)
+			free(p.v[--p.nr]);
+		free(p.v);
+		if (s < 0)
+			return -1;
+	}
+	if (!best)
+		return 0;
+	for (i = 0; i < best_parts.nr; i++) {
+		add_item(l, dir, walked, best);
+		l->v[l->nr - 1].part = best_parts.v[i];
+	}
+	free(best_parts.v);
+	if (!best_parts.nr)
+		warning("%s: an %s tree with no test in it", dir, best->name);
+	return 1;
 }
 
 /* Has this inode been walked or listed already?  Marks it if not. */
@@ -167,6 +232,12 @@ static size_t walk(struct item_list *l, const char *path, int depth,
 
 	if (depth > 64) {
 		error("%s: directories nested too deep", path);
+		return 1;
+	}
+	switch (claim_tree(l, path, depth > 0, o)) {
+	case 1:
+		return 0;
+	case -1:
 		return 1;
 	}
 	imp = claim_dir(path, o);
@@ -252,8 +323,10 @@ void import_items_free(struct import_item *items, size_t nr)
 {
 	size_t i;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		free(items[i].path);
+		free(items[i].part);
+	}
 	free(items);
 }
 
@@ -733,9 +806,35 @@ static int earlier_dir_import(struct db *db, const char *path, int64_t *id,
 	return rc == SQLITE_ROW;
 }
 
+/* add() of tree_members(): one file of the part. */
+static void add_tree_member(void *data, const char *name, const char *path)
+{
+	struct member_list *l = data;
+	struct stat st;
+
+	ALLOC_GROW(l->m, l->nr + 1, l->alloc);
+	l->m[l->nr].name = xstrdup(name);
+	l->m[l->nr].path = xstrdup(path);
+	l->m[l->nr].size = stat(path, &st) ? 0 : (int64_t)st.st_size;
+	l->nr++;
+}
+
+/* The members of a tree's part, sorted by name.  0 or -1 after error(). */
+static int list_tree_members(const struct importer *imp, const char *dir,
+			     const char *part, struct member_list *l)
+{
+	memset(l, 0, sizeof(*l));
+	if (imp->tree_members(dir, part, add_tree_member, l)) {
+		member_list_release(l);
+		return -1;
+	}
+	QSORT(l->m, l->nr, cmp_member);
+	return 0;
+}
+
 static int import_dir(struct db *db, const struct import_opts *o,
-		      const char *dir, const struct importer *imp,
-		      struct import_result *res)
+		      const char *dir, const char *part,
+		      const struct importer *imp, struct import_result *res)
 {
 	struct member_list l;
 	struct dir_state ds = { 0 };
@@ -747,13 +846,23 @@ static int import_dir(struct db *db, const struct import_opts *o,
 
 	memset(&ctx, 0, sizeof(ctx));
 	res->format = imp->name;
-	if (list_members(dir, &l))
+	if (part ? list_tree_members(imp, dir, part, &l) :
+		   list_members(dir, &l))
 		return -1;
-	/* stored by real path, so that a re-import from elsewhere finds it */
+	/*
+	 * Stored by real path, so that a re-import from elsewhere finds it;
+	 * a part of a tree as "<dir>#<part>"
+	 */
 	real = realpath(dir, NULL);
 	if (!real) {
 		error("%s: %s", dir, strerror(errno));
 		goto out;
+	}
+	if (part) {
+		char *t = xstrfmt("%s#%s", real, part);
+
+		free(real);
+		real = t;
 	}
 	ds.m = l.m;
 	ds.nr = l.nr;
@@ -791,9 +900,17 @@ static int import_dir(struct db *db, const struct import_opts *o,
 	if (db_import_begin(&ctx, db, real, imp->name, total, 1, &o->ovr))
 		goto fail;
 	ctx.path = dir;
+	ctx.part = part;
 	ctx.driver = &ds;
 	ctx.first_variant = o->first_variant ? o->first_variant : &first;
-	if (imp->parse_dir(&ctx, dir, l.m, l.nr))
+	r = imp->parse_dir(&ctx, dir, l.m, l.nr);
+	if (r > 0) {
+		/* a part no extractor knows: skipped, said by the importer */
+		res->status = IMPORT_SKIPPED;
+		ret = 0;
+		goto fail;
+	}
+	if (r)
 		goto fail;
 	for (i = 0; i < l.nr; i++)
 		if (!ds.read[i])
@@ -931,16 +1048,18 @@ int import_item(struct db *db, const struct import_opts *o,
 {
 	memset(res, 0, sizeof(*res));
 	res->path = item->path;
+	res->part = item->part;
 	res->status = IMPORT_FAILED;
 	if (item->dir_imp)
-		return import_dir(db, o, item->path, item->dir_imp, res);
+		return import_dir(db, o, item->path, item->part,
+				  item->dir_imp, res);
 	return import_one_file(db, o, item->path, item->walked, res);
 }
 
 int import_file(struct db *db, const struct import_opts *o, const char *path,
 		struct import_result *res)
 {
-	struct import_item item = { (char *)path, 0, NULL };
+	struct import_item item = { (char *)path, 0, NULL, NULL };
 
 	return import_item(db, o, &item, res);
 }

@@ -20,10 +20,11 @@ struct import_opts {
 	struct import_overrides ovr;
 	int dry_run;			/* parse and roll back */
 	/*
-	 * The first variant seen without overrides, across the results of
-	 * one command (owned by the caller, freed with free(); NULL slot:
-	 * each result checked alone).  Overrides on inputs that hold
-	 * several variants are a usage error.
+	 * The variants seen under overrides, across the results of one
+	 * command (owned by the caller, freed with free(); NULL slot: each
+	 * result checked alone).  Overrides that would put two variants of
+	 * the inputs into one row (same testcase, machine and params) are a
+	 * usage error.
 	 */
 	char **first_variant;
 	/*
@@ -51,6 +52,7 @@ enum import_status {
 struct import_result {
 	const char *path;	/* borrowed */
 	const char *format;	/* borrowed; NULL if not detected */
+	const char *part;	/* borrowed: the part of a tree, or NULL */
 	enum import_status status;
 	long runs, samples, aggregates, series, derived;
 	long skipped;		/* members of a directory no importer read */
@@ -67,6 +69,7 @@ struct import_item {
 	char *path;		/* owned */
 	int walked;		/* found inside a directory, not named */
 	const struct importer *dir_imp;	/* a claimed directory, or NULL */
+	char *part;		/* owned: the part of a claimed tree, or NULL */
 };
 
 /*

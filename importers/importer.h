@@ -28,6 +28,9 @@ enum importer_flags {
 	IMP_SAMPLES = 1 << 3,	/* yields per-run samples */
 	IMP_AGGREGATES = 1 << 4,	/* yields summaries as printed */
 	IMP_SERIES = 1 << 5,	/* yields time series */
+	IMP_TREES = 1 << 6,	/* claims a tree whose results are spread over
+				 * its subdirectories: tree_parts() +
+				 * tree_members() + parse_dir() */
 };
 
 /* A member of a directory result. */
@@ -68,6 +71,22 @@ struct importer {
 	void *(*text_new)(struct import_ctx *ctx);
 	int (*text_line)(void *p, const char *line, long lineno);
 	int (*text_end)(void *p, int finish);
+	/*
+	 * Trees (an MMTests run, work/log/<run>/iter-N/<test>/logs/...):
+	 * tree_parts() scores dir 0..100 (0 = not mine; it may list
+	 * directories and stat files, not read them) and names each result
+	 * in it with add() (an MMTests run: one per test); tree_members()
+	 * names the files of one part with add(name, path): name relative
+	 * to dir without ".gz", path the file to open.  parse_dir() then
+	 * gets those members, sorted by name, with ctx->part set.  Both 0,
+	 * or -1 after error().
+	 */
+	int (*tree_parts)(const char *dir, void (*add)(void *, const char *),
+			  void *data);
+	int (*tree_members)(const char *dir, const char *part,
+			    void (*add)(void *, const char *name,
+					const char *path),
+			    void *data);
 };
 
 /*
@@ -116,10 +135,28 @@ int fio_detect(const char *path, const char *head, size_t len);
 int fio_parse(struct import_ctx *ctx, struct input *in);
 int procfs_detect(const char *path, const char *head, size_t len);
 int procfs_parse(struct import_ctx *ctx, struct input *in);
+/*
+ * The procfs parser fed line by line (a file's /proc/vmstat sections as
+ * another importer finds them): new (prefix, if not NULL, goes before
+ * every metric name), a line (its text may be trimmed in place), end
+ * (the end-of-input checks when finish is 1; frees).
+ */
+struct procfs;
+struct procfs *procfs_feed_new(struct import_ctx *ctx, const char *path,
+			       const char *prefix);
+int procfs_feed_line(struct procfs *st, struct sbuf *line, long lineno);
+int procfs_feed_end(struct procfs *st, int finish);
 int vmstat_tool_detect(const char *path, const char *head, size_t len);
 int vmstat_tool_parse(struct import_ctx *ctx, struct input *in);
 int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t nr);
 int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 		       const struct member *m, size_t nr);
+int mmtests_tree_parts(const char *dir, void (*add)(void *, const char *),
+		       void *data);
+int mmtests_tree_members(const char *dir, const char *part,
+			 void (*add)(void *, const char *, const char *),
+			 void *data);
+int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
+			   const struct member *m, size_t nr);
 
 #endif

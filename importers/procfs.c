@@ -240,6 +240,7 @@ struct zone {
 struct procfs {
 	struct import_ctx *ctx;
 	const char *path;
+	const char *prefix;	/* put before every name ("x." ), or NULL */
 	long line;		/* the line being read */
 	int series;		/* -1 not known yet, 0 snapshot, 1 series */
 	enum section sec;
@@ -481,6 +482,8 @@ static void make_name(struct procfs *st, const struct sbuf *prefix,
 		      const char *a, size_t alen, const char *b)
 {
 	sbuf_reset(&st->name);
+	if (st->prefix)
+		sbuf_addstr(&st->name, st->prefix);
 	if (prefix)
 		sbuf_add(&st->name, prefix->buf, prefix->len);
 	sbuf_add(&st->name, a, alen);
@@ -1118,15 +1121,15 @@ static int content_line(struct procfs *st, const char *s)
 	}
 }
 
-static int one_line(struct procfs *st, struct input *in)
+static int one_line(struct procfs *st, struct sbuf *sb)
 {
 	const char *s;
 
-	if (memchr(in->sb.buf, '\0', in->sb.len))
+	if (memchr(sb->buf, '\0', sb->len))
 		return error("%s:%ld: expected text, got a NUL byte (binary "
 			     "data?)", st->path, st->line);
-	sbuf_rtrim(&in->sb);
-	s = in->sb.buf;
+	sbuf_rtrim(sb);
+	s = sb->buf;
 	if (!*s || *s == '#')
 		return 0;
 	if (st->cut.len)
@@ -1142,42 +1145,69 @@ static int one_line(struct procfs *st, struct input *in)
 	return content_line(st, s);
 }
 
-int procfs_parse(struct import_ctx *ctx, struct input *in)
+struct procfs *procfs_feed_new(struct import_ctx *ctx, const char *path,
+			       const char *prefix)
 {
-	struct procfs st = {
-		.ctx = ctx, .path = in->path, .series = -1, .ref_tail = -1,
-		.npfx = SBUF_INIT, .zpfx = SBUF_INIT, .ids = STRMAP_INIT,
-		.name = SBUF_INIT, .cut = SBUF_INIT,
-	};
-	size_t i;
-	int r, ret = -1;
+	struct procfs *st = xcalloc(1, sizeof(*st));
 
-	while ((r = input_getline(in)) > 0) {
-		st.line = in->line;
-		if (one_line(&st, in))
-			goto out;
-	}
-	if (r < 0)
-		goto out;
-	if (!st.rec) {
+	st->ctx = ctx;
+	st->path = path;
+	st->prefix = prefix;
+	st->series = -1;
+	st->ref_tail = -1;
+	sbuf_init(&st->npfx, 0);
+	sbuf_init(&st->zpfx, 0);
+	sbuf_init(&st->name, 0);
+	sbuf_init(&st->cut, 0);
+	return st;
+}
+
+int procfs_feed_line(struct procfs *st, struct sbuf *line, long lineno)
+{
+	st->line = lineno;
+	return one_line(st, line);
+}
+
+int procfs_feed_end(struct procfs *st, int finish)
+{
+	size_t i;
+	int ret = 0;
+
+	if (finish && !st->rec)
 		ret = error("%s: empty file, expected the content of "
 			    "/proc/zoneinfo, /proc/vmstat or /proc/meminfo",
-			    st.path);
-		goto out;
-	}
-	ret = record_end(&st, 1);
-out:
-	for (i = 0; i < st.nr_m; i++)
-		free(st.m[i].name);
-	free(st.m);
-	free(st.pts);
-	free(st.order);
-	strmap_clear(&st.ids);
-	sbuf_release(&st.npfx);
-	sbuf_release(&st.zpfx);
-	sbuf_release(&st.name);
-	sbuf_release(&st.cut);
+			    st->path);
+	else if (finish)
+		ret = record_end(st, 1);
+	for (i = 0; i < st->nr_m; i++)
+		free(st->m[i].name);
+	free(st->m);
+	free(st->pts);
+	free(st->order);
+	strmap_clear(&st->ids);
+	sbuf_release(&st->npfx);
+	sbuf_release(&st->zpfx);
+	sbuf_release(&st->name);
+	sbuf_release(&st->cut);
+	free(st);
 	return ret;
+}
+
+int procfs_parse(struct import_ctx *ctx, struct input *in)
+{
+	struct procfs *st = procfs_feed_new(ctx, in->path, NULL);
+	int r;
+
+	while ((r = input_getline(in)) > 0)
+		if (procfs_feed_line(st, &in->sb, in->line)) {
+			procfs_feed_end(st, 0);
+			return -1;
+		}
+	if (r < 0) {
+		procfs_feed_end(st, 0);
+		return -1;
+	}
+	return procfs_feed_end(st, 1);
 }
 
 /* ---- detection ---- */

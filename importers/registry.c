@@ -10,33 +10,41 @@
 static const struct importer importers[] = {
 	{ "csv", "generic long-format CSV: metric,value[,label,kernel,...]",
 	  IMP_FILES | IMP_VARIANTS | IMP_SAMPLES | IMP_AGGREGATES,
-	  csv_detect, csv_parse, NULL, NULL, NULL, NULL, NULL },
+	  csv_detect, csv_parse, NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "fio", "fio --output-format=json (fio 2.x and 3.x)",
 	  IMP_FILES | IMP_SAMPLES, fio_detect, fio_parse,
-	  NULL, NULL, NULL, NULL, NULL },
+	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "lkp-tree", "lkp-tests result tree: <testcase>/.../<commit>/<run>/",
 	  IMP_DIRS | IMP_VARIANTS | IMP_SAMPLES | IMP_SERIES,
-	  NULL, NULL, lkp_tree_detect_dir, lkp_tree_parse_dir, NULL, NULL, NULL },
+	  NULL, NULL, lkp_tree_detect_dir, lkp_tree_parse_dir, NULL, NULL, NULL,
+	  NULL, NULL },
 	{ "lkp-table", "lkp compare/ncompare tables and kernel test robot "
 	  "reports (plain text, .eml, mbox)",
 	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES,
 	  lkp_table_detect, lkp_table_parse, NULL, NULL,
-	  lkp_table_text_new, lkp_table_text_line, lkp_table_text_end },
+	  lkp_table_text_new, lkp_table_text_line, lkp_table_text_end,
+	  NULL, NULL },
 	{ "mmtests-table", "MMTests compare-kernels/compare-mmtests tables "
 	  "(text, .eml, mbox, or the HTML report), Duration, Ops and "
 	  "monitor tables",
 	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES,
 	  mmtests_table_detect, mmtests_table_parse, NULL, NULL,
 	  mmtests_table_text_new, mmtests_table_text_line,
-	  mmtests_table_text_end },
+	  mmtests_table_text_end, NULL, NULL },
+	{ "mmtests-tree", "MMTests raw results: work/log/<run>/iter-N/<test>/ "
+	  "(one result per run and test)",
+	  IMP_TREES | IMP_SAMPLES | IMP_SERIES,
+	  NULL, NULL, NULL, mmtests_tree_parse_dir, NULL, NULL, NULL,
+	  mmtests_tree_parts, mmtests_tree_members },
 	{ "procfs", "/proc/zoneinfo, /proc/vmstat, /proc/meminfo: snapshots "
 	  "and monitor series",
 	  IMP_FILES | IMP_SAMPLES | IMP_SERIES,
-	  procfs_detect, procfs_parse, NULL, NULL, NULL, NULL, NULL },
+	  procfs_detect, procfs_parse, NULL, NULL, NULL, NULL, NULL, NULL,
+	  NULL },
 	{ "vmstat-tool", "the vmstat command's output (lkp's vmstat monitor: "
 	  "vmstat --timestamp -n 1)",
 	  IMP_FILES | IMP_SERIES, vmstat_tool_detect, vmstat_tool_parse,
-	  NULL, NULL, NULL, NULL, NULL },
+	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 const struct importer *importer_list(size_t *nr)

@@ -2,7 +2,8 @@
 # Assemble the seed corpus of the fuzz targets into DIR: every file input
 # of tests/data (directory inputs: their members joined with the target's
 # "\n---\n" separators in its member order), the mail fixtures of
-# tests/fixtures/mail, and, when ../shared is
+# tests/fixtures/mail, MMTests logs directories (fuzz-mmtests' shape,
+# see tests/fuzz/fuzz-mmtests.c), and, when ../shared is
 # beside the tree, the samples it holds (procfs, lkp, fio; files under
 # 1 MB).  DIR is rebuilt; nothing is copied into the source tree.
 set -eu
@@ -33,7 +34,29 @@ for f in tests/fixtures/mail/*; do
 	n=$((n + 1))
 	cp "$f" "$dir/mail-$n"
 done
+# MMTests logs directories for fuzz-mmtests: "<test>\n" then each file
+# as "<name>\n<content>" joined by "\n---\n" (gunzipped, each cut to
+# its first 400 lines); from the hand-made tree and the sample trees
+mm_seed() {	# TEST LOGS-DIR
+	n=$((n + 1))
+	out="$dir/mmtests-$n"
+	printf '%s\n' "$1" >"$out"
+	first=1
+	for p in "$2"/*; do
+		[ -f "$p" ] || continue
+		[ $first = 1 ] || printf '\n---\n' >>"$out"
+		first=0
+		basename "$p" .gz >>"$out"
+		zcat -f "$p" | head -n 400 >>"$out"
+	done
+}
+for l in tests/data/mmtests-tree/work/log/*/iter-0/*/logs; do
+	[ -d "$l" ] && mm_seed "$(basename "$(dirname "$l")")" "$l"
+done
 if [ -d ../shared/samples ]; then
+	for l in ../shared/samples/mmtests/work-log/log.ltccip8.2020-06-03_1400/*/iter-0/*/logs; do
+		[ -d "$l" ] && mm_seed "$(basename "$(dirname "$l")")" "$l"
+	done
 	for f in ../shared/samples/procfs/* ../shared/samples/lkp/* \
 		 ../shared/samples/fio/*; do
 		[ -f "$f" ] || continue

@@ -22,7 +22,8 @@ enum db_stmt {
 	ST_INS_RUN, ST_INS_PARAM, ST_INS_SAMPLE, ST_INS_DERIVED,
 	ST_INS_SERIES, ST_INS_AGG, ST_FIND_METRIC, ST_INS_METRIC,
 	ST_SET_UNIT, ST_SET_KIND, ST_NEXT_ITER, ST_FIND_VARIANT,
-	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_HAS_SAMPLE, ST_NR,
+	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_HAS_SAMPLE,
+	ST_SET_STATE, ST_INS_POSITION, ST_NR,
 };
 
 /*
@@ -164,6 +165,9 @@ struct import_ctx {
 	struct db *db;				/* borrowed */
 	const char *path;			/* borrowed, for messages: the
 						 * member being parsed */
+	const char *part;			/* borrowed: the part of a tree
+						 * being imported (an MMTests
+						 * test), or NULL */
 	const struct import_overrides *ovr;	/* borrowed, may be NULL */
 	int64_t import_id;
 	int64_t run_id;				/* current run; 0 = none */
@@ -184,9 +188,11 @@ struct import_ctx {
 	int derive_samples;
 	struct series_buf *series;		/* owned; see db.c */
 	/*
-	 * The identity of the first variant emitted without overrides;
-	 * owned by the driver, across all results of one command, so that
-	 * overrides on an input of several variants are refused.
+	 * The variants emitted under overrides, as their inputs name them,
+	 * with the row (testcase, machine, params) each lands in; owned by
+	 * the driver, across all results of one command, so that overrides
+	 * that would put two of them in one row are refused (emit.c,
+	 * check_merge()).
 	 */
 	char **first_variant;
 	void *driver;		/* the import driver's state; not for importers */
@@ -275,6 +281,22 @@ int db_emit_series_id(struct import_ctx *ctx, int64_t metric_id, double t,
 /* State the kind of a metric (the first statement wins). 0 or -1. */
 int db_set_kind(struct import_ctx *ctx, const char *metric,
 		enum metric_kind kind, long line);
+/*
+ * What an importer states about a metric beyond its unit and kind.
+ */
+struct metric_state {
+	int direction;		/* DIR_HIGHER 1, DIR_LOWER -1; 0 not stated */
+	const char *summary;	/* how MMTests summarises it (schema 0005);
+				 * NULL not stated */
+	long position;		/* its place in the order this import
+				 * reports its metrics; < 0 none */
+};
+/*
+ * State them (made if new, with unit): direction and summary once (the
+ * first statement wins), the position per import.  0 or -1.
+ */
+int db_metric_state(struct import_ctx *ctx, const char *metric,
+		    const char *unit, const struct metric_state *ms, long line);
 /*
  * End the current run: write its pending series and reduce them.  The
  * driver calls it at the end of an import; importers need not.

@@ -129,6 +129,11 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"metrics WHERE id = ?",
 		[ST_HAS_SAMPLE] = "SELECT 1 FROM samples WHERE run_id = ? AND "
 			"metric_id = (SELECT id FROM metrics WHERE name = ?)",
+		[ST_SET_STATE] = "UPDATE metrics SET direction = "
+			"coalesce(direction, ?1), summary = coalesce(summary, "
+			"?2) WHERE id = ?3",
+		[ST_INS_POSITION] = "INSERT OR IGNORE INTO import_metrics("
+			"import_id, metric_id, position) VALUES (?,?,?)",
 	};
 
 	if (!db->st[which])
@@ -236,6 +241,7 @@ int db_import_delete(struct db *db, int64_t import_id)
 		"DELETE FROM aggregates WHERE import_id = ?1",
 		"DELETE FROM sources WHERE import_id = ?1",
 		"DELETE FROM import_meta WHERE import_id = ?1",
+		"DELETE FROM import_metrics WHERE import_id = ?1",
 		"DELETE FROM imports WHERE id = ?1",
 		"DELETE FROM gone_variants WHERE id IN (SELECT variant_id FROM "
 		"runs) OR id IN (SELECT variant_id FROM aggregates)",
@@ -462,6 +468,60 @@ static int check_params(struct import_ctx *ctx, long line,
 }
 
 /*
+ * Overrides may not put two variants the input tells apart into one row
+ * of a comparison: two different natural identities (as the input names
+ * them) that end with the same testcase, machine and params.  Variants
+ * that differ there stay apart (an MMTests work/log whose runs are its
+ * tests, given one --label).  ctx->first_variant keeps, across the
+ * results of one command, "row\x1enatural\x1d" per natural variant seen.
+ */
+static int check_merge(struct import_ctx *ctx, const struct sbuf *natural,
+		       const char *testcase, const char *machine,
+		       const char *canon)
+{
+	struct sbuf row = SBUF_INIT, entry = SBUF_INIT;
+	const char *p;
+	int ret = 0;
+
+	if (!ctx->first_variant)
+		BUG("overrides without a first_variant slot");
+	sbuf_addf(&row, "%s|%s|%s", or_empty(testcase), or_empty(machine),
+		  canon);
+	sbuf_addf(&entry, "%s\x1e%s\x1d", row.buf, natural->buf);
+	p = *ctx->first_variant ? *ctx->first_variant : "";
+	if (strstr(p, entry.buf))
+		goto out;	/* seen: this variant again */
+	while (*p) {
+		const char *rs = strchr(p, '\x1e'), *gs = strchr(p, '\x1d');
+
+		if (!rs || !gs)
+			BUG("first_variant '%s'", p);
+		if ((size_t)(rs - p) == row.len && !memcmp(p, row.buf, row.len)) {
+			error("%s: the input holds several variants (%.*s and "
+			      "%s); --label, --kernel, --commit, --machine and "
+			      "--testcase would merge them: import it without "
+			      "them", ctx->path, (int)(gs - rs - 1), rs + 1,
+			      natural->buf);
+			ctx->usage_error = 1;
+			ret = -1;
+			goto out;
+		}
+		p = gs + 1;
+	}
+	{
+		char *joined = xstrfmt("%s%s", *ctx->first_variant ?
+				       *ctx->first_variant : "", entry.buf);
+
+		free(*ctx->first_variant);
+		*ctx->first_variant = joined;
+	}
+out:
+	sbuf_release(&row);
+	sbuf_release(&entry);
+	return ret;
+}
+
+/*
  * Find or make the variant of these columns (overrides applied, default
  * label: the kernel, else the commit's first 12 digits), and check that
  * overrides merge nothing.  Sets *id; 0 or -1 after error().
@@ -504,22 +564,6 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 		  or_empty(testcase), canon);
 	free(canon);
 	canon = NULL;
-	if (o->label || o->kernel || o->commit || o->machine || o->testcase) {
-		if (!ctx->first_variant) {
-			BUG("overrides without a first_variant slot");
-		} else if (!*ctx->first_variant) {
-			*ctx->first_variant = xstrdup(natural.buf);
-		} else if (strcmp(*ctx->first_variant, natural.buf)) {
-			error("%s: the input holds several variants (%s and "
-			      "%s); --label, --kernel, --commit, --machine and "
-			      "--testcase would merge them: import it without "
-			      "them", ctx->path, *ctx->first_variant,
-			      natural.buf);
-			ctx->usage_error = 1;
-			goto out;
-		}
-	}
-
 	v_commit = pick(o->commit, commit);
 	if (v_commit && *v_commit && resolve_commit(ctx, v_commit, line,
 						    &full))
@@ -543,6 +587,10 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 		canonical_into(&sb, kv, nr_kv);
 		canon = sbuf_detach(&sb, NULL);
 	}
+	if ((o->label || o->kernel || o->commit || o->machine ||
+	     o->testcase) && check_merge(ctx, &natural, testcase, machine,
+					 canon))
+		goto out;
 	sbuf_addf(&key, "%s%c%s%c%s%c%s%c%s%c%s", or_empty(v_label), 0,
 		  or_empty(kernel), 0, or_empty(v_commit), 0,
 		  or_empty(machine), 0, or_empty(testcase), 0, canon);
@@ -683,6 +731,40 @@ int db_set_kind(struct import_ctx *ctx, const char *metric,
 	int64_t id;
 
 	return metric_id(ctx, metric, NULL, kind, line, &id);
+}
+
+int db_metric_state(struct import_ctx *ctx, const char *metric,
+		    const char *unit, const struct metric_state *ms, long line)
+{
+	struct db *db = ctx->db;
+	sqlite3_stmt *st;
+	int64_t id;
+
+	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
+		return -1;
+	if (ms->direction || ms->summary) {
+		/* the first statement wins, as for the unit and the kind */
+		st = stmt(db, ST_SET_STATE);
+		if (!st)
+			return -1;
+		if (ms->direction)
+			sqlite3_bind_int(st, 1, ms->direction);
+		else
+			sqlite3_bind_null(st, 1);
+		bind_text_or_null(st, 2, ms->summary);
+		sqlite3_bind_int64(st, 3, id);
+		if (db_step_done(ctx, st, line))
+			return -1;
+	}
+	if (ms->position < 0)
+		return 0;
+	st = stmt(db, ST_INS_POSITION);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, ctx->import_id);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_int64(st, 3, ms->position);
+	return db_step_done(ctx, st, line);
 }
 
 int db_emit_source(struct import_ctx *ctx, const char *member_path)

@@ -1,0 +1,134 @@
+/*
+ * stream (run stream-omp-nodes, test dir stream; research/mmtests-2020-
+ * extractors.md §6): every logs/stream-N.log, each repetition N; in each,
+ * the first number after "Copy:", "Scale:", "Add:", "Triad:" at the
+ * start of a line (STREAM's best rate, MB/s) gives ops copy, scale, add,
+ * triad, in that fixed order.  MMTests averages the files into one value
+ * per op: we keep each file's and say Singleops-mean ("MB/sec") so that
+ * the mean is taken later.  Higher is better.
+ */
+#include "core/compat.h"
+#include "core/strparse.h"
+#include "store/direction.h"
+#include "extract.h"
+#include <ctype.h>
+
+static const struct {
+	const char *lead;	/* at the start of STREAM's line */
+	const char *op;
+} kernels[] = {
+	{ "Copy:", "copy" },
+	{ "Scale:", "scale" },
+	{ "Add:", "add" },
+	{ "Triad:", "triad" },
+};
+
+/* The repetition number of "stream-N.log"; 0 if the name has none. */
+static long rep_of(const char *name)
+{
+	const char *p = name + strlen("stream-");
+	long n = 0;
+
+	while (*p >= '0' && *p <= '9' && n < 1000000)
+		n = n * 10 + (*p++ - '0');
+	return strcmp(p, ".log") ? 0 : n;
+}
+
+/*
+ * MMTests' "^Copy:\s+([0-9.]*)\s" after the lead: 0 and *v, or -1.
+ * The end of the line stands for the newline \s matched in Perl.  Where
+ * Perl would take an empty number as 0, that is no STREAM line: -1.
+ */
+static int rate(const char *p, double *v)
+{
+	char buf[64];
+	size_t n;
+
+	if (!isspace((unsigned char)*p))
+		return -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	n = strspn(p, "0123456789.");
+	if (!n || n >= sizeof(buf) || (p[n] && !isspace((unsigned char)p[n])))
+		return -1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return str_to_double(buf, v);
+}
+
+static int one_file(struct mmx *x, const struct mmx_file *f, long rep)
+{
+	long seen[ARRAY_SIZE(kernels)] = { 0 };
+	struct input in;
+	size_t k;
+	int r;
+
+	if (mmx_open(x, f, &in))
+		return -1;
+	while ((r = input_getline(&in)) > 0) {
+		const char *s = in.sb.buf;
+		double v;
+
+		for (k = 0; k < ARRAY_SIZE(kernels); k++)
+			if (starts_with(s, kernels[k].lead))
+				break;
+		if (k == ARRAY_SIZE(kernels))
+			continue;
+		if (rate(s + strlen(kernels[k].lead), &v)) {
+			error("%s:%ld: expected '%s <MB/s> <avg> <min> "
+			      "<max>', got '%.80s'", f->path, in.line,
+			      kernels[k].lead, s);
+			mmx_close(x, f, &in);
+			return -1;
+		}
+		/* MMTests would add both to the sum of all the files */
+		if (seen[k]) {
+			error("%s:%ld: a second '%s' line (the first at "
+			      "line %ld)", f->path, in.line,
+			      kernels[k].lead, seen[k]);
+			mmx_close(x, f, &in);
+			return -1;
+		}
+		seen[k] = in.line;
+		if (mmx_add(x, kernels[k].op, rep, NAN, v, in.line)) {
+			mmx_close(x, f, &in);
+			return -1;
+		}
+	}
+	if (mmx_close(x, f, &in) || r < 0)
+		return -1;
+	/* MMTests would count the file and add 0 to the mean */
+	for (k = 0; k < ARRAY_SIZE(kernels); k++)
+		if (!seen[k])
+			mmx_warn(x, 0, "%s: no '%s' line (the run did not "
+				 "finish?)", f->name, kernels[k].lead);
+	return 0;
+}
+
+static int extract(struct mmx *x)
+{
+	const struct mmx_file *const *f;
+	size_t n, i;
+
+	for (i = 0; i < ARRAY_SIZE(kernels); i++)
+		if (mmx_op(x, kernels[i].op, 0))
+			return -1;
+	n = mmx_glob(x, "stream-*.log", &f);
+	for (i = 0; i < n; i++) {
+		long rep = rep_of(f[i]->name);
+
+		if (one_file(x, f[i], rep ? rep : (long)i + 1))
+			return -1;
+	}
+	return 0;
+}
+
+const struct mmtests_extractor mmx_stream = {
+	.name = "stream",
+	.what = "stream: best rate of copy/scale/add/triad per run (MB/s)",
+	.summary = MMX_SINGLEOPS_MEAN,
+	.label = "MB/sec",
+	.direction = DIR_HIGHER,
+	.unit = "MB/s",
+	.extract = extract,
+};
