@@ -44,6 +44,9 @@ const char *const compare_usage[] = {
 	"    --ignore-param N  leave param N out when lining rows up",
 	"                      (repeatable; '*': every param)",
 	"    --format F        text (default), mmtests, lkp, json, csv, markdown",
+	"    --mmtests-style V 2020 (default) or current: the MMTests version",
+	"                      whose statistics, labels, widths and star rule",
+	"                      --format mmtests uses for MMTests trees",
 	"    --json            the same as --format json",
 	"    --test T          auto (default), welch or mwu",
 	"    --alpha A         significance level (default 0.05)",
@@ -109,7 +112,7 @@ int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
 int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
 	enum { O_BY = 256, O_TESTCASE, O_METRIC, O_MACHINE, O_FORMAT, O_JSON,
-	       O_ALL, O_IGNORE };
+	       O_ALL, O_IGNORE, O_MM_STYLE };
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, O_BY },
 		{ "testcase", required_argument, NULL, O_TESTCASE },
@@ -123,6 +126,7 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 		{ "all", no_argument, NULL, O_ALL },
 		{ "min-change", required_argument, NULL, 'm' },
 		{ "ignore-param", required_argument, NULL, O_IGNORE },
+		{ "mmtests-style", required_argument, NULL, O_MM_STYLE },
 		{ 0 },
 	};
 	struct cmp_opts o = CMP_OPTS_INIT;
@@ -159,6 +163,18 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 			break;
 		case O_JSON: fmt = FMT_JSON; break;
 		case O_ALL: all = 1; break;
+		case O_MM_STYLE:
+			if (!strcmp(optarg, "2020")) {
+				o.mm_style = 2020;
+			} else if (!strcmp(optarg, "current")) {
+				o.mm_style = 2026;
+			} else {
+				free(param);
+				return usage_error(compare_usage, "--mmtests-"
+						   "style wants 2020 or current, "
+						   "got '%s'", optarg);
+			}
+			break;
 		default:
 			if (parse_cmp_common(c, optarg, &o, compare_usage)) {
 				free(param);
@@ -197,6 +213,7 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 				goto out;
 			}
 	}
+	o.mm_pool = fmt == FMT_MMTESTS;
 	if (compare_variants(db, var, nvar, &o, &cmp)) {
 		status = EXIT_ENV;
 		goto out;

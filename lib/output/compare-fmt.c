@@ -573,16 +573,18 @@ static void none_significant(const struct comparison *c, FILE *f)
 
 /*
  * The two-line kernel header of compare-kernels: each label split where
- * MMTests splits it, the first column width0 wide, the others 23.
+ * MMTests splits it, the first column width0 wide, the others w (23:
+ * 12-wide values and their percentages).
  */
-static void mm_kernels(const struct comparison *c, int width0, FILE *f)
+static void mm_kernels(const struct comparison *c, int width0, int width,
+		       FILE *f)
 {
 	struct sbuf top = SBUF_INIT, bot = SBUF_INIT;
 	size_t v;
 
 	for (v = 0; v < c->nvar; v++) {
 		struct sbuf a = SBUF_INIT, b = SBUF_INIT;
-		int w = v ? 23 : width0;
+		int w = v ? width : width0;
 
 		mm_split(label(c, v), &a, &b);
 		sbuf_addf(&top, "%*s", w, a.buf);
@@ -598,6 +600,355 @@ static void mm_kernels(const struct comparison *c, int width0, FILE *f)
 	sbuf_release(&bot);
 }
 
+/*
+ * Rows of metrics an importer said MMTests summarises (the MMTests tree
+ * importer: metrics.summary): MMTests' own statistics over MMTests' pool
+ * of samples (cmp_side.mm), in the layout and with the significance rule
+ * of the MMTests version asked for (research/mmtests-2020-extractors.md
+ * §0.4-§0.9, §9, §10 for 2020; research/mmtests.md §1 for the current
+ * one).
+ */
+enum mm_kind { MMK_MULTI, MMK_SINGLE, MMK_SINGLE_MEAN, MMK_MONITOR };
+
+struct mm_sum {
+	enum mm_kind kind;
+	char label[48];		/* Singleops/Monitor row label */
+};
+
+static void mm_parse_summary(const char *s, struct mm_sum *out)
+{
+	const char *colon = strchr(s, ':');
+
+	out->label[0] = '\0';
+	if (colon)
+		snprintf(out->label, sizeof(out->label), "%s", colon + 1);
+	if (starts_with(s, "Singleops-mean:"))
+		out->kind = MMK_SINGLE_MEAN;
+	else if (starts_with(s, "Singleops:"))
+		out->kind = MMK_SINGLE;
+	else if (starts_with(s, "Monitor:"))
+		out->kind = MMK_MONITOR;
+	else
+		out->kind = MMK_MULTI;
+}
+
+/* The operation's name as MMTests prints it. */
+static const char *mm_tree_op(const struct cmp_row *r, const struct mm_sum *m)
+{
+	const char *op = mm_op(r);
+	size_t n = strlen(m->label);
+
+	if (m->kind == MMK_MONITOR && !strncmp(op, m->label, n) &&
+	    op[n] == '.')
+		return op + n + 1;
+	return op;
+}
+
+/* The statistics of Multiops, in order (2020: §0.4; current: §1.3). */
+enum mm_tstat { MT_MIN, MT_MEAN, MT_STDDEV, MT_COEFFVAR, MT_MAX, MT_B50,
+		MT_B95, MT_B99, MT_NR };
+
+static const char *mm_tstat_label(enum mm_tstat st, int higher, int style)
+{
+	static const char *const l2020[2][MT_NR] = {
+		{ "Min", "Amean", "Stddev", "CoeffVar", "Max", "BAmean-50",
+		  "BAmean-95", "BAmean-99" },
+		{ "Min", "Hmean", "Stddev", "CoeffVar", "Max", "BHmean-50",
+		  "BHmean-95", "BHmean-99" },
+	};
+	static const char *const lnow[2][MT_NR] = {
+		{ "Min", "Amean", "Stddev", "CoeffVar", "Max", NULL,
+		  "BAmean.95", NULL },
+		{ "Min", "Hmean", "HStddev", "HCoeffVar", "Max", NULL,
+		  "BHmean.95", NULL },
+	};
+
+	return style == 2020 ? l2020[!!higher][st] : lnow[!!higher][st];
+}
+
+/* The harmonic mean, or NAN when a value is <= 0 (MMTests' -1). */
+static double mm_hmean(const double *x, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		s += 1 / x[i];
+	}
+	return (double)n / s;
+}
+
+/* The mean MMTests compares for this direction. */
+static double mm_tmean(const double *x, size_t n, int higher)
+{
+	return higher ? mm_hmean(x, n) : stats_mean(x, n);
+}
+
+/* The spread beside it: 2020 plain n-1; current HStddev for Hmean. */
+static double mm_tsd(const double *x, size_t n, int higher, int style)
+{
+	if (style != 2020 && higher)
+		return stats_mmtests_hstddev(x, n);
+	return n > 1 ? stats_sd_sample(x, n) : NAN;
+}
+
+static double mm_tvalue(const double *x, size_t n, enum mm_tstat st,
+			int higher, int style)
+{
+	double m, sd;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	switch (st) {
+	case MT_MIN:
+	case MT_MAX: {
+		double v = x[0];
+
+		for (i = 1; i < n; i++)
+			if (st == MT_MIN ? x[i] < v : x[i] > v)
+				v = x[i];
+		return v;
+	}
+	case MT_MEAN:
+		return mm_tmean(x, n, higher);
+	case MT_STDDEV:
+		return mm_tsd(x, n, higher, style);
+	case MT_COEFFVAR:
+		sd = mm_tsd(x, n, higher, style);
+		/* 2020: against the arithmetic mean, a NaN spread as 0 */
+		m = style == 2020 ? stats_mean(x, n) : mm_tmean(x, n, higher);
+		if (!isfinite(sd))
+			sd = 0;
+		return m == 0 || !isfinite(m) ? 0 : sd * 100 / m;
+	case MT_B50:
+		return stats_mmtests_best_mean(x, n, 50, higher, higher);
+	case MT_B95:
+		return stats_mmtests_best_mean(x, n, 95, higher, higher);
+	case MT_B99:
+		return stats_mmtests_best_mean(x, n, 99, higher, higher);
+	case MT_NR:
+		break;
+	}
+	return NAN;
+}
+
+/* Singleops' value: the best pooled sample, or their mean. */
+static double mm_single(const double *x, size_t n, int higher, int mean)
+{
+	double v;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	if (mean)
+		return stats_mean(x, n);
+	v = x[0];
+	for (i = 1; i < n; i++)
+		if (higher ? x[i] > v : x[i] < v)
+			v = x[i];
+	return v;
+}
+
+/*
+ * MMTests' star on the mean row of side v against the base.  2020: the
+ * two-sample t statistic with unpooled variances and n1 + n2 - 2 degrees
+ * of freedom, significant at p < 0.10; equal zero spreads: significant
+ * when the means differ; an operation the run lacks: significant (its
+ * mean is undefined, so "differs").  Current: the +-1.96 sigma bands do
+ * not overlap (cidiff), never with n <= 1.
+ */
+static int mm_star(const struct cmp_side *b, const struct cmp_side *x,
+		   int higher, int style)
+{
+	double mb, mx, sb, sx, t, p;
+
+	if (style == 2020) {
+		if (!x->nmm || !b->nmm)
+			return 1;
+		mb = mm_tmean(b->mm, b->nmm, higher);
+		mx = mm_tmean(x->mm, x->nmm, higher);
+		sb = b->nmm > 1 ? stats_sd_sample(b->mm, b->nmm) : 0;
+		sx = x->nmm > 1 ? stats_sd_sample(x->mm, x->nmm) : 0;
+		t = sqrt(sb * sb / (double)b->nmm + sx * sx / (double)x->nmm);
+		if (t == 0 || !isfinite(t))
+			return mb != mx;
+		t = fabs(mb - mx) / t;
+		if (b->nmm + x->nmm <= 2)
+			return mb != mx;
+		p = 2 * stats_t_sf(t, (double)(b->nmm + x->nmm - 2));
+		return p < 0.10;
+	}
+	if (b->nmm <= 1 || x->nmm <= 1)
+		return 0;
+	mb = mm_tmean(b->mm, b->nmm, higher);
+	mx = mm_tmean(x->mm, x->nmm, higher);
+	sb = 1.959963984540054 * mm_tsd(b->mm, b->nmm, higher, style);
+	sx = 1.959963984540054 * mm_tsd(x->mm, x->nmm, higher, style);
+	if (!isfinite(mb) || !isfinite(mx) || !isfinite(sb) || !isfinite(sx))
+		return 0;
+	t = sb + sx;
+	p = t == 0 ? mb - mx : (mb - mx) / t;
+	return fabs(p) > 1;
+}
+
+/* One row: label, op, then per variant value and (unless mon) its %. */
+static void mm_tree_line(const struct comparison *c, const struct cmp_row *r,
+			 const char *label, const char *op, size_t wl,
+			 size_t wo, int fl, const double *val, int pndiff,
+			 int star_row, int mon, int style, FILE *f)
+{
+	int higher = mm_higher(r);
+	size_t v;
+
+	fprintf(f, "%-*s %-*s", (int)wl, label, (int)wo, op);
+	for (v = 0; v < c->nvar; v++) {
+		/* NaN, an undefined mean, a missing run: 0.00 (0.00%) */
+		double x = isfinite(val[v]) ? val[v] : 0, d = 0;
+		int sig = 0;
+
+		if (v && isfinite(val[v]) && isfinite(val[0]))
+			d = cmp_mmtests_pdiff(val[v], val[0],
+					      higher && !pndiff);
+		if (v && star_row)
+			sig = mm_star(&r->side[0], &r->side[v], higher, style);
+		fprintf(f, "%*.2f", fl, x);
+		if (mon)
+			continue;
+		fprintf(f, sig ? " *%7.2f%%*" : " (%7.2f%%)", isfinite(d) ? d :
+			0);
+	}
+	fputc('\n', f);
+}
+
+/* The rows of one table, ordered as the base's import reported them. */
+static int cmp_pos(const void *a, const void *b)
+{
+	const struct cmp_row *x = *(const struct cmp_row *const *)a;
+	const struct cmp_row *y = *(const struct cmp_row *const *)b;
+
+	if ((x->position < 0) != (y->position < 0))
+		return x->position < 0 ? 1 : -1;
+	if (x->position != y->position)
+		return x->position < y->position ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * One MMTests table of a group: the main one (Multiops or Singleops
+ * rows) or a monitor table (label: Duration, Ops).  Returns 1 if it
+ * has rows (f NULL: only says so).
+ */
+static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
+			 int monitor, const char *mon_label, int style,
+			 FILE *f)
+{
+	const struct cmp_row **rows = NULL;
+	size_t nr = 0, j, wl = 0, wo = 0, v;
+	int fl = style == 2020 ? 12 : 18, st, any_multi = 0;
+	double *val = xcalloc(c->nvar, sizeof(*val));
+
+	rows = xcalloc(k - i, sizeof(*rows));
+	for (j = i; j < k; j++) {
+		const struct cmp_row *r = &c->rows[j];
+		struct mm_sum m;
+
+		if (!r->summary || r->side[0].source != SIDE_SAMPLES ||
+		    !r->side[0].nmm)
+			continue;	/* MMTests prints the base's ops only */
+		mm_parse_summary(r->summary, &m);
+		if (monitor != (m.kind == MMK_MONITOR) ||
+		    (monitor && strcmp(m.label, mon_label)))
+			continue;
+		rows[nr++] = r;
+		if (strlen(mm_tree_op(r, &m)) > wo)
+			wo = strlen(mm_tree_op(r, &m));
+		if (m.kind == MMK_MULTI) {
+			any_multi = 1;
+			for (st = 0; st < MT_NR; st++) {
+				const char *l = mm_tstat_label(st, mm_higher(r),
+							       style);
+
+				if (l && strlen(l) > wl)
+					wl = strlen(l);
+			}
+		} else if (strlen(m.label) > wl) {
+			wl = strlen(m.label);
+		}
+	}
+	if (!nr || !f) {
+		free(rows);
+		free(val);
+		return nr > 0;
+	}
+	QSORT(rows, nr, cmp_pos);
+	if (monitor && !strcmp(mon_label, "Ops"))
+		fl = style == 2020 ? 15 : 18;
+	mm_kernels(c, (int)(wl + 1 + wo) + (monitor ? fl : fl + 11),
+		   monitor ? fl : fl + 11, f);
+	/* Multiops: the statistics outer, the operations inner */
+	for (st = 0; any_multi && st < MT_NR; st++) {
+		for (j = 0; j < nr; j++) {
+			const struct cmp_row *r = rows[j];
+			const char *l = mm_tstat_label(st, mm_higher(r), style);
+			struct mm_sum m;
+
+			mm_parse_summary(r->summary, &m);
+			if (m.kind != MMK_MULTI || !l)
+				continue;
+			for (v = 0; v < c->nvar; v++)
+				val[v] = mm_tvalue(r->side[v].mm,
+						   r->side[v].nmm, st,
+						   mm_higher(r), style);
+			mm_tree_line(c, r, l, mm_tree_op(r, &m), wl, wo, fl,
+				     val, st == MT_STDDEV ||
+				     st == MT_COEFFVAR, st == MT_MEAN, 0,
+				     style, f);
+		}
+	}
+	for (j = 0; j < nr; j++) {
+		const struct cmp_row *r = rows[j];
+		struct mm_sum m;
+
+		mm_parse_summary(r->summary, &m);
+		if (m.kind == MMK_MULTI)
+			continue;
+		for (v = 0; v < c->nvar; v++)
+			val[v] = mm_single(r->side[v].mm, r->side[v].nmm,
+					   mm_higher(r),
+					   m.kind == MMK_SINGLE_MEAN);
+		mm_tree_line(c, r, m.label, mm_tree_op(r, &m), wl, wo, fl,
+			     val, 0, 0, monitor, style, f);
+	}
+	free(rows);
+	free(val);
+	return 1;
+}
+
+/* The MMTests tables of a group with summarised rows. */
+static void mm_tree_group(const struct comparison *c, size_t i, size_t k,
+			  int printed, FILE *f)
+{
+	static const char *const monitors[] = { "Duration", "Ops" };
+	int style = c->opts.mm_style ? c->opts.mm_style : 2020;
+	struct sbuf title = SBUF_INIT;
+	size_t t;
+
+	group_title(&title, &c->rows[i]);
+	fprintf(f, "%s%s\n\n", printed ? "\n" : "", title.buf);
+	sbuf_release(&title);
+	mm_tree_table(c, i, k, 0, NULL, style, f);
+	for (t = 0; t < ARRAY_SIZE(monitors); t++)
+		if (mm_tree_table(c, i, k, 1, monitors[t], style, NULL)) {
+			fputc('\n', f);
+			mm_tree_table(c, i, k, 1, monitors[t], style, f);
+		}
+}
+
 static int write_mmtests(const struct comparison *c, int all, FILE *f)
 {
 	size_t i, k, j, s;
@@ -607,13 +958,20 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 		const struct cmp_row *g = &c->rows[i];
 		const char **names = NULL;
 		size_t nn = 0, an = 0, wl = 0, wo = 0;
-		int st, any = 0, any_samples = 0;
+		int st, any = 0, any_samples = 0, tree = 0;
 
+		for (k = i; k < c->nr && same_group(g, &c->rows[k]); k++)
+			tree |= c->rows[k].summary &&
+				c->rows[k].side[0].nmm > 0;
+		if (tree)
+			/* MMTests' tables are printed whole */
+			mm_tree_group(c, i, k, printed++, f);
 		/* statistics are the outer loop: collect them first */
 		for (k = i; k < c->nr && same_group(g, &c->rows[k]); k++) {
 			const struct cmp_row *r = &c->rows[k];
 
-			if (!all && !cmp_row_interesting(c, r))
+			if ((!all && !cmp_row_interesting(c, r)) ||
+			    (tree && r->summary))
 				continue;
 			any = 1;
 			if (strlen(mm_op(r)) > wo)
@@ -638,23 +996,25 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 				wl = strlen(names[j]);
 		if (printed++)
 			fputc('\n', f);
-		{
+		if (!tree) {
 			struct sbuf t = SBUF_INIT;
 
 			group_title(&t, g);
 			fprintf(f, "%s\n\n", t.buf);
 			sbuf_release(&t);
-			mm_kernels(c, (int)(wl + 1 + wo + 23), f);
 		}
+		mm_kernels(c, (int)(wl + 1 + wo + 23), 23, f);
 		for (st = 0; any_samples && st < MM_NR; st++)
 			for (j = i; j < k; j++)
 				if ((all || cmp_row_interesting(c, &c->rows[j]))
+				    && !(tree && c->rows[j].summary)
 				    && !mm_from_summaries(&c->rows[j]))
 					mm_line(c, &c->rows[j], st, NULL, wl,
 						wo, f);
 		for (s = 0; s < nn; s++)
 			for (j = i; j < k; j++)
 				if ((all || cmp_row_interesting(c, &c->rows[j]))
+				    && !(tree && c->rows[j].summary)
 				    && mm_from_summaries(&c->rows[j]))
 					mm_line(c, &c->rows[j], -1, names[s],
 						wl, wo, f);
@@ -662,7 +1022,7 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 	}
 	if (!printed) {
 		/* the kernels' header, then what stands for the rows */
-		mm_kernels(c, 41, f);
+		mm_kernels(c, 41, 23, f);
 		none_significant(c, f);
 	}
 	return 0;

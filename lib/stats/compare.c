@@ -99,6 +99,10 @@ struct loader {
 	int64_t *mid;		/* by metric index: the metric id */
 	signed char *mdir;	/* by metric index: direction, 2 = not yet */
 	char *mexact;		/* by metric index: kind is exact */
+	signed char *mstated;	/* by metric index: the importer's direction */
+	const char **msummary;	/* by metric index: MMTests' summary (pool) */
+	long *mpos;		/* by metric index: its position in the
+				 * base's imports, -1 none */
 	size_t nr_m, alloc_m;
 	struct direction_overrides dirs;
 	size_t mem_bytes;	/* rows and samples so far: CMP_MEM_BUDGET */
@@ -180,8 +184,8 @@ static size_t group_idx(struct loader *l, const char *testcase,
 static int load_metrics(struct loader *l)
 {
 	/* every metric: the filters choose rows to show, after the tests */
-	sqlite3_stmt *st = db_prepare(l->db, "SELECT id, name, unit, kind = 3 "
-					     "FROM metrics");
+	sqlite3_stmt *st = db_prepare(l->db, "SELECT id, name, unit, kind = 3, "
+					     "direction, summary FROM metrics");
 
 	if (!st)
 		return -1;
@@ -197,6 +201,15 @@ static int load_metrics(struct loader *l)
 		l->mdir[l->nr_m] = 2;
 		l->mexact = xrealloc(l->mexact, l->alloc_m);
 		l->mexact[l->nr_m] = (char)sqlite3_column_int(st, 3);
+		l->mstated = xrealloc(l->mstated, l->alloc_m);
+		l->mstated[l->nr_m] = (signed char)sqlite3_column_int(st, 4);
+		l->msummary = xrealloc(l->msummary, l->alloc_m *
+						    sizeof(*l->msummary));
+		l->msummary[l->nr_m] = sqlite3_column_type(st, 5) == SQLITE_NULL ?
+			NULL : pool_add(l->c,
+					(const char *)sqlite3_column_text(st, 5));
+		l->mpos = xrealloc(l->mpos, l->alloc_m * sizeof(*l->mpos));
+		l->mpos[l->nr_m] = -1;
 		l->mname[l->nr_m] = pool_add(l->c,
 				(const char *)sqlite3_column_text(st, 1));
 		l->munit[l->nr_m] = pool_add(l->c, unit);
@@ -270,9 +283,11 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	/* one catalog lookup per metric, however many rows have it */
 	if (l->mdir[m] == 2)
 		l->mdir[m] = (signed char)direction_of(&l->dirs, r->metric,
-							r->unit);
+							r->unit, l->mstated[m]);
 	r->direction = l->mdir[m];
 	r->exact = l->mexact[m];
+	r->summary = l->msummary[m];
+	r->position = l->mpos[m];
 	/* one allocation for both: side[nvar] then vs[nvar - 1] */
 	r->side = xcalloc(1, c->nvar * sizeof(*r->side) +
 			     (c->nvar - 1) * sizeof(*r->vs));
@@ -316,20 +331,22 @@ static sqlite3_stmt *variant_query(struct loader *l, size_t v,
 	return st;
 }
 
-static int load_samples(struct loader *l, size_t v)
+/*
+ * The runs of variant v: run id -> its group, into run_group; *count
+ * (if not NULL) counts them.  0 or -1 after error().
+ */
+static int map_runs(struct loader *l, size_t v, struct strmap *run_group,
+		    long *count)
 {
 	struct comparison *c = l->c;
 	sqlite3_stmt *st;
-	struct strmap run_group = STRMAP_INIT;
-	int64_t last_run = -1, last_group = -1;
 	int rc;
 
-	/* the runs first: their group, and how many */
 	st = variant_query(l, v, "SELECT r.id, v.testcase, v.params, "
 				 "v.machine FROM runs r JOIN variants v ON "
 				 "v.id = r.variant_id", 0);
 	if (!st)
-		goto fail;
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		char *params = key_params(
@@ -340,18 +357,143 @@ static int load_samples(struct loader *l, size_t v)
 				     (const char *)sqlite3_column_text(st, 3));
 
 		free(params);
-		strmap_put(&run_group, (const char *)&id, sizeof(id),
+		strmap_put(run_group, (const char *)&id, sizeof(id),
 			   (int64_t)g);
-		c->runs[v]++;
+		if (count)
+			(*count)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+	return 0;
+}
+
+/* One value of MMTests' pool of a side (its statistics' samples). */
+static void pool_value(struct loader *l, struct cmp_side *sd, double x)
+{
+	ALLOC_GROW(sd->mm, sd->nmm + 1, sd->alloc_mm);
+	sd->mm[sd->nmm++] = x;
+	l->mem_bytes += 12;
+}
+
+/*
+ * The observations of the variant's runs (series of metrics MMTests
+ * summarises: pgbench's windows, thpscale's faults) into MMTests' pool.
+ */
+static int load_pool(struct loader *l, size_t v)
+{
+	struct strmap run_group = STRMAP_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (map_runs(l, v, &run_group, NULL))
+		goto fail;
+	st = variant_query(l, v, "SELECT s.run_id, s.metric_id, s.n, "
+				 "s.points FROM runs r JOIN variants v ON "
+				 "v.id = r.variant_id JOIN series s ON "
+				 "s.run_id = r.id JOIN metrics m ON m.id = "
+				 "s.metric_id AND m.summary IS NOT NULL", 0);
+	if (!st)
+		goto fail;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0), g;
+		const unsigned char *p = sqlite3_column_blob(st, 3);
+		size_t n = (size_t)sqlite3_column_int64(st, 2), i;
+		struct cmp_row *r;
+
+		if ((size_t)sqlite3_column_bytes(st, 3) < n * 16 ||
+		    !strmap_get(&run_group, (const char *)&id, sizeof(id), &g))
+			continue;
+		r = row_for(l, (size_t)g, sqlite3_column_int64(st, 1), 0);
+		if (!r || !r->summary)
+			continue;
+		for (i = 0; i < n; i++) {
+			double x;
+
+			memcpy(&x, p + 16 * i + 8, sizeof(x));
+			pool_value(l, &r->side[v], x);
+		}
+		if (l->mem_bytes > CMP_MEM_BUDGET) {
+			sqlite3_finalize(st);
+			error("these variants hold more than one comparison "
+			      "loads within 64 MiB of memory: narrow it with "
+			      "--testcase or --machine");
+			goto fail;
+		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		goto fail_db;
+	strmap_clear(&run_group);
+	return 0;
+fail_db:
+	error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+fail:
+	strmap_clear(&run_group);
+	return -1;
+}
 
-	st = variant_query(l, v, "SELECT s.run_id, s.metric_id, s.value "
-				 "FROM runs r JOIN variants v ON v.id = "
-				 "r.variant_id JOIN samples s ON s.run_id = "
-				 "r.id", 0);
+/*
+ * Where each metric stands in the order the base's imports reported
+ * them (MMTests' operation order): the smallest position over them.
+ */
+static int load_positions(struct loader *l)
+{
+	struct run_filter f = {
+		.sel = &l->c->var[0],
+		.testcases = &l->c->opts.testcase_globs,
+		.machine = l->c->opts.machine,
+	};
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	sbuf_addstr(&sql, "SELECT im.metric_id, min(im.position) FROM "
+			  "import_metrics im WHERE im.import_id IN (SELECT "
+			  "r.import_id FROM runs r JOIN variants v ON v.id = "
+			  "r.variant_id WHERE 1");
+	variant_where(&sql, &f, 0);
+	sbuf_addstr(&sql, ") GROUP BY im.metric_id");
+	st = db_prepare(l->db, sql.buf);
+	sbuf_release(&sql);
+	if (!st)
+		return -1;
+	variant_bind(st, 1, &f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0), m = -1;
+
+		if (l->mindex) {
+			if (id >= 0 && id <= l->max_metric_id)
+				m = l->mindex[id];
+		} else if (!strmap_get(&l->metrics, (const char *)&id,
+				       sizeof(id), &m)) {
+			m = -1;
+		}
+		if (m >= 0)
+			l->mpos[m] = (long)sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+	return 0;
+}
+
+static int load_samples(struct loader *l, size_t v)
+{
+	struct comparison *c = l->c;
+	sqlite3_stmt *st;
+	struct strmap run_group = STRMAP_INIT;
+	int64_t last_run = -1, last_group = -1;
+	int rc;
+
+	/* the runs first: their group, and how many */
+	if (map_runs(l, v, &run_group, &c->runs[v]))
+		goto fail;
+
+	st = variant_query(l, v, "SELECT s.run_id, s.metric_id, s.value, "
+				 "s.derived FROM runs r JOIN variants v ON "
+				 "v.id = r.variant_id JOIN samples s ON "
+				 "s.run_id = r.id", 0);
 	if (!st)
 		goto fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -390,6 +532,14 @@ static int load_samples(struct loader *l, size_t v)
 		ALLOC_GROW(sd->v, sd->nv + 1, sd->alloc);
 		sd->v[sd->nv++] = sqlite3_column_double(st, 2);
 		sd->source = SIDE_SAMPLES;
+		/*
+		 * MMTests' pool: the runs' own values; a value derived from
+		 * a run's series is replaced by the series' points
+		 * (load_pool())
+		 */
+		if (c->opts.mm_pool && r->summary &&
+		    !sqlite3_column_int(st, 3))
+			pool_value(l, sd, sqlite3_column_double(st, 2));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -1206,6 +1356,7 @@ static void filter_rows(struct comparison *c)
 		}
 		for (v = 0; v < c->nvar; v++) {
 			free(r->side[v].v);
+			free(r->side[v].mm);
 			free(r->side[v].stats);
 		}
 		free(r->side);
@@ -1252,10 +1403,12 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	out->mwu_need_n = stats_mwu_min_n(opts->alpha);
 	l.db = db;
 	l.c = out;
-	if (direction_load(db, &l.dirs) || load_metrics(&l))
+	if (direction_load(db, &l.dirs) || load_metrics(&l) ||
+	    (opts->mm_pool && load_positions(&l)))
 		goto out;
 	for (v = 0; v < nvar; v++)
-		if (load_samples(&l, v) || load_aggregates(&l, v))
+		if (load_samples(&l, v) || load_aggregates(&l, v) ||
+		    (opts->mm_pool && load_pool(&l, v)))
 			goto out;
 	sort_rows(&l);
 	ret = compute(out);
@@ -1274,6 +1427,9 @@ out:
 	free(l.munit);
 	free(l.mdir);
 	free(l.mexact);
+	free(l.mstated);
+	free(l.msummary);
+	free(l.mpos);
 	strmap_clear(&l.groups);
 	strmap_clear(&l.rows);
 	strmap_clear(&l.metrics);
@@ -1303,6 +1459,7 @@ void comparison_release(struct comparison *c)
 
 		for (v = 0; v < c->nvar; v++) {
 			free(r->side[v].v);
+			free(r->side[v].mm);
 			free(r->side[v].stats);
 		}
 		free(r->side);	/* and vs with it */

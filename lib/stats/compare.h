@@ -49,6 +49,18 @@ struct cmp_opts {
 	double min_change_pct;
 	int defer;			/* stop after p-values: the caller
 					 * sets q and calls compare_decide() */
+	/*
+	 * Load what MMTests' statistics need (--format mmtests): each
+	 * side's pool of MMTests samples (cmp_side.mm) and the metrics'
+	 * order in the base's imports (cmp_row.position).
+	 */
+	int mm_pool;
+	/*
+	 * The MMTests version whose tables --format mmtests prints for
+	 * metrics MMTests summarises: 2020 (rev 345f82be, which wrote the
+	 * logs our extractors read) or 2026 (current); 0: 2020.
+	 */
+	int mm_style;
 };
 #define CMP_MIN_CHANGE_PCT 1.0
 /*
@@ -105,6 +117,13 @@ struct cmp_side {
 					 * label); both borrowed, NULL if none */
 	const char *change_base;
 	const char *marker;	/* aggregate: the source's marker */
+	/*
+	 * With opts.mm_pool, for a metric MMTests summarises: the samples
+	 * MMTests pools (the runs' own values and every observation of
+	 * their series), owned; else empty.
+	 */
+	double *mm;
+	size_t nmm, alloc_mm;
 	struct agg_stat *stats;	/* owned: every imported statistic of
 				 * this side, in import order (Min, Amean,
 				 * Stddev, ... of an MMTests table) */
@@ -139,6 +158,10 @@ struct cmp_row {
 	const char *metric, *unit;		/* borrowed: metric pool */
 	int direction;
 	int exact;		/* the metric's kind is exact (code size) */
+	const char *summary;	/* how MMTests summarises the metric, as its
+				 * importer stated (schema 0005), or NULL */
+	long position;		/* with opts.mm_pool: its place in the base's
+				 * imports' order; -1 none */
 	unsigned family;	/* rows of one family share a number: same
 				 * group, same first component of the name */
 	long dup_of;		/* >= 0: the row with the same values, whose

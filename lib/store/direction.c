@@ -248,13 +248,15 @@ void direction_release(struct direction_overrides *o)
 }
 
 int direction_of(const struct direction_overrides *o, const char *metric,
-		 const char *unit)
+		 const char *unit, int stated)
 {
 	size_t i;
 
 	for (i = 0; o && i < o->nr; i++)
 		if (glob_match(o->pattern[i], metric))
 			return o->dir[i];
+	if (stated == DIR_HIGHER || stated == DIR_LOWER)
+		return stated;
 	return direction_builtin(metric, unit);
 }
 

@@ -18,7 +18,8 @@ int direction_builtin(const char *metric, const char *unit);
 /*
  * The overrides, loaded once per command; then direction_of() answers
  * with an override if a glob matches (the longest pattern wins), else
- * the catalog.
+ * what the importer stated (metrics.direction: MMTests' data type of an
+ * operation; 0 not stated), else the catalog.
  */
 struct direction_overrides {
 	char **pattern;		/* owned */
@@ -28,7 +29,7 @@ struct direction_overrides {
 int direction_load(struct db *db, struct direction_overrides *o);
 void direction_release(struct direction_overrides *o);
 int direction_of(const struct direction_overrides *o, const char *metric,
-		 const char *unit);
+		 const char *unit, int stated);
 /* Store or delete (dir = INT_MIN) an override; 0 or error(). */
 int direction_set(struct db *db, const char *pattern, int dir);
 const char *direction_name(int dir);	/* "higher", "lower", "unknown" */

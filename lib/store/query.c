@@ -572,7 +572,8 @@ int query_metrics(struct db *db, const struct run_filter *f,
 			 "v ON v.id = r.variant_id", NO_GLOB, f, 1, "",
 		     id_count_fn, &ac))
 		goto fail;
-	st = db_prepare(db, "SELECT id, name, unit, kind FROM metrics WHERE "
+	st = db_prepare(db, "SELECT id, name, unit, kind, direction FROM "
+			    "metrics WHERE "
 			    "name GLOB ?");
 	if (!st)
 		goto fail;
@@ -593,7 +594,8 @@ int query_metrics(struct db *db, const struct run_filter *f,
 		m->nr_runs = nruns;
 		m->nr_aggregates = naggs;
 		m->kind = sqlite3_column_int(st, 3);
-		m->direction = direction_of(&dirs, m->name, m->unit);
+		m->direction = direction_of(&dirs, m->name, m->unit,
+					    sqlite3_column_int(st, 4));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
