@@ -657,6 +657,74 @@ if best_import mbox "imported 1000 messages: 0 runs, 0 samples, 14000 aggregates
 fi
 rm -f "$tmp/robot.mbox" "$tmp/one.eml"
 
+# ------------------------------------------------- 9. MMTests trees
+section "9. an MMTests work/log: 20 runs x 10 iterations x 5 benchmarks (mmtests-tree)"
+# gen_mmtests DIR: blogbench (7 logs), kernbench (2 thread counts x 3),
+# ebizzy (2 x 3, 8 threads), hackbench (3 group counts x 3) and stream
+# (5 logs) per iteration, with tests-timestamp; made-up numbers around
+# fixed levels, seeded by awk's srand(1)
+gen_mmtests() {
+	awk -v dir="$1" 'BEGIN {
+		srand(1)
+		split("blogbench kernbench ebizzy hackbench-process-pipes stream", b, " ")
+		for (r = 1; r <= 20; r++) for (it = 0; it < 10; it++) {
+			d = sprintf("%s/run-%02d/iter-%d", dir, r, it)
+			system("mkdir -p " d)
+			ts = d "/tests-timestamp"
+			print "start :: 1600000000" >ts
+			for (k = 1; k <= 5; k++) {
+				t = b[k]; l = d "/" t "/logs"
+				system("mkdir -p " l)
+				print "test begin :: " t " 1600000100" >>ts
+				print "test end :: " t " 1600000200" >>ts
+				printf "time :: %s %.2f user %.2f system %.2f elapsed\n", t, 50 + rand(), 20 + rand(), 100 + rand() >>ts
+			}
+			close(ts)
+			for (n = 1; n <= 7; n++) {
+				f = l0("blogbench") "/blogbench-" n ".log"
+				printf "Final score for writes:          %d\nFinal score for reads :       %d\n", 3000 + 100 * rand(), 1000000 + 10000 * rand() >f
+				close(f)
+			}
+			for (th = 2; th <= 4; th += 2) for (n = 1; n <= 3; n++) {
+				f = l0("kernbench") "/time-" th "-" n
+				printf "%.2fuser %.2fsystem 5:%05.2felapsed 196%%CPU (0avgtext+0avgdata 250000maxresident)k\n0inputs+123456outputs (0major+9876543minor)pagefaults 0swaps\n", 540 + rand(), 48 + rand(), 1 + rand() >f
+				close(f)
+				f = l0("ebizzy") "/ebizzy-" th "-" n ".log"
+				line = sprintf("%d records/s", 80000 + 1000 * rand())
+				for (x = 1; x <= 8; x++)
+					line = line sprintf(" %d", 10000 + 100 * rand())
+				print line >f
+				print "real 10.00 s" >>f
+				close(f)
+			}
+			for (g = 1; g <= 4; g *= 2) for (n = 1; n <= 3; n++) {
+				f = l0("hackbench-process-pipes") "/hackbench-" g "-" n
+				printf "# Running %ssched/messaging%s benchmark:\n# 20 sender and receiver processes per group\n# %d groups == %d processes run\n\n     Total time: %.3f [sec]\n", "\047", "\047", g, 40 * g, g * (0.8 + 0.1 * rand()) >f
+				close(f)
+			}
+			for (n = 1; n <= 5; n++) {
+				f = l0("stream") "/stream-" n ".log"
+				printf "Copy:           %.1f     0.006728     0.005850     0.006956\nScale:          %.1f     0.006887     0.005856     0.007208\nAdd:            %.1f     0.009256     0.007857     0.009666\nTriad:          %.1f     0.009052     0.007893     0.009437\n", 61000 + 100 * rand(), 61000 + 100 * rand(), 68000 + 100 * rand(), 68000 + 100 * rand() >f
+				close(f)
+			}
+		}
+	}
+	function l0(t) { return d "/" t "/logs" }'
+}
+gen_mmtests "$tmp/mmlog"
+mm_files=$(find "$tmp/mmlog" -type f | wc -l)
+mm_bytes=$(du -sb "$tmp/mmlog" | cut -f1)
+if best_import mmtests "imported 100 directories: 4200 runs, 17600 samples, 9600 series points" \
+	"$tmp/mmlog"; then
+	row "$(fmt_int "$mm_files") files, $(fmt %.1f "$(calc "$mm_bytes / 1e6")") MB, best of $RUNS" \
+		"$(fmt '%.2f s' "$best_s")"
+	row "files/s" "$(fmt_int "$(calc "$mm_files / $best_s")")"
+	row "values/s (17,600 samples + 9,600 observations)" \
+		"$(fmt_int "$(calc "27200 / $best_s")")"
+	row "peak RSS" "$(fmt '%.1f MiB' "$(calc "$max_rss_kb / 1024")")"
+fi
+rm -rf "$tmp/mmlog"
+
 # ------------------------------------------------- summary
 
 echo
