@@ -198,7 +198,8 @@ static int claim_tree(struct item_list *l, const char *dir, int walked,
 	}
 	free(best_parts.v);
 	if (!best_parts.nr)
-		warning("%s: an %s tree with no test in it", dir, best->name);
+		warning("%s: read as %s, but it holds no result to import",
+			dir, best->name);
 	return 1;
 }
 

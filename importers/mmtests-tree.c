@@ -1279,6 +1279,30 @@ static struct iter *find_iters(const struct member *m, size_t nr,
 	return it;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Each iter-N missing below the largest N: a warning naming it. */
+static void warn_gaps(struct import_ctx *ctx, const struct iter *it,
+		      size_t nr)
+{
+	long *n = xcalloc(nr ? nr : 1, sizeof(*n)), want = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		n[i] = it[i].n;
+	QSORT(n, nr, cmp_long);
+	for (i = 0; i < nr; want = n[i++] + 1)
+		for (; want < n[i]; want++)
+			db_warn(ctx, 0, "iter-%ld is missing (there is an "
+				"iter-%ld)", want, n[nr - 1]);
+	free(n);
+}
+
 /* The iteration's logs/ files as the extractor sees them. */
 static void iter_logs(struct mmx *x, const struct member *m, struct iter *it,
 		      const char *test)
@@ -1308,7 +1332,7 @@ int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 	struct iter *it;
 	char *label = run_label(dir);
 	size_t nr_it, i;
-	long expect = 0, with_values = 0;
+	long with_values = 0;
 	int ret = -1;
 
 	memset(&x, 0, sizeof(x));
@@ -1324,16 +1348,10 @@ int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 	x.files = xcalloc(nr ? nr : 1, sizeof(*x.files));
 	x.mem = xcalloc(nr ? nr : 1, sizeof(*x.mem));
 	it = find_iters(m, nr, test, &nr_it);
+	warn_gaps(ctx, it, nr_it);
 	for (i = 0; i < nr_it; i++) {
 		struct iter *cur = &it[i];
-		long n;
 
-		(void)n;
-		if (cur->n != expect && cur->n > expect)
-			db_warn(ctx, 0, "%s/iter-%ld is missing (the iterations "
-				"go from iter-%ld to iter-%ld)", dir, expect,
-				expect ? expect - 1 : 0, cur->n);
-		expect = cur->n + 1;
 		if (cur->timestamp && read_timestamp(&t, cur))
 			goto out;
 		iter_logs(&x, m, cur, test);

@@ -194,8 +194,21 @@ mkrun() {	# NAME
 test_expect_success 'a missing iteration: imported, with a warning naming it' '
 	mkrun gap && cp -r gap/iter-0 gap/iter-2 &&
 	perfsift --db gap.db import gap >out 2>err &&
-	grep "gap/iter-1 is missing" err &&
+	grep "gap: iter-1 is missing (there is an iter-2)" err &&
 	grep "gap test blogbench: mmtests-tree, 14 runs" out
+'
+
+test_expect_success 'iterations past iter-9: numeric gaps only, lexical reading' '
+	FIX=$SRC/tests/data/mmtests-tree/work/log/6.1-patched &&
+	mkdir many &&
+	for i in 0 1 2 3 4 6 7 8 9 10 11; do
+		cp -r "$FIX/iter-0" many/iter-$i || return 1
+	done &&
+	perfsift --db many.db import many >out 2>err &&
+	# once per test: kernbench, ebizzy, hackbench
+	test "$(grep -c "is missing" err)" = 3 &&
+	grep "many: iter-5 is missing (there is an iter-11)" err &&
+	grep "many test kernbench: mmtests-tree, 33 runs" out
 '
 
 test_expect_success 'a log line that does not parse: path:line, nothing kept' '
