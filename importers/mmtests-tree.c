@@ -197,7 +197,8 @@ static int iter_file_of(const char *name, const char *test)
 {
 	size_t n = strlen(name), t = strlen(test);
 
-	if (!strcmp(name, "tests-timestamp") || !strcmp(name, "tests-sysstate"))
+	if (!strcmp(name, "tests-timestamp") || !strcmp(name, "tests-sysstate") ||
+	    !strcmp(name, "kernel.version"))
 		return 1;
 	if (n > t + 1 && !strcmp(name + n - t, test) && name[n - t - 1] == '-')
 		return 1;
@@ -492,7 +493,9 @@ struct iter {
 	long n;				/* N of iter-N */
 	char prefix[40];		/* "iter-N/" */
 	const struct member *timestamp, *sysstate, *proc_vmstat, *vmstat;
-	const struct member *iostat;
+	const struct member *iostat, *kernel_version;
+	/* from kernel.version (`uname -a`): "" when not known */
+	char kernel[128], machine[128];
 	size_t first, nr;		/* its members: m[first..first+nr) */
 	/* from tests-timestamp */
 	int64_t begin, end;
@@ -552,6 +555,36 @@ static int read_timestamp(struct tree *t, struct iter *it)
 		}
 	}
 	if (import_close_member(t->ctx, it->timestamp, &in) || r < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * kernel.version: MMTests keeps `uname -a` there ("Linux <host>
+ * <release> #1 SMP ..."): the release is the runs' kernel, the host their
+ * machine.
+ */
+static int read_kernel_version(struct tree *t, struct iter *it)
+{
+	struct input in;
+	int r;
+
+	if (import_open_member(t->ctx, it->kernel_version, &in))
+		return -1;
+	r = input_getline(&in);
+	if (r > 0) {
+		char os[32];
+
+		if (sscanf(in.sb.buf, "%31s %127s %127s", os, it->machine,
+			   it->kernel) != 3 || strcmp(os, "Linux")) {
+			it->machine[0] = it->kernel[0] = '\0';
+			db_warn(t->ctx, in.line, "%s: expected `uname -a` "
+				"output ('Linux <host> <release> ...'), got "
+				"'%.60s'; no kernel or machine taken from it",
+				in.path, in.sb.buf);
+		}
+	}
+	if (import_close_member(t->ctx, it->kernel_version, &in) || r < 0)
 		return -1;
 	return 0;
 }
@@ -1123,6 +1156,7 @@ static int write_iteration(struct tree *t, struct mmx *x, struct iter *it,
 {
 	struct run_desc rd = {
 		.suite = "mmtests", .testcase = t->test, .label = label,
+		.kernel = it->kernel, .machine = it->machine,
 		.iteration = -1, .start_time = it->begin,
 	};
 	size_t i, j, k;
@@ -1274,6 +1308,8 @@ static struct iter *find_iters(const struct member *m, size_t nr,
 		else if (starts_with(slash, "iostat-") &&
 			 !strcmp(slash + 7, test))
 			cur->iostat = &m[i];
+		else if (!strcmp(slash, "kernel.version"))
+			cur->kernel_version = &m[i];
 	}
 	QSORT(it, *nr_it, cmp_iter);
 	return it;
@@ -1353,6 +1389,8 @@ int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 		struct iter *cur = &it[i];
 
 		if (cur->timestamp && read_timestamp(&t, cur))
+			goto out;
+		if (cur->kernel_version && read_kernel_version(&t, cur))
 			goto out;
 		iter_logs(&x, m, cur, test);
 		if (!x.nr_files) {

@@ -198,6 +198,20 @@ test_expect_success 'a missing iteration: imported, with a warning naming it' '
 	grep "gap test blogbench: mmtests-tree, 14 runs" out
 '
 
+test_expect_success 'kernel and machine from kernel.version (uname -a)' '
+	FIXLOG=$SRC/tests/data/mmtests-tree/work/log &&
+	perfsift --db fix.db import "$FIXLOG" >out &&
+	grep "6.1-vanilla test kernbench: mmtests-tree, 6 runs" out &&
+	perfsift --db fix.db runs --testcase kernbench >runs &&
+	grep -c "6.1-vanilla  6.1.0-vanilla  -       bench01" runs >n &&
+	test "$(cat n)" = 6 &&
+	grep -c "6.1-patched  6.1.0-patched  -       bench01" runs >n &&
+	test "$(cat n)" = 3 &&
+	perfsift --db fix.db compare 6.1-vanilla 6.1-patched --testcase kernbench \
+		--format mmtests >cmp &&
+	grep "^Amean     Elapsed-2" cmp
+'
+
 test_expect_success 'iterations past iter-9: numeric gaps only, lexical reading' '
 	FIX=$SRC/tests/data/mmtests-tree/work/log/6.1-patched &&
 	mkdir many &&
