@@ -23,10 +23,17 @@
  *
  * Input.  Lines before the first line that starts with '{' are skipped
  * with a warning (fio writes "fio: ..." diagnostics there, and
- * --output-format=json,normal writes a normal header first).  The first
- * top-level object is imported; what follows it is ignored (the normal
- * report of json,normal; later objects of --status-interval output, which
- * get a warning).
+ * --output-format=json,normal writes a normal header first).  A top-level
+ * object is a document; what follows the last one is ignored (the normal
+ * report of json,normal).  --status-interval writes one document per
+ * interval, each the run so far, each at the start of a line: every
+ * value of every document is then a point of that value's series at the
+ * document's timestamp_ms (else timestamp), and the last document is the
+ * run's result (its samples).  A last document cut short (fio killed) is
+ * named in a warning and left out, the earlier ones kept; a cut single
+ * document is an error.  A single document is written as it is read;
+ * several are held one at a time (their values, until the next shows
+ * whether they were the last).
  *
  * Reading.  The document is streamed, never held whole.  A scanner of
  * our own (strings and their escapes, nesting, lines) finds the members
@@ -293,7 +300,7 @@ struct fio_state {
 
 	/* top-level members; the last of a name wins, as in jansson */
 	long ver_major, ver_minor;	/* -1 if "fio version" is unknown */
-	double timestamp;
+	double timestamp, timestamp_ms;
 	json_t *global;			/* owned "global options", or NULL */
 	enum { JOBS_NONE, JOBS_ARRAY, JOBS_OTHER } jobs_kind;
 
@@ -329,6 +336,24 @@ struct fio_state {
 	size_t nr_pct, alloc_pct_id, alloc_pct_val;
 	struct sbuf name;		/* scratch metric name */
 	struct sbuf scratch;
+	/*
+	 * --status-interval: the values of the last complete document,
+	 * held (emitf() appends here) until the next one shows it was a
+	 * snapshot (then they are series points at its timestamp) or the
+	 * file ends (then they are the run's samples).
+	 */
+	int hold;			/* more than one document */
+	struct pending *pend;
+	size_t nr_pend, alloc_pend;
+	struct sbuf pend_names;		/* their names, each ending in NUL */
+};
+
+/* One value of a document, held (see fio_state.pend). */
+struct pending {
+	size_t name;			/* offset in pend_names */
+	const char *unit;		/* a string literal, or NULL */
+	double value;
+	long line;
 };
 
 /*
@@ -421,7 +446,46 @@ static int emitf(struct fio_state *st, const char *unit, double value,
 	va_start(ap, fmt);
 	sbuf_vaddf(&st->name, fmt, ap);
 	va_end(ap);
-	return db_emit_sample(st->ctx, st->name.buf, unit, value, line);
+	if (!st->hold)
+		return db_emit_sample(st->ctx, st->name.buf, unit, value, line);
+	ALLOC_GROW(st->pend, st->nr_pend + 1, st->alloc_pend);
+	st->pend[st->nr_pend].name = st->pend_names.len;
+	st->pend[st->nr_pend].unit = unit;
+	st->pend[st->nr_pend].value = value;
+	st->pend[st->nr_pend].line = line;
+	st->nr_pend++;
+	sbuf_add(&st->pend_names, st->name.buf, st->name.len + 1);
+	return 0;
+}
+
+/* The held values as the run's samples. */
+static int pending_samples(struct fio_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_pend; i++) {
+		const struct pending *p = &st->pend[i];
+
+		if (db_emit_sample(st->ctx, st->pend_names.buf + p->name,
+				   p->unit, p->value, p->line))
+			return -1;
+	}
+	return 0;
+}
+
+/* The held values as one point each of their series, at t (seconds). */
+static int pending_series(struct fio_state *st, double t)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_pend; i++) {
+		const struct pending *p = &st->pend[i];
+
+		if (db_emit_series(st->ctx, st->pend_names.buf + p->name,
+				   p->unit, MK_GAUGE, t, p->value, p->line))
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -1386,6 +1450,8 @@ static void member_take(struct fio_state *st, const char *key,
 		parse_version(st, value);
 	} else if (!strcmp(key, "timestamp")) {
 		st->timestamp = json_number_value(value);
+	} else if (!strcmp(key, "timestamp_ms")) {
+		st->timestamp_ms = json_number_value(value);
 	} else if (!strcmp(key, "global options")) {
 		json_decref(st->global);
 		st->global = json_incref(value);
@@ -1969,14 +2035,64 @@ static void fio_state_release(struct fio_state *st)
 	strmap_clear(&st->pct_keys);
 	sbuf_release(&st->name);
 	sbuf_release(&st->scratch);
+	free(st->pend);
+	sbuf_release(&st->pend_names);
+}
+
+/* Forget one document before the next snapshot of --status-interval. */
+static void doc_reset(struct fio_state *st, struct reader *r)
+{
+	jobs_reset(st, JOBS_NONE);
+	st->timestamp = st->timestamp_ms = 0;
+	memset(st->lat_var, 0, sizeof(st->lat_var));
+	r->nr_jobname_lines = 0;
+	r->pat = 0;
+}
+
+/* The document's time in seconds: timestamp_ms when fio wrote it. */
+static double doc_time(const struct fio_state *st)
+{
+	return st->timestamp_ms > 0 ? st->timestamp_ms / 1000 : st->timestamp;
+}
+
+/*
+ * One complete document read: check it, emit the run (the first), and
+ * hold its values (the next document, if any, makes them a snapshot).
+ * 0 or -1 after error().
+ */
+static int take_document(struct fio_state *st, struct reader *r, int nr)
+{
+	const char *path = st->path;
+
+	if (st->parse_err.len)
+		return error("%s", st->parse_err.buf);
+	if (st->jobs_kind != JOBS_ARRAY)
+		return error("%s:%ld: not fio JSON output: no \"jobs\" array",
+			     path, st->line0);
+	if (!st->nr_jobs)
+		return error("%s:%ld: fio JSON output without any job", path,
+			     st->line0);
+	st->jobname_line = r->jobname_line;
+	st->nr_jobname_lines = r->nr_jobname_lines;
+	if (st->job_failed)
+		return error("%s:%ld: %s", path, job_line(st, st->job_err_index),
+			     st->job_err.buf);
+	st->bytes = st->ver_major > 2 ||
+		    (st->ver_major == 2 && st->ver_minor >= 21);
+	if (pool_variances(st) || (!nr && emit_run(st)))
+		return -1;
+	st->nr_pend = 0;
+	sbuf_reset(&st->pend_names);
+	return emit_totals(st) || emit_jobs(st) ? -1 : 0;
 }
 
 int fio_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct fio_state st;
 	struct reader r;
-	long skipped = 0, next = 0;
-	int found, any, ret = -1;
+	long skipped = 0, next = 0, cut = 0;
+	double prev_t = 0;
+	int found, any, nr = 0, ret = -1;
 
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
@@ -1989,24 +2105,53 @@ int fio_parse(struct import_ctx *ctx, struct input *in)
 	sbuf_init(&st.job_err, 0);
 	sbuf_init(&st.parse_err, 0);
 	sbuf_init(&st.names.text, 0);
+	sbuf_init(&st.pend_names, 0);
 	spill_init(&st.spill);
 	reader_init(&r, in);
 
 	/*
-	 * Read to the end before saying anything: a read error anywhere
-	 * is the one message, as when the file was read whole first.
+	 * One document, or the snapshots of --status-interval: each
+	 * object at the start of a line.  Every complete one but the last
+	 * is a point of the series of each value, at its timestamp; the
+	 * last is also the run's samples.  A last one cut short (fio
+	 * killed) is named and left out, the earlier ones kept.
 	 */
 	found = find_json_start(&r, &any);
-	if (found) {
+	if (found)
 		skipped = r.line - 1;
+	while (found) {
+		long start = r.line;
+		int rc;
+
+		if (nr)
+			doc_reset(&st, &r);
 		st.line0 = r.line;
 		r.in_object = 1;
 		rd_get(&r);
-		if (!read_object(&st, &r)) {
-			r.in_object = 0;
-			next = next_object_line(&r);
-		}
+		rc = read_object(&st, &r);
 		r.in_object = 0;
+		if (rc) {
+			drain(&r);
+			if (r.failed)
+				goto out;
+			if (!nr)
+				break;	/* the error, said below */
+			cut = start;
+			break;
+		}
+		next = next_object_line(&r);
+		/* one document is written as it is read, not held */
+		st.hold = nr || next;
+		/* the first was a snapshot too: its point, before its values go */
+		if (nr == 1 && pending_series(&st, prev_t))
+			goto out;
+		if (take_document(&st, &r, nr))
+			goto out;
+		if (nr && pending_series(&st, doc_time(&st)))
+			goto out;
+		prev_t = doc_time(&st);
+		nr++;
+		found = next != 0;
 	}
 	drain(&r);
 	if (r.failed)
@@ -2015,42 +2160,24 @@ int fio_parse(struct import_ctx *ctx, struct input *in)
 		error("%s: empty file, expected fio JSON output", in->path);
 		goto out;
 	}
-	if (!found) {
+	if (!found && !nr && !st.parse_err.len) {
 		error("%s: not fio JSON output: no line starts with '{'",
 		      in->path);
+		goto out;
+	}
+	if (!nr) {
+		error("%s", st.parse_err.buf);
 		goto out;
 	}
 	if (skipped)
 		warning("%s:1: skipped %ld line%s before the JSON", in->path,
 			skipped, skipped == 1 ? "" : "s");
-	if (st.parse_err.len) {
-		error("%s", st.parse_err.buf);
-		goto out;
-	}
-	if (st.jobs_kind != JOBS_ARRAY) {
-		error("%s:%ld: not fio JSON output: no \"jobs\" array",
-		      in->path, st.line0);
-		goto out;
-	}
-	if (!st.nr_jobs) {
-		error("%s:%ld: fio JSON output without any job", in->path,
-		      st.line0);
-		goto out;
-	}
-	if (next)
-		warning("%s:%ld: more JSON objects follow (--status-interval?);"
-			" only the first was imported", in->path, next);
-	st.jobname_line = r.jobname_line;
-	st.nr_jobname_lines = r.nr_jobname_lines;
-	if (st.job_failed) {
-		error("%s:%ld: %s", in->path, job_line(&st, st.job_err_index),
-		      st.job_err.buf);
-		goto out;
-	}
-	st.bytes = st.ver_major > 2 ||
-		   (st.ver_major == 2 && st.ver_minor >= 21);
-	if (pool_variances(&st) || emit_run(&st) || emit_totals(&st) ||
-	    emit_jobs(&st))
+	if (cut)
+		db_warn(ctx, cut, "the snapshot that starts here is cut short "
+			"(%s); left out, the %d before it kept", st.parse_err.buf,
+			nr);
+	/* the last complete document: the run's result */
+	if (st.hold && pending_samples(&st))
 		goto out;
 	ret = 0;
 out:
