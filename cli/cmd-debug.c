@@ -16,8 +16,9 @@ const char *const debug_usage[] = {
 	"   or: perfsift debug mail [--lines] FILE",
 	"   or: perfsift debug mmtests-extract [--test NAME] DIR",
 	"",
-	"dump: print every import, run, parameter, sample, aggregate and",
-	"series point as tab-separated text (paths left out), for tests.",
+	"dump: print every import, run, parameter, sample, aggregate,",
+	"series point and histogram bin as tab-separated text (paths left",
+	"out), for tests.",
 	"",
 	"mail: print what the mail decoder reads in FILE: 'kind mbox', 'kind",
 	"eml' or 'kind text', then per message 'message N', its headers,",
@@ -114,6 +115,18 @@ static int dump_series(struct db *db)
 		while (k < nr_runs && runs[k].id != pts[i].run_id)
 			k++;
 		printf("series\t%zu\t%s\t%.15g\t%.15g\n", k + 1,
+		       pts[i].metric, pts[i].t, pts[i].value);
+	}
+	series_rows_free(pts, nr);
+	/* histograms: "hist RUN METRIC VALUE COUNT" per bin */
+	if (query_histograms(db, NULL, NULL, &pts, &nr)) {
+		run_rows_free(runs, nr_runs);
+		return EXIT_ENV;
+	}
+	for (i = 0; i < nr; i++) {
+		for (k = 0; k < nr_runs && runs[k].id != pts[i].run_id; k++)
+			;
+		printf("hist\t%zu\t%s\t%.15g\t%.15g\n", k + 1,
 		       pts[i].metric, pts[i].t, pts[i].value);
 	}
 	series_rows_free(pts, nr);

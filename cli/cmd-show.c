@@ -17,6 +17,7 @@ const char *const show_usage[] = {
 	"usage: perfsift show SELECTOR [--by DIM] [--metric GLOB]",
 	"                     [--testcase GLOB] [--machine M] [--json]",
 	"       perfsift show SELECTOR --series GLOB [...]",
+	"       perfsift show SELECTOR --percentiles P[,P...] [...]",
 	"",
 	"Show every value of one variant or run.  SELECTOR is a label, a",
 	"kernel version, a commit sha prefix, or run:ID for a single run.",
@@ -34,9 +35,16 @@ const char *const show_usage[] = {
 	"                    every point, t in seconds (epoch seconds for",
 	"                    monitors) with the offset from the run's first",
 	"                    point and the change from the previous point",
+	"    --percentiles P,P,...  from the histograms (fio json+ bins) of",
+	"                    the selected runs, merged exactly (bins summed):",
+	"                    each metric's count and its P-th percentiles as",
+	"                    fio computes them (the first bin whose running",
+	"                    count reaches P%); --metric narrows the metrics",
 	"    --json          one JSON document on stdout (SPEC §5.1; with",
 	"                    --series: {\"series\": [{run, metric, points:",
-	"                    [[t, value], ...]}]})",
+	"                    [[t, value], ...]}]}; with --percentiles:",
+	"                    {\"percentiles\": [{metric, runs, count,",
+	"                    values: {P: v}}]})",
 	NULL,
 };
 
@@ -315,12 +323,180 @@ static void show_series_text(const struct series_row *p, size_t n)
 	}
 }
 
+/* "50,99,99.9" -> p[]; 0 or -1 (a usage error said). */
+static int parse_pcts(const char *list, double **p, size_t *n)
+{
+	const char *s = list;
+	size_t alloc = 0;
+
+	*p = NULL;
+	*n = 0;
+	for (;;) {
+		double v;
+
+		if (str_double(&s, &v) || !(v > 0 && v <= 100)) {
+			free(*p);
+			return usage_error(show_usage, "--percentiles wants "
+					   "numbers in (0, 100] separated by "
+					   "commas, got '%s'", list), -1;
+		}
+		ALLOC_GROW(*p, *n + 1, alloc);
+		(*p)[(*n)++] = v;
+		if (!*s)
+			return 0;
+		if (*s++ != ',') {
+			free(*p);
+			return usage_error(show_usage, "--percentiles wants "
+					   "numbers separated by commas, got "
+					   "'%s'", list), -1;
+		}
+	}
+}
+
+/* One metric's histograms merged: bins summed by value, ascending. */
+struct merged {
+	const char *metric;
+	double *v, *c;
+	size_t nr, alloc;
+	long runs;
+	double total;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Merge rows[i..j) (one metric): their bins summed by value. */
+static void merge_bins(const struct series_row *rows, size_t i, size_t j,
+		       struct merged *m)
+{
+	double *pairs = xmalloc(2 * (j - i) * sizeof(*pairs));
+	size_t k, n = 0;
+	int64_t last = -1;
+
+	for (k = i; k < j; k++) {
+		pairs[2 * (k - i)] = rows[k].t;
+		pairs[2 * (k - i) + 1] = rows[k].value;
+		if (rows[k].run_id != last)
+			m->runs++;
+		last = rows[k].run_id;
+		m->total += rows[k].value;
+	}
+	qsort(pairs, j - i, 2 * sizeof(*pairs), cmp_pair);
+	for (k = 0; k < j - i; k++) {
+		if (n && m->v[n - 1] == pairs[2 * k]) {
+			m->c[n - 1] += pairs[2 * k + 1];
+			continue;
+		}
+		ALLOC_GROW(m->v, n + 1, m->alloc);
+		m->c = xrealloc(m->c, m->alloc * sizeof(*m->c));
+		m->v[n] = pairs[2 * k];
+		m->c[n++] = pairs[2 * k + 1];
+	}
+	m->nr = n;
+	free(pairs);
+}
+
+/* perfsift show SELECTOR --percentiles LIST: see show_usage. */
+static int show_percentiles(struct db *db, const struct run_filter *f,
+			    const char *metric_glob, const char *list,
+			    const char *text, int json)
+{
+	struct series_row *rows;
+	double *pct;
+	size_t nr, np, i, j, k;
+	json_t *arr = NULL;
+	struct table t;
+
+	if (parse_pcts(list, &pct, &np))
+		return EXIT_USAGE;
+	if (query_histograms(db, f, metric_glob, &rows, &nr)) {
+		free(pct);
+		return EXIT_ENV;
+	}
+	if (!nr) {
+		error("no histogram%s%s in '%s' (fio's json+ output keeps "
+		      "them)", metric_glob ? " matches " : "",
+		      metric_glob ? metric_glob : "", text);
+		free(pct);
+		series_rows_free(rows, nr);
+		return EXIT_USAGE;
+	}
+	if (json) {
+		arr = json_array();
+	} else {
+		/* every column but the metric's right-aligned */
+		table_init(&t, 3 + np, ~1ul);
+		table_addf(&t, "METRIC");
+		table_addf(&t, "RUNS");
+		table_addf(&t, "COUNT");
+		for (k = 0; k < np; k++)
+			table_addf(&t, "P%g", pct[k]);
+	}
+	for (i = 0; i < nr; i = j) {
+		struct merged m = { rows[i].metric, NULL, NULL, 0, 0, 0, 0 };
+		json_t *o = NULL, *vals = NULL;
+
+		for (j = i; j < nr && !strcmp(rows[j].metric, rows[i].metric);
+		     j++)
+			;
+		merge_bins(rows, i, j, &m);
+		if (json) {
+			o = json_object();
+			vals = json_object();
+			json_object_set_new(o, "metric", json_string(m.metric));
+			json_object_set_new(o, "runs", json_integer(m.runs));
+			json_object_set_new(o, "count", json_real(m.total));
+		} else {
+			table_addf(&t, "%s", m.metric);
+			table_addf(&t, "%ld", m.runs);
+			table_addf(&t, "%.0f", m.total);
+		}
+		for (k = 0; k < np; k++) {
+			double v = stats_hist_percentile(m.v, m.c, m.nr, pct[k]);
+			char key[32];
+
+			if (json) {
+				snprintf(key, sizeof(key), "%g", pct[k]);
+				json_object_set_new(vals, key, num_or_null(v));
+			} else {
+				fmt_num(&t, v);
+			}
+		}
+		if (json) {
+			json_object_set_new(o, "values", vals);
+			json_array_append_new(arr, o);
+		}
+		free(m.v);
+		free(m.c);
+	}
+	if (json) {
+		json_t *doc = json_object();
+
+		json_object_set_new(doc, "percentiles", arr);
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(doc);
+	} else {
+		table_print(&t, stdout);
+		table_release(&t);
+	}
+	free(pct);
+	series_rows_free(rows, nr);
+	return EXIT_OK;
+}
+
 int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	enum { O_METRIC = 1, O_TESTCASE, O_MACHINE, O_JSON, O_BY, O_SERIES };
+	enum { O_METRIC = 1, O_TESTCASE, O_MACHINE, O_JSON, O_BY, O_SERIES,
+	       O_PCT };
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, O_BY },
 		{ "series", required_argument, NULL, O_SERIES },
+		{ "percentiles", required_argument, NULL, O_PCT },
 		{ "metric", required_argument, NULL, O_METRIC },
 		{ "testcase", required_argument, NULL, O_TESTCASE },
 		{ "machine", required_argument, NULL, O_MACHINE },
@@ -328,6 +504,7 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 		{ 0 },
 	};
 	const char *metric_glob = NULL, *series_glob = NULL, *text;
+	const char *pct_list = NULL;
 	struct run_filter f = { 0 };
 	struct selector sel;
 	struct run_row *runs = NULL;
@@ -346,6 +523,7 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 		switch (c) {
 		case O_METRIC: metric_glob = optarg; break;
 		case O_SERIES: series_glob = optarg; break;
+		case O_PCT: pct_list = optarg; break;
 		case O_TESTCASE: f.testcase = optarg; break;
 		case O_MACHINE: f.machine = optarg; break;
 		case O_JSON: json = 1; break;
@@ -387,6 +565,11 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 			return r == -1 ? EXIT_USAGE : EXIT_ENV;
 		}
 		f.sel = &sel;
+	}
+	if (pct_list) {
+		status = show_percentiles(db, &f, metric_glob, pct_list, text,
+					  json);
+		goto out;
 	}
 	if (series_glob) {
 		struct series_row *p;

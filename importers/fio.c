@@ -98,6 +98,10 @@
  *   fio.latency_Nns%, fio.latency_Nus%, fio.latency_Nms%,
  *   fio.latency_>=2000ms%  fio's latency buckets              %
  *   fio.workload           Σ total_ios, all directions        ios
+ * and, from json+ output, each direction's latency bins summed over the
+ * jobs (exact: fio's bins are fixed, a bin's key its latency), one
+ * histogram per run (schema 0006), in ns:
+ *   fio.DIR_clat_hist_ns   (and _lat_, _slat_ when fio printed bins)
  * Per job (J = jobname, or J#index when several jobs[] entries share a
  * name, as numjobs=N without group_reporting makes them), for each
  * direction that did I/O in that job:
@@ -180,6 +184,19 @@ struct lat_stat {
 	double mean_ns, stddev_ns;
 	double scale;		/* ns per unit of the file: 1 or 1000 */
 	const json_t *pct;	/* borrowed "percentile" object, or NULL */
+	const json_t *bins;	/* borrowed json+ "bins" object, or NULL */
+};
+
+/*
+ * A latency histogram summed over the jobs (json+ "bins": a bin's
+ * latency, in ns, and its count): the bins of several jobs add up
+ * exactly, and so do the runs of a variant later.
+ */
+struct fhist {
+	double *v, *c;
+	size_t nr, alloc;
+	struct strmap idx;	/* the value's 8 bytes -> index */
+	long line;
 };
 
 /* One direction object of one job. */
@@ -342,11 +359,45 @@ struct fio_state {
 	 * snapshot (then they are series points at its timestamp) or the
 	 * file ends (then they are the run's samples).
 	 */
+	/* json+: the bins of this document, and of the last complete one */
+	struct fhist hist[NR_DIRS][NR_LATS], final[NR_DIRS][NR_LATS];
 	int hold;			/* more than one document */
 	struct pending *pend;
 	size_t nr_pend, alloc_pend;
 	struct sbuf pend_names;		/* their names, each ending in NUL */
 };
+
+static void fhist_release(struct fhist *h)
+{
+	free(h->v);
+	free(h->c);
+	strmap_clear(&h->idx);
+	memset(h, 0, sizeof(*h));
+}
+
+static void fhist_add(struct fhist *h, const json_t *bins, double scale,
+		      long line)
+{
+	const char *key;
+	json_t *v;
+
+	if (!h->line)
+		h->line = line;
+	json_object_foreach((json_t *)bins, key, v) {
+		double x = strtod(key, NULL) * scale, n = json_number_value(v);
+		int64_t i;
+
+		if (!strmap_get(&h->idx, (const char *)&x, sizeof(x), &i)) {
+			ALLOC_GROW(h->v, h->nr + 1, h->alloc);
+			h->c = xrealloc(h->c, h->alloc * sizeof(*h->c));
+			h->v[h->nr] = x;
+			h->c[h->nr] = 0;
+			i = (int64_t)h->nr++;
+			strmap_put(&h->idx, (const char *)&x, sizeof(x), i);
+		}
+		h->c[i] += n;
+	}
+}
 
 /* One value of a document, held (see fio_state.pend). */
 struct pending {
@@ -629,6 +680,21 @@ static int lat_load(struct where *w, struct lat_stat *ls, const json_t *dir,
 	ls->mean_ns *= ls->scale;
 	ls->stddev_ns *= ls->scale;
 	ls->measured = n > 0 || ls->mean_ns > 0;
+	ls->bins = json_object_get(o, "bins");
+	if (ls->bins && !json_is_object(ls->bins))
+		return bad_value(w, "bins", "an object", ls->bins);
+	if (ls->bins) {
+		json_object_foreach((json_t *)ls->bins, pk, v) {
+			const char *p = pk;
+			double x;
+
+			if (str_double(&p, &x) || *p || x < 0)
+				return bad_value(w, "bins", "keys that are "
+						 "latencies", ls->bins);
+			if (!json_is_number(v) || json_number_value(v) < 0)
+				return bad_value(w, "bins", "counts >= 0", v);
+		}
+	}
 	ls->pct = json_object_get(o, "percentile");
 	if (ls->pct && !json_is_object(ls->pct))
 		return bad_value(w, "percentile", "an object", ls->pct);
@@ -931,6 +997,12 @@ static void job_add(struct fio_state *st, const json_t *job, size_t j)
 	for (dir = 0; dir < NR_DIRS; dir++)
 		if (dir_load(st, &ds[dir], job, j, dir))
 			return;
+	for (dir = 0; dir < NR_DIRS; dir++)
+		for (k = 0; k < NR_LATS; k++)
+			if (ds[dir].present && ds[dir].lat[k].bins)
+				fhist_add(&st->hist[dir][k],
+					  ds[dir].lat[k].bins,
+					  ds[dir].lat[k].scale, st->line0);
 
 	memset(&jr, 0, sizeof(jr));
 	st->nr_pct = 0;
@@ -1071,6 +1143,8 @@ static void jobs_reset(struct fio_state *st, int kind)
 	st->jobs_kind = kind;
 	st->nr_jobs = 0;
 	spill_release(&st->spill);
+	for (i = 0; i < NR_DIRS * NR_LATS; i++)
+		fhist_release(&st->hist[i / NR_LATS][i % NR_LATS]);
 	sbuf_reset(&st->jobnames);
 	for (b = 0; b < 2; b++)
 		totals_release(&st->tot[b]);
@@ -2037,6 +2111,10 @@ static void fio_state_release(struct fio_state *st)
 	sbuf_release(&st->scratch);
 	free(st->pend);
 	sbuf_release(&st->pend_names);
+	for (i = 0; i < NR_DIRS * NR_LATS; i++) {
+		fhist_release(&st->hist[i / NR_LATS][i % NR_LATS]);
+		fhist_release(&st->final[i / NR_LATS][i % NR_LATS]);
+	}
 }
 
 /* Forget one document before the next snapshot of --status-interval. */
@@ -2063,6 +2141,7 @@ static double doc_time(const struct fio_state *st)
 static int take_document(struct fio_state *st, struct reader *r, int nr)
 {
 	const char *path = st->path;
+	size_t i;
 
 	if (st->parse_err.len)
 		return error("%s", st->parse_err.buf);
@@ -2083,7 +2162,60 @@ static int take_document(struct fio_state *st, struct reader *r, int nr)
 		return -1;
 	st->nr_pend = 0;
 	sbuf_reset(&st->pend_names);
+	for (i = 0; i < NR_DIRS * NR_LATS; i++) {
+		struct fhist *f = &st->final[i / NR_LATS][i % NR_LATS];
+
+		fhist_release(f);
+		*f = st->hist[i / NR_LATS][i % NR_LATS];
+		memset(&st->hist[i / NR_LATS][i % NR_LATS], 0, sizeof(*f));
+	}
 	return emit_totals(st) || emit_jobs(st) ? -1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The json+ histograms of the last complete document, summed over its
+ * jobs: fio.DIR_LAT_hist_ns (fio.read_clat_hist_ns ...), bins in ns.
+ */
+static int emit_histograms(struct fio_state *st)
+{
+	struct sbuf name = SBUF_INIT;
+	int dir, k, ret = 0;
+
+	for (dir = 0; dir < NR_DIRS && !ret; dir++)
+		for (k = 0; k < NR_LATS && !ret; k++) {
+			struct fhist *h = &st->final[dir][k];
+			double *pairs;
+			size_t i;
+
+			if (!h->nr)
+				continue;
+			/* ascending by value, counts along */
+			pairs = xmalloc(2 * h->nr * sizeof(*pairs));
+			for (i = 0; i < h->nr; i++) {
+				pairs[2 * i] = h->v[i];
+				pairs[2 * i + 1] = h->c[i];
+			}
+			qsort(pairs, h->nr, 2 * sizeof(*pairs), cmp_double);
+			for (i = 0; i < h->nr; i++) {
+				h->v[i] = pairs[2 * i];
+				h->c[i] = pairs[2 * i + 1];
+			}
+			free(pairs);
+			sbuf_reset(&name);
+			sbuf_addf(&name, "fio.%s_%s_hist_ns", dir_names[dir],
+				  lat_names[k]);
+			ret = db_emit_histogram(st->ctx, name.buf, "ns", h->v,
+						h->c, h->nr, h->line);
+		}
+	sbuf_release(&name);
+	return ret;
 }
 
 int fio_parse(struct import_ctx *ctx, struct input *in)
@@ -2177,7 +2309,7 @@ int fio_parse(struct import_ctx *ctx, struct input *in)
 			"(%s); left out, the %d before it kept", st.parse_err.buf,
 			nr);
 	/* the last complete document: the run's result */
-	if (st.hold && pending_samples(&st))
+	if ((st.hold && pending_samples(&st)) || emit_histograms(&st))
 		goto out;
 	ret = 0;
 out:

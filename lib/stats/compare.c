@@ -14,6 +14,7 @@
  */
 #include "core/compat.h"
 #include "stats/compare.h"
+#include "store/series.h"
 #include "stats/ebayes.h"
 #include "store/direction.h"
 #include "core/sbuf.h"
@@ -408,9 +409,9 @@ static int load_pool(struct loader *l, size_t v)
 		if (!r || !r->summary)
 			continue;
 		for (i = 0; i < n; i++) {
-			double x;
+			double t, x;
 
-			memcpy(&x, p + 16 * i + 8, sizeof(x));
+			series_point(p, i, &t, &x);
 			pool_value(l, &r->side[v], x);
 		}
 		if (l->mem_bytes > CMP_MEM_BUDGET) {

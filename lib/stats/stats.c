@@ -1274,3 +1274,25 @@ double stats_hodges_lehmann(const double *a, size_t na,
 		free(d);
 	return r;
 }
+
+double stats_hist_percentile(const double *v, const double *c, size_t n,
+			     double p)
+{
+	long double total = 0, sum = 0, need;
+	size_t i;
+
+	if (!(p > 0 && p <= 100))
+		return NAN;
+	for (i = 0; i < n; i++)
+		total += c[i];
+	if (!(total > 0))
+		return NAN;
+	/* fio: while (sum >= (long double)plist[j] / 100.0 * nr) */
+	need = (long double)p / 100.0 * total;
+	for (i = 0; i < n; i++) {
+		sum += c[i];
+		if (sum >= need)
+			return v[i];
+	}
+	return v[n - 1];
+}

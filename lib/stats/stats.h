@@ -91,6 +91,16 @@ double stats_mmtests_pctile(const double *x, size_t n, double pct,
 double stats_mmtests_hstddev(const double *x, size_t n);
 
 /*
+ * The p-th percentile (0 < p <= 100) of a histogram as fio computes it
+ * from its latency bins (stat.c calc_clat_percentiles): the value of the
+ * first bin, in ascending order of value, where the running count
+ * reaches p / 100 of the total.  v ascending, c their counts.  NAN if the
+ * histogram is empty or p is out of range.
+ */
+double stats_hist_percentile(const double *v, const double *c, size_t n,
+			     double p);
+
+/*
  * Special functions.  All return NAN for NAN or out-of-domain arguments.
  * stats_betainc(): regularized incomplete beta I_x(a, b); a, b > 0,
  *   0 <= x <= 1.

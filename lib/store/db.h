@@ -23,7 +23,7 @@ enum db_stmt {
 	ST_INS_SERIES, ST_INS_AGG, ST_FIND_METRIC, ST_INS_METRIC,
 	ST_SET_UNIT, ST_SET_KIND, ST_NEXT_ITER, ST_FIND_VARIANT,
 	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_HAS_SAMPLE,
-	ST_SET_STATE, ST_INS_POSITION, ST_NR,
+	ST_SET_STATE, ST_INS_POSITION, ST_INS_HIST, ST_NR,
 };
 
 /*
@@ -281,6 +281,14 @@ int db_emit_series_id(struct import_ctx *ctx, int64_t metric_id, double t,
 /* State the kind of a metric (the first statement wins). 0 or -1. */
 int db_set_kind(struct import_ctx *ctx, const char *metric,
 		enum metric_kind kind, long line);
+/*
+ * A histogram of metric in the current run (schema 0006): n bins, each a
+ * value (ascending) and a count, kept whole.  One per run and metric.
+ * 0 or -1.
+ */
+int db_emit_histogram(struct import_ctx *ctx, const char *metric,
+		      const char *unit, const double *value,
+		      const double *count, size_t n, long line);
 /*
  * What an importer states about a metric beyond its unit and kind.
  */

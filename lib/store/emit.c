@@ -134,6 +134,8 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"?2) WHERE id = ?3",
 		[ST_INS_POSITION] = "INSERT OR IGNORE INTO import_metrics("
 			"import_id, metric_id, position) VALUES (?,?,?)",
+		[ST_INS_HIST] = "INSERT INTO histograms(run_id, metric_id, n, "
+			"bins, source_id, line) VALUES (?,?,?,?,?,?)",
 	};
 
 	if (!db->st[which])
@@ -236,6 +238,8 @@ int db_import_delete(struct db *db, int64_t import_id)
 		"DELETE FROM samples WHERE run_id IN (SELECT id FROM runs "
 		"WHERE import_id = ?1)",
 		"DELETE FROM series WHERE run_id IN (SELECT id FROM runs "
+		"WHERE import_id = ?1)",
+		"DELETE FROM histograms WHERE run_id IN (SELECT id FROM runs "
 		"WHERE import_id = ?1)",
 		"DELETE FROM runs WHERE import_id = ?1",
 		"DELETE FROM aggregates WHERE import_id = ?1",
@@ -731,6 +735,39 @@ int db_set_kind(struct import_ctx *ctx, const char *metric,
 	int64_t id;
 
 	return metric_id(ctx, metric, NULL, kind, line, &id);
+}
+
+int db_emit_histogram(struct import_ctx *ctx, const char *metric,
+		      const char *unit, const double *value,
+		      const double *count, size_t n, long line)
+{
+	struct db *db = ctx->db;
+	sqlite3_stmt *st;
+	unsigned char *blob;
+	int64_t id;
+	size_t i;
+	int ret;
+
+	if (!ctx->run_id)
+		BUG("db_emit_histogram() without a run");
+	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
+		return -1;
+	st = stmt(db, ST_INS_HIST);
+	if (!st)
+		return -1;
+	blob = xmalloc(n ? n * 16 : 1);
+	for (i = 0; i < n; i++)
+		/* little-endian doubles, as the series' points */
+		series_put_point(blob, i, value[i], count[i]);
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_int64(st, 3, (int64_t)n);
+	sqlite3_bind_blob(st, 4, blob, (int)(n * 16), SQLITE_TRANSIENT);
+	db_bind_id(st, 5, ctx->source_id);
+	sqlite3_bind_int64(st, 6, line);
+	ret = db_step_done(ctx, st, line);
+	free(blob);
+	return ret;
 }
 
 int db_metric_state(struct import_ctx *ctx, const char *metric,

@@ -758,6 +758,18 @@ int query_series(struct db *db, const struct run_filter *f,
 		       sizeof(**rows), rows, nr);
 }
 
+int query_histograms(struct db *db, const struct run_filter *f,
+		     const char *metric_glob, struct series_row **rows,
+		     size_t *nr)
+{
+	return collect(db, "SELECT h.run_id, m.name, h.bins, h.n FROM "
+			   "histograms h JOIN runs r ON r.id = h.run_id JOIN "
+			   "variants v ON v.id = r.variant_id JOIN metrics m "
+			   "ON m.id = h.metric_id", metric_glob, f, 0,
+		       " ORDER BY m.name, h.run_id", series_row_fn,
+		       sizeof(**rows), rows, nr);
+}
+
 void series_rows_free(struct series_row *rows, size_t nr)
 {
 	size_t i;

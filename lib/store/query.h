@@ -120,6 +120,14 @@ int query_series(struct db *db, const struct run_filter *f,
 		 const char *metric_glob, struct series_row **rows,
 		 size_t *nr);
 void series_rows_free(struct series_row *rows, size_t nr);
+/*
+ * The histograms of the filtered runs (schema 0006), as series rows: t
+ * is a bin's value, value its count; by metric name, then run, each
+ * run's bins ascending.
+ */
+int query_histograms(struct db *db, const struct run_filter *f,
+		     const char *metric_glob, struct series_row **rows,
+		     size_t *nr);
 
 /*
  * The WHERE fragments selecting variants (alias v; r for the run's own

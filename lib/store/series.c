@@ -145,6 +145,14 @@ static double get_le64(const unsigned char *p)
 	return d;
 }
 
+void series_put_point(void *blob, size_t i, double t, double value)
+{
+	unsigned char *p = (unsigned char *)blob + i * 16;
+
+	put_le64(p, t);
+	put_le64(p + 8, value);
+}
+
 void series_point(const void *blob, size_t i, double *t, double *value)
 {
 	const unsigned char *p = (const unsigned char *)blob + i * 16;

@@ -29,5 +29,7 @@ int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx);
 
 /* Decode point i of a blob. */
 void series_point(const void *blob, size_t i, double *t, double *value);
+/* Write point i of a blob in that layout (histograms use it too). */
+void series_put_point(void *blob, size_t i, double t, double value);
 
 #endif
