@@ -105,9 +105,14 @@ static void free_axes(struct lkp_table *t)
 {
 	size_t i;
 
+	/*
+	 * NULLed: the next table's keys may come without its values (then
+	 * its values' slots must not hold this table's freed ones)
+	 */
 	for (i = 0; i < t->nr_axes; i++) {
 		free(t->axis_key[i]);
 		free(t->axis_val[i]);
+		t->axis_key[i] = t->axis_val[i] = NULL;
 	}
 	t->nr_axes = 0;
 	t->nr_cols = 0;
