@@ -12,6 +12,7 @@
 #include "core/strmap.h"
 #include "core/strparse.h"
 #include "importer.h"
+#include "fio.h"
 
 /*
  * How the format was worked out: fio's JSON layout is described in
@@ -2138,7 +2139,8 @@ static double doc_time(const struct fio_state *st)
  * hold its values (the next document, if any, makes them a snapshot).
  * 0 or -1 after error().
  */
-static int take_document(struct fio_state *st, struct reader *r, int nr)
+static int take_document(struct fio_state *st, const long *jobname_line,
+			 size_t nr_jobname_lines, int nr)
 {
 	const char *path = st->path;
 	size_t i;
@@ -2151,8 +2153,8 @@ static int take_document(struct fio_state *st, struct reader *r, int nr)
 	if (!st->nr_jobs)
 		return error("%s:%ld: fio JSON output without any job", path,
 			     st->line0);
-	st->jobname_line = r->jobname_line;
-	st->nr_jobname_lines = r->nr_jobname_lines;
+	st->jobname_line = jobname_line;
+	st->nr_jobname_lines = nr_jobname_lines;
 	if (st->job_failed)
 		return error("%s:%ld: %s", path, job_line(st, st->job_err_index),
 			     st->job_err.buf);
@@ -2218,6 +2220,74 @@ static int emit_histograms(struct fio_state *st)
 	return ret;
 }
 
+static void fio_state_init(struct fio_state *st, struct import_ctx *ctx,
+			   const char *path)
+{
+	memset(st, 0, sizeof(*st));
+	st->ctx = ctx;
+	st->path = path;
+	st->ver_major = st->ver_minor = -1;
+	st->have_ios = 1;
+	sbuf_init(&st->name, 128);
+	sbuf_init(&st->scratch, 64);
+	sbuf_init(&st->jobnames, 0);
+	sbuf_init(&st->job_err, 0);
+	sbuf_init(&st->parse_err, 0);
+	sbuf_init(&st->names.text, 0);
+	sbuf_init(&st->pend_names, 0);
+	spill_init(&st->spill);
+}
+
+/* ---- the same document built by the other forms (fio.h) ---- */
+
+struct fio_doc {
+	struct fio_state st;
+	long *line;		/* each job's line */
+	size_t nr, alloc;
+};
+
+struct fio_doc *fio_doc_new(struct import_ctx *ctx, const char *path,
+			    long line)
+{
+	struct fio_doc *d = xcalloc(1, sizeof(*d));
+
+	fio_state_init(&d->st, ctx, path);
+	d->st.line0 = line;
+	jobs_reset(&d->st, JOBS_ARRAY);
+	return d;
+}
+
+void fio_doc_member(struct fio_doc *d, const char *key, json_t *value)
+{
+	member_take(&d->st, key, value);
+}
+
+void fio_doc_job(struct fio_doc *d, json_t *job, long line)
+{
+	ALLOC_GROW(d->line, d->nr + 1, d->alloc);
+	d->line[d->nr++] = line;
+	job_add(&d->st, job, d->st.nr_jobs);
+}
+
+void fio_doc_free(struct fio_doc *d)
+{
+	if (!d)
+		return;
+	fio_state_release(&d->st);
+	free(d->line);
+	free(d);
+}
+
+int fio_doc_end(struct fio_doc *d)
+{
+	int ret;
+
+	ret = take_document(&d->st, d->line, d->nr, 0) ||
+	      emit_histograms(&d->st) ? -1 : 0;
+	fio_doc_free(d);
+	return ret;
+}
+
 int fio_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct fio_state st;
@@ -2226,19 +2296,7 @@ int fio_parse(struct import_ctx *ctx, struct input *in)
 	double prev_t = 0;
 	int found, any, nr = 0, ret = -1;
 
-	memset(&st, 0, sizeof(st));
-	st.ctx = ctx;
-	st.path = in->path;
-	st.ver_major = st.ver_minor = -1;
-	st.have_ios = 1;
-	sbuf_init(&st.name, 128);
-	sbuf_init(&st.scratch, 64);
-	sbuf_init(&st.jobnames, 0);
-	sbuf_init(&st.job_err, 0);
-	sbuf_init(&st.parse_err, 0);
-	sbuf_init(&st.names.text, 0);
-	sbuf_init(&st.pend_names, 0);
-	spill_init(&st.spill);
+	fio_state_init(&st, ctx, in->path);
 	reader_init(&r, in);
 
 	/*
@@ -2277,7 +2335,8 @@ int fio_parse(struct import_ctx *ctx, struct input *in)
 		/* the first was a snapshot too: its point, before its values go */
 		if (nr == 1 && pending_series(&st, prev_t))
 			goto out;
-		if (take_document(&st, &r, nr))
+		if (take_document(&st, r.jobname_line, r.nr_jobname_lines,
+				  nr))
 			goto out;
 		if (nr && pending_series(&st, doc_time(&st)))
 			goto out;

@@ -14,6 +14,10 @@ static const struct importer importers[] = {
 	{ "fio", "fio --output-format=json (fio 2.x and 3.x)",
 	  IMP_FILES | IMP_SAMPLES, fio_detect, fio_parse,
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ "fio-terse", "fio --minimal / --output-format=terse lines "
+	  "(--terse-version 2..5), fio JSON's names",
+	  IMP_FILES | IMP_SAMPLES, fio_terse_detect, fio_terse_parse,
+	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "lkp-tree", "lkp-tests result tree: <testcase>/.../<commit>/<run>/",
 	  IMP_DIRS | IMP_VARIANTS | IMP_SAMPLES | IMP_SERIES,
 	  NULL, NULL, lkp_tree_detect_dir, lkp_tree_parse_dir, NULL, NULL, NULL,
