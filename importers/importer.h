@@ -133,6 +133,8 @@ int csv_detect(const char *path, const char *head, size_t len);
 int csv_parse(struct import_ctx *ctx, struct input *in);
 int fio_detect(const char *path, const char *head, size_t len);
 int fio_parse(struct import_ctx *ctx, struct input *in);
+int fio_normal_detect(const char *path, const char *head, size_t len);
+int fio_normal_parse(struct import_ctx *ctx, struct input *in);
 int fio_terse_detect(const char *path, const char *head, size_t len);
 int fio_terse_parse(struct import_ctx *ctx, struct input *in);
 int procfs_detect(const char *path, const char *head, size_t len);

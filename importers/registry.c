@@ -14,6 +14,10 @@ static const struct importer importers[] = {
 	{ "fio", "fio --output-format=json (fio 2.x and 3.x)",
 	  IMP_FILES | IMP_SAMPLES, fio_detect, fio_parse,
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ "fio-normal", "fio's normal (human) report, fio 3.x, fio JSON's "
+	  "names",
+	  IMP_FILES | IMP_SAMPLES, fio_normal_detect, fio_normal_parse,
+	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "fio-terse", "fio --minimal / --output-format=terse lines "
 	  "(--terse-version 2..5), fio JSON's names",
 	  IMP_FILES | IMP_SAMPLES, fio_terse_detect, fio_terse_parse,
