@@ -260,10 +260,13 @@ static int terse_line(struct terse *t, char *line, long lineno)
 		if (c.nr < 2)
 			goto bad;
 		if (!t->fio_version[0]) {
+			json_t *v;
+
 			snprintf(t->fio_version, sizeof(t->fio_version), "%s",
 				 c.f[1]);
-			fio_doc_member(t->doc, "fio version",
-				       json_string(t->fio_version));
+			v = json_string(t->fio_version);
+			fio_doc_member(t->doc, "fio version", v);
+			json_decref(v);
 		}
 		c.i = 2;
 	}

@@ -21,7 +21,8 @@ struct fio_doc;
 
 struct fio_doc *fio_doc_new(struct import_ctx *ctx, const char *path,
 			    long line);
-/* A top-level member: "fio version", "timestamp", "global options". */
+/* A top-level member: "fio version", "timestamp", "global options"
+ * (value borrowed). */
 void fio_doc_member(struct fio_doc *d, const char *key, json_t *value);
 /* One job; line: where the form printed it. */
 void fio_doc_job(struct fio_doc *d, json_t *job, long line);
