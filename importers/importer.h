@@ -137,6 +137,11 @@ int fio_normal_detect(const char *path, const char *head, size_t len);
 int fio_normal_parse(struct import_ctx *ctx, struct input *in);
 int fio_terse_detect(const char *path, const char *head, size_t len);
 int fio_terse_parse(struct import_ctx *ctx, struct input *in);
+int fio_log_detect(const char *path, const char *head, size_t len);
+int fio_log_parse(struct import_ctx *ctx, struct input *in);
+int fio_dir_detect_dir(const char *dir, const struct member *m, size_t nr);
+int fio_dir_parse_dir(struct import_ctx *ctx, const char *dir,
+		      const struct member *m, size_t nr);
 int procfs_detect(const char *path, const char *head, size_t len);
 int procfs_parse(struct import_ctx *ctx, struct input *in);
 /*

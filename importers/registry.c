@@ -14,6 +14,15 @@ static const struct importer importers[] = {
 	{ "fio", "fio --output-format=json (fio 2.x and 3.x)",
 	  IMP_FILES | IMP_SAMPLES, fio_detect, fio_parse,
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ "fio-dir", "a directory holding one fio JSON output and its "
+	  "logs: one result",
+	  IMP_DIRS | IMP_SAMPLES | IMP_SERIES,
+	  NULL, NULL, fio_dir_detect_dir, fio_dir_parse_dir, NULL, NULL, NULL,
+	  NULL, NULL },
+	{ "fio-log", "fio's --write_{bw,iops,lat,hist}_log files "
+	  "(P_bw.N.log, P_clat.N.log, ...) as series",
+	  IMP_FILES | IMP_SERIES, fio_log_detect, fio_log_parse,
+	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "fio-normal", "fio's normal (human) report, fio 3.x, fio JSON's "
 	  "names",
 	  IMP_FILES | IMP_SAMPLES, fio_normal_detect, fio_normal_parse,
