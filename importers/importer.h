@@ -129,6 +129,8 @@ int import_close_member(struct import_ctx *ctx, const struct member *m,
 			struct input *in);
 
 /* The importers (one file each). */
+int codesize_detect(const char *path, const char *head, size_t len);
+int codesize_parse(struct import_ctx *ctx, struct input *in);
 int csv_detect(const char *path, const char *head, size_t len);
 int csv_parse(struct import_ctx *ctx, struct input *in);
 int fio_detect(const char *path, const char *head, size_t len);

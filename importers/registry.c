@@ -8,6 +8,11 @@
 #include "mmtests-table.h"
 
 static const struct importer importers[] = {
+	{ "codesize", "code size: scripts/bloat-o-meter tables (runs old "
+	  "and new) and size(1) output (Berkeley or -A)",
+	  IMP_FILES | IMP_VARIANTS | IMP_SAMPLES,
+	  codesize_detect, codesize_parse, NULL, NULL, NULL, NULL, NULL, NULL,
+	  NULL },
 	{ "csv", "generic long-format CSV: metric,value[,label,kernel,...]",
 	  IMP_FILES | IMP_VARIANTS | IMP_SAMPLES | IMP_AGGREGATES,
 	  csv_detect, csv_parse, NULL, NULL, NULL, NULL, NULL, NULL, NULL },

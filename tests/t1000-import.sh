@@ -348,7 +348,7 @@ test_expect_success 'a file no importer recognises: error naming the formats tri
 	PERFSIFT_DB=$TRASH/unknown.db &&
 	printf "hello, this is not benchmark output\n" >notes.txt &&
 	test_expect_code 3 perfsift import notes.txt good1.csv >out 2>err &&
-	grep -Eq "^perfsift: error: notes.txt: unknown format \(tried csv(, [a-z0-9-]+)*\); use --format$" err &&
+	grep -Eq "^perfsift: error: notes.txt: unknown format \(tried codesize, csv(, [a-z0-9-]+)*\); use --format$" err &&
 	grep -Eq "tried .*fio" err &&
 	test $(wc -l <err) = 1 &&
 	grep -qx "good1.csv: csv, 1 run, 1 sample" out
