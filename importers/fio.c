@@ -143,11 +143,17 @@ static const char *const dir_names[NR_DIRS] = {
 enum { LAT_S, LAT_C, LAT_T, NR_LATS };
 static const char *const lat_names[NR_LATS] = { "slat", "clat", "lat" };
 
-/* Job options that name files or logs: never run params. */
+/*
+ * Job options that name files or logs, or say how the logs are written
+ * (not what the workload does): never run params.
+ */
 static const char *const param_skip[] = {
-	"directory", "filename", "filename_format", "log_avg_msec", "name",
-	"opendir", "output", "per_job_logs", "write_bw_log",
-	"write_hist_log", "write_iops_log", "write_lat_log",
+	"directory", "filename", "filename_format", "log_alternate_epoch",
+	"log_avg_msec", "log_compression", "log_hist_coarseness",
+	"log_hist_msec", "log_issue_time", "log_max_value", "log_offset",
+	"log_prio", "log_store_compressed", "log_unix_epoch",
+	"log_window_value", "name", "opendir", "output", "per_job_logs",
+	"write_bw_log", "write_hist_log", "write_iops_log", "write_lat_log",
 };
 
 /* fio's latency bucket objects and the unit their keys are in. */

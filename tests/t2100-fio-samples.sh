@@ -17,7 +17,11 @@ import json, math, sys
 
 SKIP = {"directory", "filename", "filename_format", "opendir", "name",
         "output", "write_bw_log", "write_lat_log", "write_iops_log",
-        "write_hist_log", "per_job_logs", "log_avg_msec"}
+        "write_hist_log", "per_job_logs", "log_avg_msec",
+        "log_alternate_epoch", "log_compression", "log_hist_coarseness",
+        "log_hist_msec", "log_issue_time", "log_max_value", "log_offset",
+        "log_prio", "log_store_compressed", "log_unix_epoch",
+        "log_window_value"}
 
 def load_fio(path):
     text = open(path, encoding="utf-8").read()
@@ -259,8 +263,8 @@ test_expect_success 'log options and paths are not params' '
 	perfsift --db s.db import --format fio "$FIO/logs/perio.json.out" >out &&
 	perfsift --db s.db debug dump >dump &&
 	grep "^run" dump | cut -f5 >params &&
-	! grep -E "(^|,)(name|directory|write_[a-z]*_log|log_avg_msec)=" params &&
-	grep -q "log_offset=1" params
+	! grep -E "(^|,)(name|directory|write_[a-z]*_log|log_[a-z_]*)=" params &&
+	grep -q "numjobs=2" params
 '
 
 for f in "$FIO"/*.json+.out "$FIO"/*.json+normal.out; do
