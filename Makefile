@@ -119,8 +119,12 @@ deps-demo:
 	@scripts/deps.sh demo
 
 bench: deps-check $(PROG)
-	@$(MAKE) --no-print-directory $(B)/bench-stats
-	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats scripts/bench.sh
+	@$(MAKE) --no-print-directory $(B)/bench-stats $(B)/bench-jansson
+	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats \
+		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson scripts/bench.sh
+
+$(B)/bench-jansson: tests/bench-jansson.c
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/bench-stats: tests/bench-stats.c $(B)/libperfsift.a
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

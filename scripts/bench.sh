@@ -5,7 +5,8 @@
 # missed target does not fail; only a broken import or benchmark does.
 # docs/bench.md says what each figure means and keeps past results.
 #
-#   PERFSIFT=./perfsift BENCH_STATS=build/bench-stats scripts/bench.sh
+#   PERFSIFT=./perfsift BENCH_STATS=build/bench-stats \
+#       BENCH_JANSSON=build/bench-jansson scripts/bench.sh
 #   BENCH_1GB=1 ...   also import a 1 GB CSV for the peak-RSS target (slow)
 set -eu
 
@@ -16,12 +17,15 @@ unset PERFSIFT_DB 2>/dev/null || true
 
 PERFSIFT=${PERFSIFT:-./perfsift}
 BENCH_STATS=${BENCH_STATS:-build/bench-stats}
+BENCH_JANSSON=${BENCH_JANSSON:-build/bench-jansson}
 BENCH_1GB=${BENCH_1GB:-0}
 RUNS=3			# import timings: best of RUNS, a fresh database each
 COMPARE_RUNS=5		# compare timings: best of COMPARE_RUNS
 
 case $PERFSIFT in /*) ;; *) PERFSIFT=$PWD/$PERFSIFT ;; esac
 case $BENCH_STATS in /*) ;; *) BENCH_STATS=$PWD/$BENCH_STATS ;; esac
+case $BENCH_JANSSON in /*) ;; *) BENCH_JANSSON=$PWD/$BENCH_JANSSON ;; esac
+[ -x "$BENCH_JANSSON" ] || BENCH_JANSSON=
 
 tmp=$(mktemp -d /tmp/perfsift-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -404,13 +408,24 @@ else
 	if best_import fio "imported 2000 files" "$tmp/fio"; then
 		row "perfsift import DIR, best of $RUNS" \
 			"$(fmt '%.2f s' "$best_s")"
-		row "files/s" "$(fmt_int "$(calc "2000 / $best_s")")"
 		mbs=$(calc "$fio_bytes / 1e6 / $best_s")
 		check "$mbs" ">=" 100
 		row "MB/s (2,000 small files)" "$(fmt %.1f "$mbs")" \
 			">= 100" "$vd"
 		note "(per-file costs dominate here: open, detect, content hash,"
 		note " one transaction and one run per file; not parse speed alone)"
+		check "$(calc "2000 / $best_s")" ">=" 2000
+		row "files/s" "$(fmt_int "$(calc "2000 / $best_s")")" \
+			">= 2,000" "$vd"
+		if [ -n "$BENCH_JANSSON" ] &&
+		   js=$("$BENCH_JANSSON" "$RUNS" "$tmp"/fio/*.json); then
+			row "  jansson's bare parse of the same files" \
+				"$(fmt '%.2f s' "$js")"
+			check "$(calc "$best_s / $js")" "<=" 1.5
+			row "  import / jansson parse" \
+				"$(fmt '%.2fx' "$(calc "$best_s / $js")")" \
+				"<= 1.5x" "$vd"
+		fi
 	fi
 	one_bytes=$(size_of "$tmp/fio-2000-jobs.json")
 	if best_import fio1 "imported 1 file" "$tmp/fio-2000-jobs.json"; then
@@ -421,6 +436,15 @@ else
 		row "perfsift import FILE, best of $RUNS" \
 			"$(fmt '%.2f s' "$best_s")"
 		row "MB/s (one file)" "$(fmt %.1f "$mbs")" ">= 100" "$vd"
+		if [ -n "$BENCH_JANSSON" ] &&
+		   js=$("$BENCH_JANSSON" "$RUNS" "$tmp/fio-2000-jobs.json"); then
+			row "  jansson's bare parse of the same file" \
+				"$(fmt '%.2f s' "$js")"
+			check "$(calc "$best_s / $js")" "<=" 1.5
+			row "  import / jansson parse" \
+				"$(fmt '%.2fx' "$(calc "$best_s / $js")")" \
+				"<= 1.5x" "$vd"
+		fi
 	fi
 fi
 
