@@ -881,12 +881,35 @@ static enum cs_format sniff(const char *head, size_t len, int *score)
 	return CS_NONE;
 }
 
+/* A bloat-o-meter summary line anywhere in the first lines (mail). */
+static int summary_inside(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p;
+
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if ((size_t)(end - q) > 24 && !strncmp(q, "add/remove: ", 12) &&
+		    memmem(q, (size_t)((nl ? nl : end) - q), "grow/shrink:", 12))
+			return 1;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 0;
+}
+
 int codesize_detect(const char *path, const char *head, size_t len)
 {
 	int score;
 
 	(void)path;
 	sniff(head, len, &score);
+	if (!score && summary_inside(head, len))
+		score = 60;	/* a table among prose (mail) */
 	return score;
 }
 
@@ -927,18 +950,33 @@ static int emit(struct codesize *cs, enum cs_format fmt)
 	return 0;
 }
 
+static void cs_release(struct codesize *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->nr; i++)
+		free(cs->v[i].metric);
+	free(cs->v);
+	for (i = 0; i < cs->nr_files; i++)
+		free(cs->files[i]);
+	free(cs->files);
+	strmap_clear(&cs->names);
+}
+
 int codesize_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct codesize cs;
 	enum cs_format fmt;
 	int r, score, base = 0, ret = -1;
-	size_t i;
 
 	memset(&cs, 0, sizeof(cs));
 	cs.ctx = ctx;
 	cs.path = in->path;
 	cs.sysv_file = -1;
 	fmt = sniff(in->head, in->head_len, &score);
+	if (fmt == CS_NONE && summary_inside(in->head, in->head_len))
+		/* a table among prose: a commit message saved as text */
+		return import_text_file(ctx, in, "codesize");
 	if (fmt == CS_NONE)
 		return error("%s:1: expected bloat-o-meter's 'add/remove: ...' "
 			     "line or size's 'text data bss dec hex filename' "
@@ -968,12 +1006,99 @@ int codesize_parse(struct import_ctx *ctx, struct input *in)
 	name_files(&cs);
 	ret = emit(&cs, fmt);
 out:
-	for (i = 0; i < cs.nr; i++)
-		free(cs.v[i].metric);
-	free(cs.v);
-	for (i = 0; i < cs.nr_files; i++)
-		free(cs.files[i]);
-	free(cs.files);
-	strmap_clear(&cs.names);
+	cs_release(&cs);
+	return ret;
+}
+
+/*
+ * ---- in mail: the bloat-o-meter table of a message ----
+ *
+ * A table pasted into a commit message or a mail sits among prose: it
+ * starts at its "add/remove:" line (or its header, when the summary was
+ * left out) and ends at the first line that is not one of its own
+ * (blank, prose, a signature); what is around it is not read.  One
+ * table a message; a message without one has no runs (skipped).
+ */
+struct cs_text {
+	struct codesize cs;
+	struct sbuf line;
+	int in_table, done;
+};
+
+/* Is s (trimmed, not empty) a line of a table: a row, Total, summary? */
+static int table_line(const char *s)
+{
+	char buf[512], *f[MAX_FIELDS + 1];
+	int64_t x;
+	int n;
+
+	if (starts_with(s, "Total:") || starts_with(s, "add/remove:") ||
+	    starts_with(s, "(add/remove:") || strspn(s, "-") == strlen(s))
+		return 1;
+	if (strlen(s) >= sizeof(buf))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	if (header_kind(buf) >= 0)
+		return 1;
+	snprintf(buf, sizeof(buf), "%s", s);
+	n = split(buf, f, MAX_FIELDS, 0);
+	/*
+	 * a row by its shape, "name old new delta" ending in a signed
+	 * delta: a bad size in it is then the row's error, not the end of
+	 * the table
+	 */
+	return n == 4 && (f[3][0] == '+' || f[3][0] == '-') &&
+	       !to_delta(f[3], &x);
+}
+
+void *codesize_text_new(struct import_ctx *ctx)
+{
+	struct cs_text *t = xcalloc(1, sizeof(*t));
+
+	t->cs.ctx = ctx;
+	t->cs.path = ctx->path;
+	t->cs.sysv_file = -1;
+	sbuf_init(&t->line, 0);
+	return t;
+}
+
+int codesize_text_line(void *p, const char *line, long lineno)
+{
+	struct cs_text *t = p;
+	const char *s = line;
+	char buf[256];
+	int start;
+
+	if (t->done)
+		return 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!t->in_table) {
+		snprintf(buf, sizeof(buf), "%s", s);
+		start = (starts_with(s, "add/remove:") &&
+			 strstr(s, "grow/shrink:")) || header_kind(buf) >= 0;
+		if (!start)
+			return 0;
+		t->in_table = 1;
+	} else if (!*s || !table_line(s)) {
+		t->done = 1;	/* the prose after it */
+		return 0;
+	}
+	sbuf_reset(&t->line);
+	sbuf_addstr(&t->line, line);
+	sbuf_rtrim(&t->line);
+	return bom_line(&t->cs, &t->line, lineno);
+}
+
+int codesize_text_end(void *p, int finish)
+{
+	struct cs_text *t = p;
+	int ret = 0;
+
+	if (finish && t->in_table)
+		ret = bom_end(&t->cs) || emit(&t->cs, CS_BLOAT) ? -1 : 0;
+	cs_release(&t->cs);
+	sbuf_release(&t->line);
+	free(t);
 	return ret;
 }

@@ -131,6 +131,9 @@ int import_close_member(struct import_ctx *ctx, const struct member *m,
 /* The importers (one file each). */
 int codesize_detect(const char *path, const char *head, size_t len);
 int codesize_parse(struct import_ctx *ctx, struct input *in);
+void *codesize_text_new(struct import_ctx *ctx);
+int codesize_text_line(void *p, const char *line, long lineno);
+int codesize_text_end(void *p, int finish);
 int csv_detect(const char *path, const char *head, size_t len);
 int csv_parse(struct import_ctx *ctx, struct input *in);
 int fio_detect(const char *path, const char *head, size_t len);

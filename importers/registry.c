@@ -9,10 +9,10 @@
 
 static const struct importer importers[] = {
 	{ "codesize", "code size: scripts/bloat-o-meter tables (runs old "
-	  "and new) and size(1) output (Berkeley or -A)",
+	  "and new; also in mail) and size(1) output (Berkeley or -A)",
 	  IMP_FILES | IMP_VARIANTS | IMP_SAMPLES,
-	  codesize_detect, codesize_parse, NULL, NULL, NULL, NULL, NULL, NULL,
-	  NULL },
+	  codesize_detect, codesize_parse, NULL, NULL, codesize_text_new,
+	  codesize_text_line, codesize_text_end, NULL, NULL },
 	{ "csv", "generic long-format CSV: metric,value[,label,kernel,...]",
 	  IMP_FILES | IMP_VARIANTS | IMP_SAMPLES | IMP_AGGREGATES,
 	  csv_detect, csv_parse, NULL, NULL, NULL, NULL, NULL, NULL, NULL },

@@ -222,4 +222,47 @@ test_expect_success 'fresh builds: size(1) rows are the values' '
 	test_cmp want got
 '
 
+MAIL=$SRC/tests/fixtures/mail/bloat-o-meter.eml
+
+test_expect_success 'a bloat-o-meter table in a patch mail: the table, not the prose' '
+	perfsift --db mail.db import "$MAIL" >out &&
+	grep "bloat-o-meter.eml message 1: codesize, 2 runs, 10 samples" out &&
+	perfsift --db mail.db show old --json >old.json &&
+	perfsift --db mail.db show new --json >new.json &&
+	/usr/bin/python3 - "$MAIL" <<-\PY
+	import json, re, sys
+	rows = {}
+	for l in open(sys.argv[1]):
+	    m = re.match(r"^(\S+)\s+(\d+|-)\s+(\d+|-)\s+([+-]\d+)$", l.strip())
+	    if m:
+	        rows[m.group(1)] = (m.group(2), m.group(3))
+	assert len(rows) == 5, rows
+	old = json.load(open("old.json"))["runs"][0]["values"]
+	new = json.load(open("new.json"))["runs"][0]["values"]
+	for name, (o, n) in rows.items():
+	    assert (o == "-") == ("size." + name not in old), name
+	    assert (n == "-") == ("size." + name not in new), name
+	    if o != "-":
+	        assert old["size." + name] == float(o), name
+	    if n != "-":
+	        assert new["size." + name] == float(n), name
+	assert old["size.total"] == 23847152 and new["size.total"] == 23847476
+	print("5 rows and the totals")
+	PY
+'
+
+test_expect_success 'the same commit message saved as text: read the same way' '
+	sed "1,/^\$/d" "$MAIL" >commit.txt &&
+	perfsift --db txt.db import commit.txt >out &&
+	grep "commit.txt: codesize, 2 runs, 10 samples" out
+'
+
+test_expect_success 'a table in mail with a row that does not parse: path:line' '
+	sed "s/^tcp_v4_rcv .*/tcp_v4_rcv  5320  54x4  +144/" "$MAIL" >bad.eml &&
+	test_expect_code 3 perfsift --db badm.db import bad.eml >out 2>err &&
+	grep "bad.eml:17: expected .name old new delta., got .tcp_v4_rcv  5320  54x4  +144." err &&
+	perfsift --db badm.db runs >runs &&
+	! grep old runs
+'
+
 test_done
