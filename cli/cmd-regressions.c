@@ -14,17 +14,24 @@
 #include <jansson.h>
 
 const char *const regressions_usage[] = {
-	"usage: perfsift regressions [--base SEL] [--alpha A] [--min-change PCT]",
-	"                            [--test T] [--fdr F] [--json] [--exit-code]",
+	"usage: perfsift regressions [--base SEL] [--order git|import] [--alpha A]",
+	"                            [--min-change PCT] [--test T] [--fdr F]",
+	"                            [--json] [--exit-code]",
 	"",
 	"List every significant regression in the database: each variant",
 	"(label) against its predecessor -- in commit order when 'perfsift",
 	"commits import' placed every variant, else in import order -- or",
 	"every variant against --base.  The false discovery rate is held at",
 	"alpha over all the pairs together (Benjamini-Hochberg).  The tests",
-	"and the verdict are those of 'perfsift compare'.",
+	"and the verdict are those of 'perfsift compare'.  Each regression",
+	"names the commits of the pair: the last good (the base's) and the",
+	"first bad (the variant's), with their subjects when recorded.",
 	"",
 	"    --base SEL        compare every variant with SEL instead",
+	"    --order O         git: in recorded commit order (an error when a",
+	"                      variant's commit is not recorded); import: in",
+	"                      import order; default: git when every variant",
+	"                      has a recorded commit, else import",
 	"    --alpha A         significance level (default 0.05)",
 	"    --min-change PCT  ignore significant changes below PCT %",
 	"    --test T          auto (default), welch or mwu",
@@ -39,9 +46,28 @@ static json_t *jnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *jcommit(const struct rg_commit *c)
+{
+	json_t *o;
+
+	if (!c->sha)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "commit", json_string(c->sha));
+	json_object_set_new(o, "subject", c->subject ? json_string(c->subject)
+						     : json_null());
+	return o;
+}
+
+struct each {
+	const struct regressions *rg;
+	void *data;
+};
+
 static void json_one(const struct comparison *c, const struct cmp_row *r,
 		     size_t v, void *data)
 {
+	const struct each *e = data;
 	const struct cmp_vs *x = &r->vs[v - 1];
 	json_t *o = json_object();
 
@@ -63,18 +89,23 @@ static void json_one(const struct comparison *c, const struct cmp_row *r,
 	json_object_set_new(o, "p_value", jnum(x->p));
 	json_object_set_new(o, "q_value", jnum(x->q));
 	json_object_set_new(o, "test", json_string(cmp_method_name(x->method)));
-	json_array_append_new(data, o);
+	json_object_set_new(o, "last_good",
+			    jcommit(regressions_commit(e->rg, c, 0)));
+	json_object_set_new(o, "first_bad",
+			    jcommit(regressions_commit(e->rg, c, v)));
+	json_array_append_new(e->data, o);
 }
 
 static void print_json(const struct regressions *rg, double alpha, int fdr)
 {
 	json_t *doc = json_object(), *a = json_array();
+	struct each e = { rg, a };
 
 	json_object_set_new(doc, "alpha", json_real(alpha));
 	json_object_set_new(doc, "fdr", json_string(fdr ? "bh" : "none"));
 	json_object_set_new(doc, "order", json_string(rg->by_commit ?
 						      "commit" : "import"));
-	regressions_each(rg, json_one, a);
+	regressions_each(rg, json_one, &e);
 	json_object_set_new(doc, "regressions", a);
 	print_json_steal(doc);
 }
@@ -82,8 +113,9 @@ static void print_json(const struct regressions *rg, double alpha, int fdr)
 static void text_one(const struct comparison *c, const struct cmp_row *r,
 		     size_t v, void *data)
 {
+	const struct each *e = data;
 	const struct cmp_vs *x = &r->vs[v - 1];
-	struct table *t = data;
+	struct table *t = e->data;
 
 	table_addf(t, "%s", selector_label(&c->var[v]));
 	table_addf(t, "%s", selector_label(&c->var[0]));
@@ -101,13 +133,50 @@ static void text_one(const struct comparison *c, const struct cmp_row *r,
 	else
 		table_addf(t, "-");
 	table_addf(t, "%s", cmp_method_name(x->method));
+	if (t->ncols > 8) {
+		const struct rg_commit *g = regressions_commit(e->rg, c, 0),
+				       *b = regressions_commit(e->rg, c, v);
+
+		table_addf(t, "%.12s", g->sha ? g->sha : "-");
+		table_addf(t, "%.12s", b->sha ? b->sha : "-");
+	}
+}
+
+/* Subjects of the commits named in the table, each once. */
+static void subject_one(const struct comparison *c, const struct cmp_row *r,
+			size_t v, void *data)
+{
+	const struct each *e = data;
+	struct sbuf *seen = e->data;
+	size_t i;
+
+	(void)r;
+	for (i = 0; i < 2; i++) {
+		const struct rg_commit *k = regressions_commit(e->rg, c,
+							       i ? v : 0);
+		char key[16];
+
+		if (!k->sha || !k->subject)
+			continue;
+		snprintf(key, sizeof(key), " %.12s ", k->sha);
+		if (strstr(seen->buf, key))
+			continue;
+		sbuf_addstr(seen, key);
+		printf("  %.12s  %s\n", k->sha, k->subject);
+	}
 }
 
 static void print_text(const struct regressions *rg)
 {
 	struct table t;
+	struct each e = { rg, &t };
+	struct sbuf seen = SBUF_INIT;
+	int commits = 0;
+	size_t i;
 
-	table_init(&t, 8, 1UL << 4 | 1UL << 5 | 1UL << 6);
+	for (i = 0; i < rg->nvar; i++)
+		commits |= rg->commit[i].sha != NULL;
+	table_init(&t, commits ? 10 : 8, 1UL << 4 | 1UL << 5 | 1UL << 6);
 	table_addf(&t, "VARIANT");
 	table_addf(&t, "BASE");
 	table_addf(&t, "TESTCASE");
@@ -116,10 +185,21 @@ static void print_text(const struct regressions *rg)
 	table_addf(&t, "CI");
 	table_addf(&t, "Q");
 	table_addf(&t, "TEST");
-	regressions_each(rg, text_one, &t);
+	if (commits) {
+		table_addf(&t, "LAST GOOD");
+		table_addf(&t, "FIRST BAD");
+	}
+	regressions_each(rg, text_one, &e);
 	if (rg->nr_regressions)
 		table_print(&t, stdout);
 	table_release(&t);
+	if (commits && rg->nr_regressions) {
+		e.data = &seen;
+		sbuf_addch(&seen, ' ');
+		printf("commits:\n");
+		regressions_each(rg, subject_one, &e);
+	}
+	sbuf_release(&seen);
 	printf("%ld regression%s among %zu variant%s (%s order)\n",
 	       rg->nr_regressions, rg->nr_regressions == 1 ? "" : "s",
 	       rg->nvar, rg->nvar == 1 ? "" : "s",
@@ -128,9 +208,10 @@ static void print_text(const struct regressions *rg)
 
 int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	enum { O_BASE = 256, O_JSON, O_EXIT };
+	enum { O_BASE = 256, O_JSON, O_EXIT, O_ORDER };
 	static const struct option opts[] = {
 		{ "base", required_argument, NULL, O_BASE },
+		{ "order", required_argument, NULL, O_ORDER },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-change", required_argument, NULL, 'm' },
 		{ "test", required_argument, NULL, 't' },
@@ -142,6 +223,7 @@ int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct cmp_opts o = CMP_OPTS_INIT;
 	struct regressions rg;
 	const char *base = NULL;
+	enum rg_order order = RG_ORDER_AUTO;
 	int c, json = 0, exit_code = 0, r, status;
 
 	optind = 0;
@@ -149,6 +231,16 @@ int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)
 				NULL)) != -1) {
 		switch (c) {
 		case O_BASE: base = optarg; break;
+		case O_ORDER:
+			if (!strcmp(optarg, "git"))
+				order = RG_ORDER_GIT;
+			else if (!strcmp(optarg, "import"))
+				order = RG_ORDER_IMPORT;
+			else
+				return usage_error(regressions_usage, "--order "
+						   "takes git or import, not "
+						   "'%s'", optarg);
+			break;
 		case O_JSON: json = 1; break;
 		case O_EXIT: exit_code = 1; break;
 		default:
@@ -161,10 +253,11 @@ int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)
 				   "'%s'", argv[optind]);
 	if (!cmd_db(ctx))
 		return EXIT_ENV;
-	r = regressions_find(&ctx->db, base, &o, &rg);
+	r = regressions_find(&ctx->db, base, order, &o, &rg);
 	if (r) {
 		regressions_release(&rg);
-		return r == -2 ? EXIT_USAGE : EXIT_ENV;
+		return r == -2 ? EXIT_USAGE : r == -3 ? EXIT_BADINPUT :
+		       EXIT_ENV;
 	}
 	if (json)
 		print_json(&rg, o.alpha, o.fdr);

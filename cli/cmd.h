@@ -18,6 +18,7 @@ struct perfsift_ctx {
  */
 struct db *cmd_db(struct perfsift_ctx *ctx);
 
+int cmd_commits(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx);

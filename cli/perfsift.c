@@ -23,12 +23,15 @@ struct cmd_struct {
 };
 
 
-extern const char *const compare_usage[], *const debug_usage[],
+extern const char *const commits_usage[], *const compare_usage[],
+	*const debug_usage[],
 	*const import_usage[], *const regressions_usage[],
 	*const metrics_usage[], *const plot_usage[], *const runs_usage[],
 	*const show_usage[];
 
 static const struct cmd_struct commands[] = {
+	{ "commits", cmd_commits,
+	  "record commit order from a git repository", commits_usage, NULL },
 	{ "compare", cmd_compare,
 	  "compare variants, with significance", compare_usage, NULL },
 	{ "debug", cmd_debug,

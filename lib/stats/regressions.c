@@ -2,13 +2,15 @@
  * Finding every significant regression (see regressions.h).
  */
 #include "core/compat.h"
+#include "core/sbuf.h"
 #include "stats/regressions.h"
 
 /*
  * Labels in import order; within one import (a table of several
  * columns), in the order their variants first appeared.
  */
-static int list_variants(struct db *db, struct regressions *r)
+static int list_variants(struct db *db, enum rg_order order,
+			 struct regressions *r)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT v.label, min(x.imp), min(c.position),"
@@ -21,6 +23,7 @@ static int list_variants(struct db *db, struct regressions *r)
 	int64_t *pos = NULL;
 	size_t alloc = 0, alloc_pos = 0, i, j;
 	int all_placed = 1, rc;
+	struct sbuf unplaced = SBUF_INIT;
 
 	if (!st)
 		return -1;
@@ -35,15 +38,30 @@ static int list_variants(struct db *db, struct regressions *r)
 		s->value = xstrdup((const char *)sqlite3_column_text(st, 0));
 		s->text = xstrdup(s->value);
 		pos[r->nvar] = sqlite3_column_int64(st, 2);
-		all_placed &= sqlite3_column_int(st, 3);
+		if (!sqlite3_column_int(st, 3)) {
+			all_placed = 0;
+			sbuf_addf(&unplaced, "%s    %s", unplaced.len ? "\n" : "",
+				  s->value);
+		}
 		r->nvar++;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(pos);
+		sbuf_release(&unplaced);
 		return error("%s: %s", db->path, db_errmsg(db));
 	}
-	r->by_commit = all_placed && r->nvar > 1;
+	if (order == RG_ORDER_GIT && !all_placed) {
+		error("--order git: no recorded commit for these variants "
+		      "(run 'perfsift commits import'):");
+		fprintf(stderr, "%s\n", unplaced.buf);
+		free(pos);
+		sbuf_release(&unplaced);
+		return -3;
+	}
+	sbuf_release(&unplaced);
+	r->by_commit = order == RG_ORDER_GIT ||
+		       (order == RG_ORDER_AUTO && all_placed && r->nvar > 1);
 	if (r->by_commit) {
 		/* insertion sort by position; the import order breaks ties */
 		for (i = 1; i < r->nvar; i++) {
@@ -62,7 +80,57 @@ static int list_variants(struct db *db, struct regressions *r)
 	return 0;
 }
 
-int regressions_find(struct db *db, const char *base,
+/*
+ * The one commit of a variant (a label, or a commit selector) and its
+ * recorded subject.  0 or -1 after error().
+ */
+static int variant_commit(struct db *db, const struct selector *s,
+			  struct rg_commit *out)
+{
+	sqlite3_stmt *st;
+	int rc, nr = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (s->dim != DIM_LABEL && s->dim != DIM_COMMIT)
+		return 0;
+	st = db_prepare(db, s->dim == DIM_LABEL ?
+		"SELECT v.commit_sha, c.subject FROM variants v LEFT JOIN"
+		" commits c ON c.sha = v.commit_sha WHERE v.label = ?1 AND"
+		" v.commit_sha != '' GROUP BY v.commit_sha LIMIT 2" :
+		"SELECT ?1, (SELECT subject FROM commits WHERE sha = ?1)");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, s->value, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sub = (const char *)sqlite3_column_text(st, 1);
+
+		if (nr++)
+			break;
+		out->sha = xstrdup((const char *)sqlite3_column_text(st, 0));
+		out->subject = sub ? xstrdup(sub) : NULL;
+	}
+	sqlite3_finalize(st);
+	if (nr > 1) {	/* several commits: none to name */
+		free(out->sha);
+		free(out->subject);
+		memset(out, 0, sizeof(*out));
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return error("%s: %s", db->path, db_errmsg(db));
+	return 0;
+}
+
+const struct rg_commit *regressions_commit(const struct regressions *rg,
+					   const struct comparison *c,
+					   size_t v)
+{
+	size_t k = (size_t)(c - rg->cmp);
+
+	/* with --base, one comparison of every variant; else pairs */
+	return &rg->commit[rg->ncmp == 1 && c->nvar == rg->nvar ? v : k + v];
+}
+
+int regressions_find(struct db *db, const char *base, enum rg_order order,
 		     const struct cmp_opts *opts, struct regressions *out)
 {
 	struct cmp_opts o = *opts;
@@ -72,8 +140,9 @@ int regressions_find(struct db *db, const char *base,
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (list_variants(db, out))
-		return -1;
+	r = list_variants(db, order, out);
+	if (r)
+		return r == -3 ? -3 : -1;
 	if (base) {
 		r = selector_resolve(db, base, DIM_AUTO, NULL, &bsel);
 		if (r) {
@@ -98,6 +167,10 @@ int regressions_find(struct db *db, const char *base,
 		out->var[0] = bsel;
 		out->nvar++;
 	}
+	out->commit = xcalloc(out->nvar + 1, sizeof(*out->commit));
+	for (i = 0; i < out->nvar; i++)
+		if (variant_commit(db, &out->var[i], &out->commit[i]))
+			return -1;
 	if (out->nvar < 2)
 		return 0;
 	o.defer = 1;
@@ -152,9 +225,15 @@ void regressions_release(struct regressions *r)
 	for (i = 0; i < r->ncmp; i++)
 		comparison_release(&r->cmp[i]);
 	free(r->cmp);
-	for (i = 0; i < r->nvar; i++)
+	for (i = 0; i < r->nvar; i++) {
 		selector_release(&r->var[i]);
+		if (r->commit) {
+			free(r->commit[i].sha);
+			free(r->commit[i].subject);
+		}
+	}
 	free(r->var);
+	free(r->commit);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -9,8 +9,22 @@
  */
 #include "stats/compare.h"
 
+/* The order of the variants (regressions --order). */
+enum rg_order {
+	RG_ORDER_AUTO,		/* commit order when it places every variant */
+	RG_ORDER_GIT,		/* commit order, or an error */
+	RG_ORDER_IMPORT,	/* import order */
+};
+
+/* The commit of a variant; sha NULL: none, or several. */
+struct rg_commit {
+	char *sha;			/* owned; as stored (full when linked) */
+	char *subject;			/* owned; NULL: not recorded */
+};
+
 struct regressions {
 	struct selector *var;		/* owned: the variants, in order */
+	struct rg_commit *commit;	/* owned: one per variant */
 	size_t nvar;
 	int by_commit;			/* ordered by recorded commit order */
 	struct comparison *cmp;		/* owned: one per pair (or one) */
@@ -18,8 +32,12 @@ struct regressions {
 	long nr_regressions;
 };
 
-/* base may be NULL.  Returns 0, -1 after error() (db), -2 bad selector. */
-int regressions_find(struct db *db, const char *base,
+/*
+ * base may be NULL.  Returns 0, -1 after error() (db), -2 bad selector,
+ * -3 after error() listing them when order is RG_ORDER_GIT and some
+ * variants have no recorded commit.
+ */
+int regressions_find(struct db *db, const char *base, enum rg_order order,
 		     const struct cmp_opts *opts, struct regressions *out);
 void regressions_release(struct regressions *r);
 
@@ -29,5 +47,14 @@ void regressions_each(const struct regressions *rg,
 				 const struct cmp_row *r, size_t v,
 				 void *data),
 		      void *data);
+
+/*
+ * The commit of variant v (0: the base) of comparison c of rg: for a
+ * regression, v = 0 is the last good commit and v the first bad one
+ * (in commit order; in import order, just the pair compared).
+ */
+const struct rg_commit *regressions_commit(const struct regressions *rg,
+					   const struct comparison *c,
+					   size_t v);
 
 #endif

@@ -1,0 +1,624 @@
+/*
+ * Recording the commit order from git (see commits.h): one `git log`
+ * run, its records merged with the order already recorded, written in
+ * one transaction with the linking of short shas.
+ */
+#include "core/compat.h"
+#include "core/run.h"
+#include "core/sbuf.h"
+#include "core/strmap.h"
+#include "store/commits.h"
+#include <ctype.h>
+
+/* what git log may print at most (the kernel's history is ~150 MiB) */
+#define LOG_CAP ((size_t)1 << 30)
+
+struct cm {
+	const char *sha;	/* borrowed: into the git output or owned */
+	const char *parents;	/* borrowed, space-separated */
+	const char *subject;	/* borrowed */
+	int64_t date;		/* unix seconds */
+	int64_t old_pos;	/* recorded position; -1 new */
+	double key;		/* preference among ready commits */
+	int64_t tie;
+	size_t nchild, first_child;	/* into the child index array */
+	size_t nparent_in;	/* parents in the union not yet placed */
+};
+
+static int is_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* git's messages, one error per non-blank line */
+static void report_git(const struct sbuf *msg)
+{
+	const char *p = msg->buf, *nl;
+
+	for (; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		if (nl > p)
+			error("git: %.*s", (int)(nl - p), p);
+	}
+}
+
+/*
+ * Run git with args after "git -C repo"; stdout into out.  0; -1 after
+ * error() (not started); else git's exit status, its messages in err.
+ */
+static int run_git(const char *repo, const char *const *args, size_t nargs,
+		   struct sbuf *out, struct sbuf *err)
+{
+	const char **argv = xcalloc(nargs + 4, sizeof(*argv));
+	int missing, r;
+	size_t i;
+
+	argv[0] = "git";
+	argv[1] = "-C";
+	argv[2] = repo;
+	for (i = 0; i < nargs; i++)
+		argv[3 + i] = args[i];
+	r = run_capture(argv, out, LOG_CAP, err, &missing);
+	if (r < 0 && missing)
+		error("git is needed to read commits: install the Debian "
+		      "package git");
+	free(argv);
+	return r;
+}
+
+/* Heap of ready commits, least (key, tie) on top. */
+static int before(const struct cm *c, size_t a, size_t b)
+{
+	if (c[a].key != c[b].key)
+		return c[a].key < c[b].key;
+	return c[a].tie < c[b].tie;
+}
+
+static void heap_push(size_t *h, size_t *n, const struct cm *c, size_t x)
+{
+	size_t i = (*n)++;
+
+	while (i && before(c, x, h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = x;
+}
+
+static size_t heap_pop(size_t *h, size_t *n, const struct cm *c)
+{
+	size_t top = h[0], x = h[--*n], i = 0;
+
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < *n && before(c, h[l], x))
+			m = l;
+		if (l + 1 < *n && before(c, h[l + 1], m == i ? x : h[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	if (*n)
+		h[i] = x;
+	return top;
+}
+
+/*
+ * Topological order of the union c[0..n) (parent links inside it), the
+ * least (key, tie) first among the commits whose parents are placed.
+ * order gets n indices.  0, or -1 after error() (a cycle: corrupt data).
+ */
+static int topo_sort(struct cm *c, size_t n, const struct strmap *idx,
+		     size_t *order)
+{
+	size_t *child = NULL, *heap = xmalloc((n + 1) * sizeof(*heap));
+	size_t nchild = 0, i, nheap = 0, done = 0, pass;
+	int ret = 0;
+
+	/* two passes over the parents: count the children, then fill */
+	for (pass = 0; pass < 2; pass++) {
+		size_t at = 0;
+
+		for (i = 0; i < n; i++) {
+			c[i].first_child = at;
+			at += c[i].nchild;
+			if (pass)
+				c[i].nchild = 0;
+		}
+		if (pass)
+			child = xmalloc((nchild + 1) * sizeof(*child));
+		for (i = 0; i < n; i++) {
+			const char *p = c[i].parents;
+
+			while (*p) {
+				size_t len = strcspn(p, " ");
+				int64_t j;
+
+				if (len && strmap_get(idx, p, len, &j)) {
+					struct cm *pc = &c[j];
+
+					if (pass) {
+						child[pc->first_child +
+						      pc->nchild] = i;
+					} else {
+						nchild++;
+						c[i].nparent_in++;
+					}
+					pc->nchild++;
+				}
+				p += len;
+				p += strspn(p, " ");
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!c[i].nparent_in)
+			heap_push(heap, &nheap, c, i);
+	while (nheap) {
+		size_t x = heap_pop(heap, &nheap, c), k;
+
+		order[done++] = x;
+		for (k = 0; k < c[x].nchild; k++) {
+			size_t y = child[c[x].first_child + k];
+
+			if (!--c[y].nparent_in)
+				heap_push(heap, &nheap, c, y);
+		}
+	}
+	if (done != n)
+		ret = error("the commits' parent links form a cycle");
+	free(child);
+	free(heap);
+	return ret;
+}
+
+/* Parse git log -z output into c (appended); 0 or -1 after error(). */
+static int parse_log(char *buf, size_t len, struct cm **c, size_t *n,
+		     size_t *alloc)
+{
+	char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		char *rec_end = memchr(p, '\0', (size_t)(end - p));
+		char *f[4];
+		size_t k;
+		struct cm *x;
+
+		if (!rec_end)
+			rec_end = end;
+		*rec_end = '\0';
+		while (*p == '\n')	/* git separates records with "\0\n"? */
+			p++;
+		if (!*p) {
+			p = rec_end + 1;
+			continue;
+		}
+		for (k = 0; k < 4; k++) {
+			f[k] = p;
+			if (k < 3) {
+				char *nl = strchr(p, '\n');
+
+				if (!nl)
+					return error("git log printed a record "
+						     "without 4 fields: '%s'",
+						     f[0]);
+				*nl = '\0';
+				p = nl + 1;
+			}
+		}
+		k = strlen(f[0]);
+		if ((k != 40 && k != 64) || !is_hex(f[0], k))
+			return error("git log printed '%s' for a sha", f[0]);
+		ALLOC_GROW(*c, *n + 1, *alloc);
+		x = &(*c)[(*n)++];
+		memset(x, 0, sizeof(*x));
+		x->sha = f[0];
+		x->parents = f[1];
+		x->date = strtoll(f[2], NULL, 10);
+		x->subject = f[3];
+		x->old_pos = -1;
+		p = rec_end + 1;
+	}
+	return 0;
+}
+
+static int step_done(struct db *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, rc, db->path, 0);
+	return 0;
+}
+
+int commits_link_variants(struct db *db, struct commits_result *res)
+{
+	struct lv { int64_t id; char *prefix; } *v = NULL;
+	size_t nv = 0, alloc = 0, i;
+	sqlite3_stmt *sel = NULL, *find = NULL, *same = NULL, *set = NULL,
+		     *mv_runs = NULL, *mv_aggs = NULL, *del_params = NULL,
+		     *del = NULL;
+	int rc, ret = -1;
+
+	sel = db_prepare(db, "SELECT id, lower(commit_sha) FROM variants"
+			 " WHERE length(commit_sha) BETWEEN 4 AND 39");
+	if (!sel)
+		goto out;
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(sel, 1);
+
+		if (!is_hex(s, strlen(s)))
+			continue;
+		ALLOC_GROW(v, nv + 1, alloc);
+		v[nv].id = sqlite3_column_int64(sel, 0);
+		v[nv].prefix = xstrdup(s);
+		nv++;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(db, rc, db->path, 0);
+		goto out;
+	}
+	/* hex digits sort below 'g': the prefix's range of the index */
+	find = db_prepare(db, "SELECT sha FROM commits WHERE sha >= ?1 AND"
+			  " sha < ?1 || 'g' LIMIT 2");
+	same = db_prepare(db, "SELECT o.id FROM variants v JOIN variants o"
+			  " ON o.label = v.label AND o.kernel = v.kernel AND"
+			  " o.machine = v.machine AND o.testcase = v.testcase"
+			  " AND o.params = v.params AND o.commit_sha = ?2"
+			  " WHERE v.id = ?1");
+	set = db_prepare(db, "UPDATE variants SET commit_sha = ?2 WHERE"
+			 " id = ?1");
+	mv_runs = db_prepare(db, "UPDATE runs SET variant_id = ?2 WHERE"
+			     " variant_id = ?1");
+	mv_aggs = db_prepare(db, "UPDATE aggregates SET variant_id = ?2 WHERE"
+			     " variant_id = ?1");
+	del_params = db_prepare(db, "DELETE FROM variant_params WHERE"
+				" variant_id = ?1");
+	del = db_prepare(db, "DELETE FROM variants WHERE id = ?1");
+	if (!find || !same || !set || !mv_runs || !mv_aggs || !del_params ||
+	    !del)
+		goto out;
+	for (i = 0; i < nv; i++) {
+		char *full = NULL;
+		int64_t other = 0;
+		int nr = 0;
+
+		sqlite3_bind_text(find, 1, v[i].prefix, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(find)) == SQLITE_ROW) {
+			if (!nr++)
+				full = xstrdup((const char *)
+					       sqlite3_column_text(find, 0));
+		}
+		sqlite3_reset(find);
+		if (rc != SQLITE_DONE) {
+			free(full);
+			db_fail(db, rc, db->path, 0);
+			goto out;
+		}
+		if (nr != 1) {
+			if (nr > 1) {
+				warning("commit '%s' is the prefix of several "
+					"recorded commits: not linked",
+					v[i].prefix);
+				res->ambiguous++;
+			}
+			free(full);
+			continue;
+		}
+		sqlite3_bind_int64(same, 1, v[i].id);
+		sqlite3_bind_text(same, 2, full, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(same);
+		if (rc == SQLITE_ROW)
+			other = sqlite3_column_int64(same, 0);
+		sqlite3_reset(same);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			free(full);
+			db_fail(db, rc, db->path, 0);
+			goto out;
+		}
+		if (other) {
+			/* the same variant under its full sha: one now */
+			sqlite3_bind_int64(mv_runs, 1, v[i].id);
+			sqlite3_bind_int64(mv_runs, 2, other);
+			sqlite3_bind_int64(mv_aggs, 1, v[i].id);
+			sqlite3_bind_int64(mv_aggs, 2, other);
+			sqlite3_bind_int64(del_params, 1, v[i].id);
+			sqlite3_bind_int64(del, 1, v[i].id);
+			if (step_done(db, mv_runs) || step_done(db, mv_aggs) ||
+			    step_done(db, del_params) || step_done(db, del)) {
+				free(full);
+				goto out;
+			}
+			res->merged++;
+		} else {
+			sqlite3_bind_int64(set, 1, v[i].id);
+			sqlite3_bind_text(set, 2, full, -1, SQLITE_TRANSIENT);
+			if (step_done(db, set)) {
+				free(full);
+				goto out;
+			}
+		}
+		res->linked++;
+		free(full);
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(find);
+	sqlite3_finalize(same);
+	sqlite3_finalize(set);
+	sqlite3_finalize(mv_runs);
+	sqlite3_finalize(mv_aggs);
+	sqlite3_finalize(del_params);
+	sqlite3_finalize(del);
+	for (i = 0; i < nv; i++)
+		free(v[i].prefix);
+	free(v);
+	return ret;
+}
+
+/* The recorded commits, oldest first, appended to c (strings owned). */
+static int load_recorded(struct db *db, struct cm **c, size_t *n,
+			 size_t *alloc)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT sha, parents, position"
+				      " FROM commits ORDER BY position, rowid");
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct cm *x;
+
+		ALLOC_GROW(*c, *n + 1, *alloc);
+		x = &(*c)[(*n)++];
+		memset(x, 0, sizeof(*x));
+		x->sha = xstrdup((const char *)sqlite3_column_text(st, 0));
+		x->parents = xstrdup((const char *)sqlite3_column_text(st, 1));
+		x->old_pos = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, rc, db->path, 0);
+	return 0;
+}
+
+/*
+ * Merge the listing g[0..ng) into the recorded order c[0..nold), writing
+ * the new commits after them in c and the positions to pos (indexed as
+ * c).  New commits with no recorded one in the listing are keyed
+ * disjoint_key (INFINITY: after them all).  Returns 0 or -1.
+ */
+static int merge_order(struct cm **c, size_t *n, size_t *alloc, size_t nold,
+		       const struct cm *g, size_t ng, double disjoint_key,
+		       int64_t *pos_out, struct commits_result *res)
+{
+	struct strmap idx = STRMAP_INIT;
+	int64_t *git_old = xmalloc((ng + 1) * sizeof(*git_old));
+	size_t i, *order = NULL;
+	int64_t next = -1, last = -1;
+	int ret = -1;
+
+	for (i = 0; i < nold; i++)
+		strmap_put(&idx, (*c)[i].sha, strlen((*c)[i].sha), (int64_t)i);
+	/* for each listed commit, the recorded one it is, or -1 */
+	for (i = 0; i < ng; i++) {
+		int64_t j;
+
+		git_old[i] = strmap_get(&idx, g[i].sha, strlen(g[i].sha), &j) ?
+			(*c)[j].old_pos : -1;
+	}
+	/*
+	 * A new commit follows the recorded commit before it in git's
+	 * listing, else precedes the one after it, else goes at the end;
+	 * among themselves they keep git's order (tie).
+	 */
+	for (i = ng; i-- > 0;) {
+		int64_t o = git_old[i];
+
+		git_old[i] = o >= 0 ? o : -2 - next;	/* -2 - next: new */
+		if (o >= 0)
+			next = o;
+	}
+	for (i = 0; i < ng; i++) {
+		struct cm *x;
+
+		if (git_old[i] >= 0) {
+			last = git_old[i];
+			continue;
+		}
+		next = -2 - git_old[i];
+		ALLOC_GROW(*c, *n + 1, *alloc);
+		x = &(*c)[(*n)++];
+		*x = g[i];
+		x->key = last >= 0 ? (double)last :
+			 next >= 0 ? (double)next - 0.5 : disjoint_key;
+		x->tie = (int64_t)i;
+	}
+	res->added = (long)(*n - nold);
+	for (i = 0; i < nold; i++) {
+		(*c)[i].key = (double)(*c)[i].old_pos;
+		(*c)[i].tie = -1;
+	}
+	for (i = nold; i < *n; i++)
+		strmap_put(&idx, (*c)[i].sha, strlen((*c)[i].sha), (int64_t)i);
+	order = xmalloc((*n + 1) * sizeof(*order));
+	if (topo_sort(*c, *n, &idx, order))
+		goto out;
+	for (i = 0; i < *n; i++) {
+		pos_out[order[i]] = (int64_t)i;
+		if (order[i] < nold && (*c)[order[i]].old_pos != (int64_t)i)
+			res->renumbered = 1;
+	}
+	ret = 0;
+out:
+	strmap_clear(&idx);
+	free(order);
+	free(git_old);
+	return ret;
+}
+
+/* Does no listed commit appear among the recorded ones? */
+static int disjoint(const struct cm *c, size_t nold, const struct cm *g,
+		    size_t ng)
+{
+	struct strmap m = STRMAP_INIT;
+	int64_t unused;
+	size_t i;
+	int ret = 1;
+
+	for (i = 0; i < nold; i++)
+		strmap_put(&m, c[i].sha, strlen(c[i].sha), 0);
+	for (i = 0; i < ng && ret; i++)
+		if (strmap_get(&m, g[i].sha, strlen(g[i].sha), &unused))
+			ret = 0;
+	strmap_clear(&m);
+	return ret;
+}
+
+int commits_import(struct db *db, const char *repo, const char *const *revs,
+		   size_t nrevs, struct commits_result *res)
+{
+	static const char *const probe[] = { "rev-parse", "--git-dir" };
+	static const char *const head[] = { "HEAD" };
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	struct cm *g = NULL, *c = NULL;
+	size_t ng = 0, alloc_g = 0, n = 0, alloc_c = 0, nold = 0, i, nargs = 0;
+	const char **args = NULL;
+	int64_t *pos = NULL;
+	sqlite3_stmt *ins = NULL, *upd = NULL;
+	double key = INFINITY;
+	int r, ret = -1, in_tx = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!nrevs) {
+		revs = head;
+		nrevs = 1;
+	}
+	for (i = 0; i < nrevs; i++)
+		if (revs[i][0] == '-' || !revs[i][0]) {
+			ret = -2;
+			error("'%s' is not a revision range", revs[i]);
+			goto out;
+		}
+	r = run_git(repo, probe, ARRAY_SIZE(probe), &out, &err);
+	if (r < 0)
+		goto out;
+	if (r) {
+		error("'%s' is not a git repository", repo);
+		report_git(&err);
+		ret = -2;
+		goto out;
+	}
+	sbuf_reset(&out);
+	sbuf_reset(&err);
+	args = xcalloc(nrevs + 8, sizeof(*args));
+	args[nargs++] = "-c";
+	args[nargs++] = "log.showSignature=false";
+	args[nargs++] = "log";
+	args[nargs++] = "--topo-order";
+	args[nargs++] = "--reverse";
+	args[nargs++] = "-z";
+	args[nargs++] = "--format=%H%n%P%n%at%n%s";
+	for (i = 0; i < nrevs; i++)
+		args[nargs++] = revs[i];
+	args[nargs++] = "--";
+	r = run_git(repo, args, nargs, &out, &err);
+	if (r < 0)
+		goto out;
+	if (r) {
+		error("git log failed on '%s' (exit status %d); git said:",
+		      repo, r);
+		report_git(&err);
+		ret = -2;
+		goto out;
+	}
+	if (parse_log(out.buf, out.len, &g, &ng, &alloc_g))
+		goto out;
+	res->listed = (long)ng;
+
+	if (db_begin(db))
+		goto out;
+	in_tx = 1;
+	r = load_recorded(db, &c, &n, &alloc_c);
+	nold = n;
+	if (r)
+		goto out;
+	pos = xmalloc((n + ng + 1) * sizeof(*pos));
+	if (nold && ng && disjoint(c, nold, g, ng)) {
+		/*
+		 * Nothing in common: git says whether the new range is
+		 * older (its newest commit an ancestor of the oldest
+		 * recorded one); parallel histories go after.
+		 */
+		const char *anc[] = { "merge-base", "--is-ancestor",
+				      g[ng - 1].sha, c[0].sha };
+
+		sbuf_reset(&out);
+		sbuf_reset(&err);
+		r = run_git(repo, anc, ARRAY_SIZE(anc), &out, &err);
+		if (r < 0)
+			goto out;
+		if (!r)
+			key = -INFINITY;
+	}
+	if (merge_order(&c, &n, &alloc_c, nold, g, ng, key, pos, res))
+		goto out;
+	ins = db_prepare(db, "INSERT INTO commits(sha, position, parents,"
+			 " subject, date) VALUES (?, ?, ?, ?, ?)");
+	upd = db_prepare(db, "UPDATE commits SET position = ?2 WHERE"
+			 " sha = ?1");
+	if (!ins || !upd)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (i < nold) {
+			if (pos[i] == c[i].old_pos)
+				continue;
+			sqlite3_bind_text(upd, 1, c[i].sha, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(upd, 2, pos[i]);
+			if (step_done(db, upd))
+				goto out;
+			continue;
+		}
+		sqlite3_bind_text(ins, 1, c[i].sha, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(ins, 2, pos[i]);
+		sqlite3_bind_text(ins, 3, c[i].parents, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 4, c[i].subject, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(ins, 5, c[i].date);
+		if (step_done(db, ins))
+			goto out;
+	}
+	res->total = (long)n;
+	if (commits_link_variants(db, res))
+		goto out;
+	if (db_commit(db))
+		goto out;
+	in_tx = 0;
+	ret = 0;
+out:
+	if (in_tx)
+		db_rollback(db);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(upd);
+	for (i = 0; i < nold; i++) {
+		/* the recorded commits' strings are ours (load_recorded) */
+		free((char *)c[i].sha);
+		free((char *)c[i].parents);
+	}
+	free(c);
+	free(pos);
+	free(args);
+	free(g);
+	sbuf_release(&out);
+	sbuf_release(&err);
+	return ret;
+}
