@@ -2,7 +2,8 @@
  * changepoint.h - change points in a metric's history: the E-divisive
  * means statistic (Matteson & James 2014, univariate, alpha = 1) over
  * every split point in O(n log n), and Otava/Hunter-style detection:
- * the best split of a segment is kept if a t-test between its two sides is significant, then both sides are split again.
+ * the best split of a segment is kept if a t-test between its two sides
+ * is significant, then both sides are split again.
  *
  * Conventions as in stats.h: inputs are borrowed and never modified, no
  * global state, values must be finite, and functions that allocate
