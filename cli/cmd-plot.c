@@ -39,6 +39,12 @@ const char *const plot_usage[] = {
 	"                       writes), a line per variant, mean ± sample sd",
 	"                       over the runs, on a nines axis (90%, 99%,",
 	"                       99.9% equally apart)",
+	"  trend --metric M     a metric per commit in the order 'perfsift",
+	"                       commits import' recorded (no SELECTOR), mean",
+	"                       ± sample sd per commit, and the means between",
+	"                       its change points (see 'perfsift changepoints')",
+	"                       as dashed lines; a panel per testcase, params",
+	"                       and machine",
 	"",
 	"A SELECTOR is a label, a kernel version or a commit sha prefix, or",
 	"with --by param:NAME a value of a run parameter; 8 at most.",
@@ -67,6 +73,7 @@ static const struct {
 	{ "sweep", PLOT_SWEEP, 1 },
 	{ "series", PLOT_SERIES, 1 },
 	{ "latency", PLOT_LATENCY, 1 },
+	{ "trend", PLOT_TREND, 0 },
 };
 
 /* An option that takes one value: *v = optarg; name if it was set already. */
@@ -174,7 +181,8 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 			break;
 	if (k == ARRAY_SIZE(kinds)) {
 		usage_error(plot_usage, "unknown plot kind '%s': the kinds are "
-			    "compare, sweep, series and latency", argv[optind]);
+			    "compare, sweep, series, latency and trend",
+			    argv[optind]);
 		goto out;
 	}
 	rq.kind = kinds[k].kind;

@@ -18,6 +18,7 @@ struct perfsift_ctx {
  */
 struct db *cmd_db(struct perfsift_ctx *ctx);
 
+int cmd_changepoints(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_commits(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx);
@@ -27,6 +28,7 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_trend(int argc, const char **argv, struct perfsift_ctx *ctx);
 
 /* `perfsift help import`: the formats, from the importer registry. */
 void import_help_formats(FILE *f);

@@ -23,13 +23,17 @@ struct cmd_struct {
 };
 
 
-extern const char *const commits_usage[], *const compare_usage[],
+extern const char *const commits_usage[],
+	*const compare_usage[], *const trend_usage[],
 	*const debug_usage[],
 	*const import_usage[], *const regressions_usage[],
 	*const metrics_usage[], *const plot_usage[], *const runs_usage[],
 	*const show_usage[];
 
 static const struct cmd_struct commands[] = {
+	{ "changepoints", cmd_changepoints,
+	  "the change points of a metric's history, in commit order",
+	  trend_usage, NULL },
 	{ "commits", cmd_commits,
 	  "record commit order from a git repository", commits_usage, NULL },
 	{ "compare", cmd_compare,
@@ -43,7 +47,7 @@ static const struct cmd_struct commands[] = {
 	  "list metrics, with unit, direction and run counts",
 	  metrics_usage, NULL },
 	{ "plot", cmd_plot,
-	  "draw a chart with gnuplot: compare, sweep, series",
+	  "draw a chart with gnuplot: compare, sweep, series, latency, trend",
 	  plot_usage, NULL },
 	{ "regressions", cmd_regressions,
 	  "every significant regression in the database",
@@ -53,6 +57,9 @@ static const struct cmd_struct commands[] = {
 	  runs_usage, NULL },
 	{ "show", cmd_show,
 	  "all values of one run or variant", show_usage, NULL },
+	{ "trend", cmd_trend,
+	  "a metric per commit, in commit order, change points marked",
+	  trend_usage, NULL },
 };
 
 static const char *const main_usage[] = {

@@ -8,6 +8,7 @@
 #include "core/sbuf.h"
 #include "core/strparse.h"
 #include "stats/compare.h"
+#include "stats/changepoint.h"
 #include "stats/stats.h"
 #include "plot.h"
 #include <ctype.h>
@@ -1129,6 +1130,142 @@ out:
 	return ret;
 }
 
+/* ---- trend ---- */
+
+/* A tic at x (sorted, each once). */
+static void trend_tic(struct plot *p, double x, const char *sha)
+{
+	size_t t;
+
+	for (t = 0; t < p->nr_tics; t++)
+		if (p->tics[t].x == x)
+			return;
+	ALLOC_GROW(p->tics, p->nr_tics + 1, p->alloc_tics);
+	for (t = p->nr_tics; t > 0 && p->tics[t - 1].x > x; t--)
+		p->tics[t] = p->tics[t - 1];
+	p->tics[t].x = x;
+	p->tics[t].text = xstrndup(sha, 7);
+	p->nr_tics++;
+}
+
+/*
+ * One panel per series (metric, testcase, params, machine) of the
+ * history in commit order: a point per commit (mean, sd n-1 as its
+ * error bar), and the means of the segments between the change points
+ * (changepoint.h, Otava's defaults) as dashed grey lines.
+ */
+static int load_trend(struct db *db, const struct plot_request *rq,
+		      struct plot *p)
+{
+	struct run_filter f = { 0 };
+	struct history_row *rows = NULL;
+	struct cp_options cpo = CP_OPTIONS_INIT;
+	size_t nr = 0, i, j, k, nr_series = 0, nr_cp = 0;
+	int ret = -1;
+
+	f.testcase = rq->testcase_glob;
+	f.machine = rq->machine;
+	if (query_history(db, &f, glob_text(rq), &rows, &nr))
+		return -2;
+	if (!nr) {
+		error("no sample of '%s' in a run whose commit is recorded "
+		      "(see 'perfsift commits import')", glob_text(rq));
+		goto out;
+	}
+	for (i = 0; i < nr; i = j) {
+		for (j = i; j < nr && !strcmp(rows[j].metric, rows[i].metric) &&
+		     !strcmp(rows[j].testcase, rows[i].testcase) &&
+		     !strcmp(rows[j].params, rows[i].params) &&
+		     !strcmp(rows[j].machine, rows[i].machine); j++)
+			;
+		nr_series++;
+	}
+	if (nr_series > PLOT_MAX_PANELS) {
+		error("%zu series (metric, testcase, params, machine); a trend "
+		      "draws at most %d: narrow it with --metric, --testcase or "
+		      "--machine", nr_series, PLOT_MAX_PANELS);
+		goto out;
+	}
+	p->kind = PLOT_TREND;
+	p->xlabel = xstrdup("commit, in the recorded order (oldest left)");
+	for (i = 0; i < nr; i = j) {
+		struct plot_panel *pn;
+		struct plot_line *ln;
+		struct cp_result cp = CP_RESULT_INIT;
+		double *x;
+		size_t *g, n, c, seg;
+		struct sbuf t = SBUF_INIT;
+
+		for (j = i; j < nr && !strcmp(rows[j].metric, rows[i].metric) &&
+		     !strcmp(rows[j].testcase, rows[i].testcase) &&
+		     !strcmp(rows[j].params, rows[i].params) &&
+		     !strcmp(rows[j].machine, rows[i].machine); j++)
+			;
+		n = j - i;
+		x = xmalloc(n * sizeof(*x));
+		g = xmalloc(n * sizeof(*g));
+		for (k = 0; k < n; k++) {
+			x[k] = rows[i + k].value;
+			g[k] = (size_t)rows[i + k].position;
+		}
+		if (cp_detect(x, g, n, &cpo, &cp)) {
+			error("%s: change points could not be computed",
+			      rows[i].metric);
+			free(x);
+			free(g);
+			goto out;
+		}
+		sbuf_addstr(&t, rows[i].metric);
+		if (*rows[i].testcase)
+			sbuf_addf(&t, "  %s", rows[i].testcase);
+		if (*rows[i].params)
+			sbuf_addf(&t, "  %s", rows[i].params);
+		if (*rows[i].machine)
+			sbuf_addf(&t, "  %s", rows[i].machine);
+		pn = plot_add_panel_take(p, sbuf_detach(&t, NULL),
+					 unit_label(rows[i].unit));
+		ln = plot_add_line_take(pn, xstrdup("mean +- sd per commit"),
+					0);
+		for (k = 0; k < n; k = c) {
+			double m, sd = NAN;
+
+			for (c = k; c < n && g[c] == g[k]; c++)
+				;
+			m = stats_mean(x + k, c - k);
+			if (c - k > 1)
+				sd = stats_sd_sample(x + k, c - k);
+			plot_line_add(ln, (double)g[k], m, sd);
+			trend_tic(p, (double)g[k], rows[i + k].sha);
+		}
+		/* the segments between change points, at their means */
+		for (seg = 0, k = 0; seg <= cp.nr; seg++) {
+			size_t end = seg < cp.nr ? cp.points[seg].index : n;
+			struct plot_line *sl;
+
+			sl = plot_add_line_take(pn, xstrdup(seg ? "" :
+					"mean between change points"), -1);
+			sl->dash = 2;
+			plot_line_add(sl, (double)g[k] - 0.4,
+				      stats_mean(x + k, end - k), NAN);
+			plot_line_add(sl, (double)g[end - 1] + 0.4,
+				      stats_mean(x + k, end - k), NAN);
+			k = end;
+		}
+		nr_cp += cp.nr;
+		cp_result_release(&cp);
+		free(x);
+		free(g);
+	}
+	p->title = xstrfmt("trend of %s", glob_text(rq));
+	p->subtitle = xstrfmt("%zu change point%s (E-divisive, t-test p < "
+			      "%g); bars: sd (n-1)", nr_cp,
+			      nr_cp == 1 ? "" : "s", cpo.max_pvalue);
+	ret = 0;
+out:
+	history_rows_free(rows, nr);
+	return ret;
+}
+
 int plot_load(struct db *db, const struct plot_request *rq, struct plot *out)
 {
 	int r;
@@ -1144,6 +1281,9 @@ int plot_load(struct db *db, const struct plot_request *rq, struct plot *out)
 		break;
 	case PLOT_SERIES:
 		r = load_series(db, rq, out);
+		break;
+	case PLOT_TREND:
+		r = load_trend(db, rq, out);
 		break;
 	default:
 		BUG("plot kind %d", (int)rq->kind);

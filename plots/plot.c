@@ -385,7 +385,8 @@ static void line_data(struct sbuf *out, const struct plot *p, size_t i)
 					  isfinite(ln->pt[k].err) ?
 						  ln->pt[k].err : 0 };
 
-			add_row(out, p->kind == PLOT_SWEEP ? 3 : 2, row);
+			add_row(out, p->kind == PLOT_SWEEP ||
+				p->kind == PLOT_TREND ? 3 : 2, row);
 		}
 		sbuf_addstr(out, "EOD\n");
 	}
@@ -575,7 +576,10 @@ static void sweep_axis(struct sbuf *out, const struct plot *p)
 		sbuf_addstr(out, "]\n");
 	}
 	if (p->nr_tics && p->nr_tics <= 20) {
-		sbuf_addstr(out, "set xtics nomirror (");
+		/* commits' shas side by side would run into each other */
+		sbuf_addstr(out, p->kind == PLOT_TREND && p->nr_tics > 8 ?
+			    "set xtics nomirror rotate by -45 (" :
+			    "set xtics nomirror (");
 		for (t = 0; t < p->nr_tics; t++) {
 			sbuf_addstr(out, t ? ", " : "\"");
 			if (t)
@@ -602,7 +606,7 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 	sbuf_addstr(out, "set xlabel ");
 	add_string(out, p->xlabel ? p->xlabel : "");
 	sbuf_addch(out, '\n');
-	if (p->kind == PLOT_SWEEP)
+	if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
 		sweep_axis(out, p);
 	else
 		sbuf_addstr(out, "set xrange [0:*]\nset autoscale xfixmax\n"
@@ -647,7 +651,10 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 		if (l)
 			sbuf_addstr(out, ", \\\n     ");
 		block_name(out, i, what);
-		if (p->kind == PLOT_SWEEP)
+		if (ln->dash)
+			sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5",
+				  color, ln->dash);
+		else if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
 			sbuf_addf(out, " using 1:2:3 with yerrorlines %s",
 				  color);
 		else if (ln->dash)
@@ -664,7 +671,9 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 	sbuf_addch(out, '\n');
 }
 
-static const char *const kind_names[] = { "compare", "sweep", "series" };
+static const char *const kind_names[] = {
+	"compare", "sweep", "series", "latency", "trend",
+};
 
 void plot_script(const struct plot *p, const struct plot_opts *o,
 		 struct sbuf *out)

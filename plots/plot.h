@@ -21,6 +21,8 @@ enum plot_kind {
 	PLOT_SERIES,	/* monitor time series of runs */
 	PLOT_LATENCY,	/* latency percentiles (a request: drawn as a
 			 * sweep over the percentile, on a nines axis) */
+	PLOT_TREND,	/* a metric per commit in commit order, its change
+			 * points' segment means as dashed lines */
 };
 
 /* What -o's extension asks for. */

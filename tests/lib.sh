@@ -34,6 +34,21 @@ perfsift() {
 	"$PERFSIFT" "$@"
 }
 
+# make_commits FROM TO: empty commits "cFROM".."cTO" in ./repo, with
+# fixed dates, so that their shas are the same on every run
+make_commits() {
+	for i in $(seq "$1" "$2"); do
+		GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
+		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" \
+			git -C repo commit -q --allow-empty -m "c$i" || return 1
+	done
+}
+
+# sha N: the full sha of commit "cN" in ./repo
+sha() {
+	git -C repo log --format='%H %s' | awk -v s="c$1" '$2 == s { print $1 }'
+}
+
 test_count=0
 test_failed=0
 test_skipped=0

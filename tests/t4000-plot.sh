@@ -428,10 +428,10 @@ assert abs(m - statistics.mean(ys)) < 1e-9 and abs(s - statistics.stdev(ys)) < 1
 	test ! -e no.png
 '
 
-test_expect_success 'unknown kind: exit 2 naming the kinds; trend is not one yet' '
-	for k in trend bars; do
+test_expect_success 'unknown kind: exit 2 naming the kinds' '
+	for k in bars trends; do
 		test_expect_code 2 perfsift plot $k base -o x.png >out 2>err &&
-		grep -q "^perfsift: error: unknown plot kind .$k.: the kinds are compare, sweep, series and latency$" err &&
+		grep -q "^perfsift: error: unknown plot kind .$k.: the kinds are compare, sweep, series, latency and trend$" err &&
 		grep -q "^usage: perfsift plot" err || exit 1
 	done &&
 	test ! -e x.png

@@ -8,20 +8,6 @@
 PY=/usr/bin/python3
 export PY
 
-# make commits c$1..c$2 in ./repo, with fixed dates: reproducible shas
-make_commits() {
-	for i in $(seq "$1" "$2"); do
-		GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
-		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" \
-			git -C repo commit -q --allow-empty -m "c$i" || return 1
-	done
-}
-
-# sha of commit c$1
-sha() {
-	git -C repo log --format='%H %s' | awk -v s="c$1" '$2 == s { print $1 }'
-}
-
 # results of commit c$1: 8 runs of x_ops, ~100 before c6 and ~80 from it
 # (8, not 5: the exact U test of 5 + 5 cannot go below p = 0.0079, too
 # little for 9 pairs under Benjamini-Hochberg)

@@ -758,6 +758,55 @@ int query_series(struct db *db, const struct run_filter *f,
 		       sizeof(**rows), rows, nr);
 }
 
+static void history_row_fn(sqlite3_stmt *st, void *data)
+{
+	struct history_row *h = rows_next(data);
+
+	h->metric = col_dup_empty(st, 0);
+	h->unit = col_dup(st, 1);
+	h->stated = sqlite3_column_int(st, 2);
+	h->testcase = col_dup_empty(st, 3);
+	h->params = col_dup_empty(st, 4);
+	h->machine = col_dup_empty(st, 5);
+	h->sha = col_dup_empty(st, 6);
+	h->subject = col_dup_empty(st, 7);
+	h->position = sqlite3_column_int64(st, 8);
+	h->run_id = sqlite3_column_int64(st, 9);
+	h->value = sqlite3_column_double(st, 10);
+}
+
+int query_history(struct db *db, const struct run_filter *f,
+		  const char *metric_glob, struct history_row **rows,
+		  size_t *nr)
+{
+	return collect(db, "SELECT m.name, m.unit, coalesce(m.direction, 0), "
+			   "v.testcase, v.params, v.machine, c.sha, "
+			   "coalesce(c.subject, ''), c.position, r.id, s.value "
+			   "FROM samples s JOIN runs r ON r.id = s.run_id JOIN "
+			   "variants v ON v.id = r.variant_id JOIN metrics m "
+			   "ON m.id = s.metric_id JOIN commits c ON c.sha = "
+			   "v.commit_sha", metric_glob, f, 0,
+		       " ORDER BY m.name, v.testcase, v.params, v.machine, "
+		       "c.position, r.id", history_row_fn, sizeof(**rows),
+		       rows, nr);
+}
+
+void history_rows_free(struct history_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(rows[i].metric);
+		free(rows[i].unit);
+		free(rows[i].testcase);
+		free(rows[i].params);
+		free(rows[i].machine);
+		free(rows[i].sha);
+		free(rows[i].subject);
+	}
+	free(rows);
+}
+
 int query_histograms(struct db *db, const struct run_filter *f,
 		     const char *metric_glob, struct series_row **rows,
 		     size_t *nr)

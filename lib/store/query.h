@@ -121,6 +121,26 @@ int query_series(struct db *db, const struct run_filter *f,
 		 size_t *nr);
 void series_rows_free(struct series_row *rows, size_t nr);
 /*
+ * A metric's history: each sample of the filtered runs whose variant's
+ * commit is recorded (commits import), with that commit's position and
+ * subject; by metric, testcase, params, machine, then commit order and
+ * run.
+ */
+struct history_row {
+	char *metric, *unit;		/* owned; unit may be NULL */
+	int stated;			/* the importer's direction, 0 none */
+	char *testcase, *params, *machine;	/* owned */
+	char *sha, *subject;		/* owned */
+	long position;			/* in the recorded order, 0 oldest */
+	int64_t run_id;
+	double value;
+};
+int query_history(struct db *db, const struct run_filter *f,
+		  const char *metric_glob, struct history_row **rows,
+		  size_t *nr);
+void history_rows_free(struct history_row *rows, size_t nr);
+
+/*
  * The histograms of the filtered runs (schema 0006), as series rows: t
  * is a bin's value, value its count; by metric name, then run, each
  * run's bins ascending.
