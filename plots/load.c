@@ -1151,8 +1151,10 @@ static void trend_tic(struct plot *p, double x, const char *sha)
 /*
  * One panel per series (metric, testcase, params, machine) of the
  * history in commit order: a point per commit (mean, sd n-1 as its
- * error bar), and the means of the segments between the change points
- * (changepoint.h, Otava's defaults) as dashed grey lines.
+ * error bar), the means of the segments between the change points
+ * (changepoint.h, Otava's defaults) as dashed grey lines, and each
+ * change point as a dashed vertical line between its commit and the
+ * one before, its change and p in the legend.
  */
 static int load_trend(struct db *db, const struct plot_request *rq,
 		      struct plot *p)
@@ -1250,6 +1252,29 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 			plot_line_add(sl, (double)g[end - 1] + 0.4,
 				      stats_mean(x + k, end - k), NAN);
 			k = end;
+		}
+		/* each change point: a vertical line before its commit */
+		for (c = 0; c < cp.nr; c++) {
+			const struct cp_point *q = &cp.points[c];
+			double lo = INFINITY, hi = -INFINITY, at;
+			size_t m;
+			struct plot_line *vl;
+
+			for (m = 0; m < ln->nr; m++) {
+				double e = isfinite(ln->pt[m].err) ?
+					   ln->pt[m].err : 0;
+
+				lo = fmin(lo, ln->pt[m].y - e);
+				hi = fmax(hi, ln->pt[m].y + e);
+			}
+			at = ((double)g[q->index - 1] + (double)g[q->index]) / 2;
+			vl = plot_add_line_take(pn, xstrfmt("change at %.7s: "
+					"%+.2f%% (p %.2g)", rows[i + q->index].sha,
+					q->change_pct, q->pvalue),
+					(int)(c % (PLOT_MAX_VARIANTS - 1)) + 1);
+			vl->dash = 3;
+			plot_line_add(vl, at, lo, NAN);
+			plot_line_add(vl, at, hi, NAN);
 		}
 		nr_cp += cp.nr;
 		cp_result_release(&cp);

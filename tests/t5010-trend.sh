@@ -127,7 +127,10 @@ test_expect_success 'plot trend: a point per commit, the segments at their means
 	assert [p[0] for p in seg1] == [-0.4, 7.4] and [p[0] for p in seg2] == [7.6, 15.4]
 	assert abs(seg1[0][1] - sum(before) / 32) < 1e-9 * 100
 	assert abs(seg2[0][1] - sum(after) / 32) < 1e-9 * 100
-	assert "P1_L4" not in blocks
+	vert = [tuple(map(float, l.split())) for l in blocks["P1_L4"].splitlines()]
+	assert [p[0] for p in vert] == [7.5, 7.5], vert
+	assert "P1_L5" not in blocks
+	assert re.search(r"title \"change at [0-9a-f]{7}: -19\.[0-9]{2}% \(p ", text), text
 	assert "1 change point (E-divisive" in text
 	print("16 commits, 2 segments")
 	PY
