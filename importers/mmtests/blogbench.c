@@ -10,17 +10,6 @@
 #include "store/direction.h"
 #include "extract.h"
 
-/* The repetition number of "blogbench-N.log"; 0 if the name has none. */
-static long rep_of(const char *name)
-{
-	const char *p = name + strlen("blogbench-");
-	long n = 0;
-
-	while (*p >= '0' && *p <= '9' && n < 1000000)
-		n = n * 10 + (*p++ - '0');
-	return strcmp(p, ".log") ? 0 : n;
-}
-
 static int one_file(struct mmx *x, const struct mmx_file *f, long rep)
 {
 	struct input in;
@@ -72,12 +61,10 @@ static int extract(struct mmx *x)
 	const struct mmx_file *const *f;
 	size_t n = mmx_glob(x, "blogbench-*.log", &f), i;
 
-	for (i = 0; i < n; i++) {
-		long rep = rep_of(f[i]->name);
-
-		if (one_file(x, f[i], rep ? rep : (long)i + 1))
+	for (i = 0; i < n; i++)
+		if (one_file(x, f[i], mmx_rep_of(f[i]->name, ".log",
+						 (long)i + 1)))
 			return -1;
-	}
 	return 0;
 }
 

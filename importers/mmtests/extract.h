@@ -95,6 +95,41 @@ int mmx_add(struct mmx *x, const char *op, long rep, double t, double value,
 void mmx_warn(struct mmx *x, long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- shared by extractors (common.c) ---- */
+
+/* A string as Perl's <=> reads it: its leading decimal number, else 0. */
+double mmx_perl_num(const char *s);
+/*
+ * A factor of the operations (thread count, size, group) as a file name
+ * spells it: text owned (or NULL), f borrowed (or NULL), num its Perl
+ * number, pos the order it was found in.
+ */
+struct mmx_factor {
+	char *text;
+	const struct mmx_file *f;
+	double num;
+	size_t pos;
+};
+/*
+ * Sort as MMTests' sort { $a <=> $b } (ties keep pos); with uniq, drop
+ * (and free) a later one whose text equals an earlier one's, as its
+ * uniq().  Returns how many are kept.
+ */
+size_t mmx_sort_factors(struct mmx_factor *v, size_t n, int uniq);
+void mmx_factors_free(struct mmx_factor *v, size_t n);
+/*
+ * The repetition N of a file name "...-N<suffix>" ("blogbench-3.log",
+ * "tcp-14-max-10.stdout"), else fallback (the file's place in its glob).
+ */
+long mmx_rep_of(const char *name, const char *suffix, long fallback);
+/*
+ * The workloads of logs/workloads' first line, split on single spaces
+ * as MMTests splits it (empty words left out); without the file (MMTests
+ * dies) the test's name after prefix ("sembench-futex" -> futex), with
+ * a warning.  *out and its strings owned by the caller.  0 or -1.
+ */
+int mmx_workloads(struct mmx *x, const char *prefix, char ***out, size_t *nr);
+
 /*
  * perfsift debug mmtests-extract: run the extractor of test (NULL: the
  * directory's name) on dir (iter-N/<test> or its logs/) and print each

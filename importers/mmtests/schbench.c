@@ -21,34 +21,6 @@ struct pct {
 	long block;		/* times op came before in the file */
 };
 
-struct group {
-	const struct mmx_file *f;
-	double g;		/* G as Perl's <=> reads it */
-	size_t pos;		/* in the lexical glob: ties keep it */
-};
-
-/* A string as Perl's <=> reads it: its leading decimal number, else 0. */
-static double perl_num(const char *s)
-{
-	char buf[64];
-	size_t n = strspn(s, "0123456789.eE+-");
-
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return strtod(buf, NULL);
-}
-
-static int cmp_group(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
-
-	if (x->g != y->g)
-		return x->g < y->g ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 static int is_blank_or_star(char c)
 {
 	return c == ' ' || c == '\t' || c == '*';
@@ -164,15 +136,16 @@ static int extract(struct mmx *x)
 {
 	const struct mmx_file *const *f;
 	size_t n = mmx_glob(x, "schbench-*.log", &f), i;
-	struct group *grp = xcalloc(n ? n : 1, sizeof(*grp));
+	struct mmx_factor *grp = xcalloc(n ? n : 1, sizeof(*grp));
 	int ret = 0;
 
+	/* the message-thread counts G of schbench-G.log, numerically */
 	for (i = 0; i < n; i++) {
 		grp[i].f = f[i];
-		grp[i].g = perl_num(f[i]->name + strlen("schbench-"));
+		grp[i].num = mmx_perl_num(f[i]->name + strlen("schbench-"));
 		grp[i].pos = i;
 	}
-	QSORT(grp, n, cmp_group);
+	mmx_sort_factors(grp, n, 0);
 	for (i = 0; i < n && !ret; i++) {
 		const char *name = grp[i].f->name + strlen("schbench-");
 		char *g = xstrndup(name, strlen(name) - strlen(".log"));
@@ -180,7 +153,7 @@ static int extract(struct mmx *x)
 		ret = one_file(x, grp[i].f, g);
 		free(g);
 	}
-	free(grp);
+	mmx_factors_free(grp, n);
 	return ret;
 }
 

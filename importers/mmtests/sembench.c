@@ -14,76 +14,6 @@
 #include "extract.h"
 #include <ctype.h>
 
-struct thr {
-	char *t;		/* owned: T as the file name spells it */
-	double num;		/* T as Perl's <=> reads it */
-	size_t pos;		/* in the order found: ties keep it */
-};
-
-/* A string as Perl's <=> reads it: its leading decimal number, else 0. */
-static double perl_num(const char *s)
-{
-	char buf[64];
-	size_t n = strspn(s, "0123456789.eE+-");
-
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return strtod(buf, NULL);
-}
-
-static int cmp_thr(const void *a, const void *b)
-{
-	const struct thr *x = a, *y = b;
-
-	if (x->num != y->num)
-		return x->num < y->num ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/*
- * The workloads: the words of logs/workloads' first line, split on single
- * spaces as MMTests splits it (empty words left out).  Without the file
- * (MMTests dies), the test's name says it: "sembench-futex" -> futex.
- */
-static int read_workloads(struct mmx *x, char ***out, size_t *nr)
-{
-	const struct mmx_file *f = mmx_find(x, "workloads");
-	const char *test = mmx_test(x), *s, *sp;
-	size_t alloc = 0;
-	struct input in;
-	int r;
-
-	*out = NULL;
-	*nr = 0;
-	if (!f) {
-		if (!starts_with(test, "sembench-") || !test[9])
-			return error("%s: no logs/workloads, and the test's "
-				     "name does not say the workload", test);
-		mmx_warn(x, 0, "no logs/workloads: the workload is '%s', from "
-			 "the test's name", test + 9);
-		ALLOC_GROW(*out, 1, alloc);
-		(*out)[(*nr)++] = xstrdup(test + 9);
-		return 0;
-	}
-	if (mmx_open(x, f, &in))
-		return -1;
-	r = input_getline(&in);
-	for (s = r > 0 ? in.sb.buf : ""; *s; s = *sp ? sp + 1 : sp) {
-		sp = strchrnul(s, ' ');
-		if (sp == s)
-			continue;
-		ALLOC_GROW(*out, *nr + 1, alloc);
-		(*out)[(*nr)++] = xstrndup(s, (size_t)(sp - s));
-	}
-	if (mmx_close(x, f, &in) || r < 0)
-		return -1;
-	if (!*nr)
-		mmx_warn(x, 1, "no workload named: nothing to read");
-	return 0;
-}
-
 /*
  * MMTests' /run time.* seconds ([0-9]+) worker burns per second/: 1 and
  * *v for a match, 0 for a line without "run time", -1 for a "run time"
@@ -157,12 +87,12 @@ out:
 
 static int extract(struct mmx *x)
 {
-	struct thr *thr = NULL;
-	size_t nr_thr = 0, alloc = 0, nr_wl, w, i, k;
+	struct mmx_factor *thr = NULL;
+	size_t nr_thr = 0, alloc = 0, nr_wl, w, i;
 	char **wl;
 	int ret = 0;
 
-	if (read_workloads(x, &wl, &nr_wl))
+	if (mmx_workloads(x, "sembench-", &wl, &nr_wl))
 		return -1;
 	for (w = 0; w < nr_wl; w++) {
 		const struct mmx_file *const *f;
@@ -174,45 +104,33 @@ static int extract(struct mmx *x)
 			const char *name = f[i]->name, *t = strrchr(name, '-');
 
 			ALLOC_GROW(thr, nr_thr + 1, alloc);
-			thr[nr_thr].t = xstrndup(t + 1, strlen(t + 1) -
-						 strlen(".log"));
-			thr[nr_thr].num = perl_num(thr[nr_thr].t);
+			memset(&thr[nr_thr], 0, sizeof(*thr));
+			thr[nr_thr].text = xstrndup(t + 1, strlen(t + 1) -
+						    strlen(".log"));
+			thr[nr_thr].num = mmx_perl_num(thr[nr_thr].text);
 			thr[nr_thr].pos = nr_thr;
 			nr_thr++;
 		}
 	}
-	QSORT(thr, nr_thr, cmp_thr);
-	/* MMTests' uniq(): the first of equal strings stays */
-	for (i = k = 0; i < nr_thr; i++) {
-		size_t j;
-
-		for (j = 0; j < k && strcmp(thr[j].t, thr[i].t); j++)
-			;
-		if (j < k)
-			free(thr[i].t);
-		else
-			thr[k++] = thr[i];
-	}
-	nr_thr = k;
+	nr_thr = mmx_sort_factors(thr, nr_thr, 1);
 	for (w = 0; w < nr_wl && !ret; w++)
 		for (i = 0; i < nr_thr && !ret; i++) {
-			char *name = xstrfmt("%s-%s.log", wl[w], thr[i].t);
-			char *op = xstrfmt("sembench-%s-%s", wl[w], thr[i].t);
+			char *name = xstrfmt("%s-%s.log", wl[w], thr[i].text);
+			char *op = xstrfmt("sembench-%s-%s", wl[w],
+					   thr[i].text);
 			const struct mmx_file *f = mmx_find(x, name);
 
 			if (!f)
 				ret = error("%s: no logs/%s: workload %s lacks "
 					    "thread count %s (MMTests dies)",
 					    mmx_test(x), name, wl[w],
-					    thr[i].t);
+					    thr[i].text);
 			else
 				ret = one_file(x, f, op);
 			free(name);
 			free(op);
 		}
-	for (i = 0; i < nr_thr; i++)
-		free(thr[i].t);
-	free(thr);
+	mmx_factors_free(thr, nr_thr);
 	for (w = 0; w < nr_wl; w++)
 		free(wl[w]);
 	free(wl);

@@ -11,45 +11,6 @@
 #include "store/direction.h"
 #include "extract.h"
 
-struct size {
-	char *s;		/* owned: S as the file name spells it */
-	double num;		/* S as Perl's <=> reads it */
-	size_t pos;		/* in the lexical glob: ties keep it */
-};
-
-/* A string as Perl's <=> reads it: its leading decimal number, else 0. */
-static double perl_num(const char *s)
-{
-	char buf[64];
-	size_t n = strspn(s, "0123456789.eE+-");
-
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return strtod(buf, NULL);
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-	const struct size *x = a, *y = b;
-
-	if (x->num != y->num)
-		return x->num < y->num ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* The repetition N of "<proto>-S-max-N.stdout"; 0 if the name has none. */
-static long rep_of(const char *name)
-{
-	const char *p = strrchr(name, '-') + 1;
-	long n = 0;
-
-	while (*p >= '0' && *p <= '9' && n < 1000000)
-		n = n * 10 + (*p++ - '0');
-	return strcmp(p, ".stdout") ? 0 : n;
-}
-
 /*
  * MMTests' /Summary: BandWidth is.*\(([0-9.]+) Mbps\)/: 1 and *v for a
  * match, 0 for a line without "Summary: BandWidth is", -1 for one it
@@ -133,11 +94,9 @@ static int one_size(struct mmx *x, const char *proto, const char *size)
 	f = xcalloc(n ? n : 1, sizeof(*f));
 	for (i = 0; i < n; i++)
 		f[i] = g[i];
-	for (i = 0; i < n && !ret; i++) {
-		long rep = rep_of(f[i]->name);
-
-		ret = one_file(x, f[i], size, rep ? rep : (long)i + 1);
-	}
+	for (i = 0; i < n && !ret; i++)
+		ret = one_file(x, f[i], size, mmx_rep_of(f[i]->name, ".stdout",
+							 (long)i + 1));
 	free(f);
 	return ret;
 }
@@ -146,7 +105,7 @@ static int extract(struct mmx *x)
 {
 	const struct mmx_file *const *f;
 	size_t n = mmx_glob(x, "*-max-1.stdout", &f), i, k;
-	struct size *sz = xcalloc(n ? n : 1, sizeof(*sz));
+	struct mmx_factor *sz = xcalloc(n ? n : 1, sizeof(*sz));
 	char *proto = NULL;
 	int ret = 0;
 
@@ -177,21 +136,19 @@ static int extract(struct mmx *x)
 				 "every size as the last one's", name);
 		free(proto);
 		proto = xstrndup(d[3], (size_t)(d[2] - 1 - d[3]));
-		sz[k].s = xstrndup(d[2], (size_t)(d[1] - 1 - d[2]));
-		sz[k].num = perl_num(sz[k].s);
+		sz[k].text = xstrndup(d[2], (size_t)(d[1] - 1 - d[2]));
+		sz[k].num = mmx_perl_num(sz[k].text);
 		sz[k].pos = k;
 		k++;
 	}
-	QSORT(sz, k, cmp_size);
+	mmx_sort_factors(sz, k, 0);
 	for (i = 0; i < k && !ret; i++) {
 		/* two protocols of one size: MMTests would read it twice */
-		if (i && !strcmp(sz[i].s, sz[i - 1].s))
+		if (i && !strcmp(sz[i].text, sz[i - 1].text))
 			continue;
-		ret = one_size(x, proto, sz[i].s);
+		ret = one_size(x, proto, sz[i].text);
 	}
-	for (i = 0; i < k; i++)
-		free(sz[i].s);
-	free(sz);
+	mmx_factors_free(sz, k);
 	free(proto);
 	return ret;
 }

@@ -23,17 +23,6 @@ static const struct {
 	{ "Triad:", "triad" },
 };
 
-/* The repetition number of "stream-N.log"; 0 if the name has none. */
-static long rep_of(const char *name)
-{
-	const char *p = name + strlen("stream-");
-	long n = 0;
-
-	while (*p >= '0' && *p <= '9' && n < 1000000)
-		n = n * 10 + (*p++ - '0');
-	return strcmp(p, ".log") ? 0 : n;
-}
-
 /*
  * MMTests' "^Copy:\s+([0-9.]*)\s" after the lead: 0 and *v, or -1.
  * The end of the line stands for the newline \s matched in Perl.  Where
@@ -114,12 +103,10 @@ static int extract(struct mmx *x)
 		if (mmx_op(x, kernels[i].op, 0))
 			return -1;
 	n = mmx_glob(x, "stream-*.log", &f);
-	for (i = 0; i < n; i++) {
-		long rep = rep_of(f[i]->name);
-
-		if (one_file(x, f[i], rep ? rep : (long)i + 1))
+	for (i = 0; i < n; i++)
+		if (one_file(x, f[i], mmx_rep_of(f[i]->name, ".log",
+						 (long)i + 1)))
 			return -1;
-	}
 	return 0;
 }
 

@@ -24,87 +24,6 @@ static const char *const names[] = {
 	"Process Creation",
 };
 
-struct copies {
-	char *t;		/* owned: T as the file name spells it */
-	double num;		/* T as Perl's <=> reads it */
-	size_t pos;		/* in the order found: ties keep it */
-};
-
-/* A string as Perl's <=> reads it: its leading decimal number, else 0. */
-static double perl_num(const char *s)
-{
-	char buf[64];
-	size_t n = strspn(s, "0123456789.eE+-");
-
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return strtod(buf, NULL);
-}
-
-static int cmp_copies(const void *a, const void *b)
-{
-	const struct copies *x = a, *y = b;
-
-	if (x->num != y->num)
-		return x->num < y->num ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* The repetition N of "W-T-N.log"; 0 if the name has none. */
-static long rep_of(const char *name)
-{
-	const char *p = strrchr(name, '-') + 1;
-	long n = 0;
-
-	while (*p >= '0' && *p <= '9' && n < 1000000)
-		n = n * 10 + (*p++ - '0');
-	return strcmp(p, ".log") ? 0 : n;
-}
-
-/*
- * The workloads: the words of logs/workloads' first line, split on single
- * spaces as MMTests splits it (empty words left out).  Without the file
- * (MMTests dies), the test's name says it: "unixbench-pipe" -> pipe.
- */
-static int read_workloads(struct mmx *x, char ***out, size_t *nr)
-{
-	const struct mmx_file *f = mmx_find(x, "workloads");
-	const char *test = mmx_test(x), *s, *sp;
-	size_t alloc = 0;
-	struct input in;
-	int r;
-
-	*out = NULL;
-	*nr = 0;
-	if (!f) {
-		if (!starts_with(test, "unixbench-") || !test[10])
-			return error("%s: no logs/workloads, and the test's "
-				     "name does not say the workload", test);
-		mmx_warn(x, 0, "no logs/workloads: the workload is '%s', from "
-			 "the test's name", test + 10);
-		ALLOC_GROW(*out, 1, alloc);
-		(*out)[(*nr)++] = xstrdup(test + 10);
-		return 0;
-	}
-	if (mmx_open(x, f, &in))
-		return -1;
-	r = input_getline(&in);
-	for (s = r > 0 ? in.sb.buf : ""; *s; s = *sp ? sp + 1 : sp) {
-		sp = strchrnul(s, ' ');
-		if (sp == s)
-			continue;
-		ALLOC_GROW(*out, *nr + 1, alloc);
-		(*out)[(*nr)++] = xstrndup(s, (size_t)(sp - s));
-	}
-	if (mmx_close(x, f, &in) || r < 0)
-		return -1;
-	if (!*nr)
-		mmx_warn(x, 1, "no workload named: nothing to read");
-	return 0;
-}
-
 /* A run of [0-9.] at p, then a space if need_space: its end, or NULL. */
 static const char *number_sp(const char *p, int need_space)
 {
@@ -215,11 +134,9 @@ static int one_op(struct mmx *x, const char *w, const char *t, int direction)
 	/* the direction is the op's from its first value on */
 	if (n)
 		ret = mmx_op(x, op, direction);
-	for (i = 0; i < n && !ret; i++) {
-		long rep = rep_of(f[i]->name);
-
-		ret = one_file(x, f[i], op, rep ? rep : (long)i + 1);
-	}
+	for (i = 0; i < n && !ret; i++)
+		ret = one_file(x, f[i], op, mmx_rep_of(f[i]->name, ".log",
+						       (long)i + 1));
 	free(f);
 	free(op);
 	return ret;
@@ -227,7 +144,7 @@ static int one_op(struct mmx *x, const char *w, const char *t, int direction)
 
 static int extract(struct mmx *x)
 {
-	struct copies *c = NULL;
+	struct mmx_factor *c = NULL;
 	size_t nr = 0, alloc = 0, nr_wl, w, i, k;
 	/* ExtractUnixbenchsyscall.pm: DATA_TIME_NSECONDS, on lps */
 	int direction = strcmp(mmx_test(x), "unixbench-syscall") ? 0 :
@@ -235,7 +152,7 @@ static int extract(struct mmx *x)
 	char **wl;
 	int ret = 0;
 
-	if (read_workloads(x, &wl, &nr_wl))
+	if (mmx_workloads(x, "unixbench-", &wl, &nr_wl))
 		return -1;
 	for (w = 0; w < nr_wl; w++) {
 		const struct mmx_file *const *f;
@@ -252,31 +169,19 @@ static int extract(struct mmx *x)
 			while (k > 0 && name[k - 1] != '-')
 				k--;
 			ALLOC_GROW(c, nr + 1, alloc);
-			c[nr].t = xstrndup(name + k, (size_t)(e - name) - k);
-			c[nr].num = perl_num(c[nr].t);
+			memset(&c[nr], 0, sizeof(*c));
+			c[nr].text = xstrndup(name + k,
+					      (size_t)(e - name) - k);
+			c[nr].num = mmx_perl_num(c[nr].text);
 			c[nr].pos = nr;
 			nr++;
 		}
 	}
-	QSORT(c, nr, cmp_copies);
-	/* MMTests' uniq(): the first of equal strings stays */
-	for (i = k = 0; i < nr; i++) {
-		size_t j;
-
-		for (j = 0; j < k && strcmp(c[j].t, c[i].t); j++)
-			;
-		if (j < k)
-			free(c[i].t);
-		else
-			c[k++] = c[i];
-	}
-	nr = k;
+	nr = mmx_sort_factors(c, nr, 1);
 	for (w = 0; w < nr_wl && !ret; w++)
 		for (i = 0; i < nr && !ret; i++)
-			ret = one_op(x, wl[w], c[i].t, direction);
-	for (i = 0; i < nr; i++)
-		free(c[i].t);
-	free(c);
+			ret = one_op(x, wl[w], c[i].text, direction);
+	mmx_factors_free(c, nr);
 	for (w = 0; w < nr_wl; w++)
 		free(wl[w]);
 	free(wl);

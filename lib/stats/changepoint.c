@@ -151,21 +151,11 @@ static void ediv_segment(struct ediv_ws *w, const double *x, size_t n,
 	}
 }
 
-static int all_finite(const double *x, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return 0;
-	return 1;
-}
-
 int cp_ediv(const double *x, size_t n, double *q_out)
 {
 	struct ediv_ws w;
 
-	if (!all_finite(x, n))
+	if (!stats_all_finite(x, n))
 		return -1;
 	if (n)
 		q_out[0] = NAN;
@@ -294,7 +284,7 @@ int cp_detect(const double *x, const size_t *group, size_t n,
 	if (!opt)
 		opt = &defaults;
 	if (isnan(opt->max_pvalue) || isnan(opt->min_magnitude) ||
-	    !all_finite(x, n))
+	    !stats_all_finite(x, n))
 		return -1;
 	for (i = 1; group && i < n; i++)
 		if (group[i] < group[i - 1])

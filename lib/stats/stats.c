@@ -48,7 +48,7 @@ static void sort_doubles(double *v, size_t n)
 	}
 }
 
-static int all_finite(const double *x, size_t n)
+int stats_all_finite(const double *x, size_t n)
 {
 	size_t i;
 
@@ -208,7 +208,7 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	int same;
 	size_t i;
 
-	if (n == 0 || !all_finite(x, n))
+	if (n == 0 || !stats_all_finite(x, n))
 		return -1;
 	v = get_sorted(x, n, buf);
 	if (!v)
@@ -274,7 +274,7 @@ double stats_mmtests_best_mean(const double *x, size_t n, double pct,
 	double buf[STATS_STACK_N], *v, *best, r;
 	size_t k, i;
 
-	if (n == 0 || isnan(pct) || !all_finite(x, n))
+	if (n == 0 || isnan(pct) || !stats_all_finite(x, n))
 		return NAN;
 	v = get_sorted(x, n, buf);
 	if (!v)
@@ -303,7 +303,7 @@ double stats_mmtests_pctile(const double *x, size_t n, double pct,
 	double buf[STATS_STACK_N], *v, r;
 	size_t k;
 
-	if (n == 0 || isnan(pct) || !all_finite(x, n))
+	if (n == 0 || isnan(pct) || !stats_all_finite(x, n))
 		return NAN;
 	v = get_sorted(x, n, buf);
 	if (!v)
@@ -319,7 +319,7 @@ double stats_mmtests_hstddev(const double *x, size_t n)
 	double inv_mean = 0, ss = 0;
 	size_t i;
 
-	if (n == 0 || !all_finite(x, n))
+	if (n == 0 || !stats_all_finite(x, n))
 		return NAN;
 	for (i = 0; i < n; i++) {
 		if (!(x[i] > 0))
@@ -882,7 +882,7 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	double ma, mb;
 
 	test_nan(out);
-	if (na < 2 || nb < 2 || !all_finite(a, na) || !all_finite(b, nb))
+	if (na < 2 || nb < 2 || !stats_all_finite(a, na) || !stats_all_finite(b, nb))
 		return -1;
 	ma = stats_mean(a, na);
 	mb = stats_mean(b, nb);
@@ -1035,7 +1035,7 @@ int stats_mwu(const double *a, size_t na, const double *b, size_t nb,
 	int exact, has_ties = 0, ret = -1;
 
 	test_nan(out);
-	if (na == 0 || nb == 0 || !all_finite(a, na) || !all_finite(b, nb))
+	if (na == 0 || nb == 0 || !stats_all_finite(a, na) || !stats_all_finite(b, nb))
 		return -1;
 	exact = na <= STATS_MWU_EXACT_MAX && nb <= STATS_MWU_EXACT_MAX;
 	sa = get_sorted(a, na, abuf);
@@ -1256,7 +1256,7 @@ double stats_hodges_lehmann(const double *a, size_t na,
 	double buf[STATS_STACK_N], *d = buf, r;
 	size_t n = na * nb, i, j, k = 0;
 
-	if (na == 0 || nb == 0 || !all_finite(a, na) || !all_finite(b, nb) ||
+	if (na == 0 || nb == 0 || !stats_all_finite(a, na) || !stats_all_finite(b, nb) ||
 	    n / na != nb)
 		return NAN;
 	if (n > STATS_STACK_N) {

@@ -58,6 +58,8 @@ struct stats_summary {
  * with its default method, including its rounding.
  */
 int stats_summarize(const double *x, size_t n, struct stats_summary *out);
+/* 1 if every x[i] is finite (n = 0: 1), else 0. */
+int stats_all_finite(const double *x, size_t n);
 
 /* Arithmetic mean, two-pass with a correction term; NAN if n == 0. */
 double stats_mean(const double *x, size_t n);
