@@ -6,17 +6,12 @@
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
+#include "core/run.h"
 #include "plot.h"
 #include <ctype.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* gnuplot's messages kept for the error report, at most */
 #define MSG_CAP (16 << 10)
@@ -30,120 +25,19 @@ static int has_control(const char *s)
 }
 
 /*
- * Feed script to the child's stdin (fd in) while reading its messages
- * from fd out into msg, until both are done.  A child that stops
- * reading (it died) ends the feeding; the exit status tells.
- */
-static void exchange(int in, int out, const char *script, size_t len,
-		     struct sbuf *msg)
-{
-	size_t off = 0;
-	char buf[4096];
-
-	while (in >= 0 || out >= 0) {
-		struct pollfd pfd[2];
-		int n = 0, ii = -1, oi = -1;
-
-		if (in >= 0) {
-			pfd[n].fd = in;
-			pfd[n].events = POLLOUT;
-			ii = n++;
-		}
-		if (out >= 0) {
-			pfd[n].fd = out;
-			pfd[n].events = POLLIN;
-			oi = n++;
-		}
-		if (poll(pfd, (nfds_t)n, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (ii >= 0 && pfd[ii].revents) {
-			ssize_t w = -1;
-
-			errno = EPIPE;	/* POLLERR, POLLHUP: it stopped reading */
-			if (pfd[ii].revents & POLLOUT)
-				w = write(in, script + off, len - off);
-			if (w > 0)
-				off += (size_t)w;
-			if ((w < 0 && errno != EINTR && errno != EAGAIN) ||
-			    off == len) {
-				close(in);
-				in = -1;
-			}
-		}
-		if (oi >= 0 && pfd[oi].revents) {
-			ssize_t r = read(out, buf, sizeof(buf));
-
-			if (r > 0) {
-				if (msg->len < MSG_CAP)
-					sbuf_add(msg, buf, (size_t)r);
-			} else if (r == 0 || errno != EINTR) {
-				close(out);
-				out = -1;
-			}
-		}
-	}
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-}
-
-/*
- * Run `gnuplot` on script; its messages go to msg.  Returns its exit
- * status, or -1 after error() when it could not be started.
+ * Run `gnuplot` on script; its messages (stdout and stderr) go to msg.
+ * Returns its exit status, or -1 after error() when it could not be
+ * started.
  */
 static int run_gnuplot(const char *script, size_t len, struct sbuf *msg)
 {
 	static const char *const argv[] = {
 		"gnuplot", "--default-settings", NULL,
 	};
-	posix_spawn_file_actions_t fa;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	int to_child[2], from_child[2], status, r;
-	pid_t pid;
+	struct run_io io = { script, len, NULL, 0, msg, MSG_CAP,
+			     "gnuplot-nox", 0 };
 
-	if (pipe2(to_child, O_CLOEXEC))
-		return error("cannot make a pipe for gnuplot: %s",
-			     strerror(errno));
-	if (pipe2(from_child, O_CLOEXEC)) {
-		close(to_child[0]);
-		close(to_child[1]);
-		return error("cannot make a pipe for gnuplot: %s",
-			     strerror(errno));
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, to_child[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, from_child[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, from_child[1], 2);
-	r = posix_spawnp(&pid, "gnuplot", &fa, NULL, (char *const *)argv,
-			 environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(to_child[0]);
-	close(from_child[1]);
-	if (r) {
-		close(to_child[1]);
-		close(from_child[0]);
-		if (r == ENOENT)
-			return error("'gnuplot' is not on PATH: install the "
-				     "Debian package gnuplot-nox");
-		return error("cannot run 'gnuplot': %s", strerror(r));
-	}
-	/* writes that fill the pipe wait in poll(), not in write() */
-	fcntl(to_child[1], F_SETFL, O_NONBLOCK);
-	/* a gnuplot that dies early must not kill us through the pipe */
-	sigaction(SIGPIPE, &ign, &old);
-	exchange(to_child[1], from_child[0], script, len, msg);
-	sigaction(SIGPIPE, &old, NULL);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error("waiting for gnuplot: %s",
-				     strerror(errno));
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return run_program(argv, &io);
 }
 
 /* The temporary file beside path: "<dir>/.<name>.XXXXXX", made. */

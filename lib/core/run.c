@@ -1,68 +1,37 @@
 /*
- * Running a helper program and capturing what it prints (see run.h);
- * the same posix_spawn and poll() loop as plots/gnuplot.c, without the
- * feeding of a script.
+ * Running a helper program and talking to it through pipes (see run.h):
+ * posix_spawn, then one poll() loop that writes its input as it can
+ * take it and reads what it prints, so that neither side blocks.
  */
 #include "core/compat.h"
 #include "core/run.h"
 #include "core/sbuf.h"
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
 
-/* a helper's messages kept for the error report, at most */
-#define ERR_CAP (16 << 10)
+enum { FD_IN, FD_OUT, FD_ERR, NR_FD };
 
-int run_capture(const char *const *argv, struct sbuf *out, size_t out_cap,
-		struct sbuf *err, int *missing)
+/* Feed and drain the child's pipes until all three are done. */
+static int exchange(int fd[NR_FD], struct run_io *io)
 {
-	posix_spawn_file_actions_t fa;
-	int po[2], pe[2], fd[2], status, r, too_big = 0;
 	char buf[65536];
-	pid_t pid;
+	size_t off = 0;
+	int too_big = 0;
 
-	*missing = 0;
-	if (pipe2(po, O_CLOEXEC))
-		return error("cannot make a pipe for '%s': %s", argv[0],
-			     strerror(errno));
-	if (pipe2(pe, O_CLOEXEC)) {
-		close(po[0]);
-		close(po[1]);
-		return error("cannot make a pipe for '%s': %s", argv[0],
-			     strerror(errno));
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
-	r = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
-			 environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(po[1]);
-	close(pe[1]);
-	if (r) {
-		close(po[0]);
-		close(pe[0]);
-		if (r == ENOENT) {
-			*missing = 1;
-			return error("'%s' is not on PATH", argv[0]);
-		}
-		return error("cannot run '%s': %s", argv[0], strerror(r));
-	}
-	fd[0] = po[0];
-	fd[1] = pe[0];
-	while (fd[0] >= 0 || fd[1] >= 0) {
-		struct pollfd pfd[2];
-		int n = 0, i, which[2];
+	while (fd[FD_IN] >= 0 || fd[FD_OUT] >= 0 || fd[FD_ERR] >= 0) {
+		struct pollfd pfd[NR_FD];
+		int n = 0, i, which[NR_FD];
 
-		for (i = 0; i < 2; i++)
+		for (i = 0; i < NR_FD; i++)
 			if (fd[i] >= 0) {
 				pfd[n].fd = fd[i];
-				pfd[n].events = POLLIN;
+				pfd[n].events = i == FD_IN ? POLLOUT : POLLIN;
 				which[n++] = i;
 			}
 		if (poll(pfd, (nfds_t)n, -1) < 0) {
@@ -76,6 +45,23 @@ int run_capture(const char *const *argv, struct sbuf *out, size_t out_cap,
 
 			if (!pfd[i].revents)
 				continue;
+			if (k == FD_IN) {
+				ssize_t w = -1;
+
+				/* POLLERR, POLLHUP: it stopped reading */
+				errno = EPIPE;
+				if (pfd[i].revents & POLLOUT)
+					w = write(fd[k], io->in + off,
+						  io->in_len - off);
+				if (w > 0)
+					off += (size_t)w;
+				if ((w < 0 && errno != EINTR &&
+				     errno != EAGAIN) || off == io->in_len) {
+					close(fd[k]);
+					fd[k] = -1;
+				}
+				continue;
+			}
 			got = read(fd[k], buf, sizeof(buf));
 			if (got < 0 && errno == EINTR)
 				continue;
@@ -84,26 +70,98 @@ int run_capture(const char *const *argv, struct sbuf *out, size_t out_cap,
 				fd[k] = -1;
 				continue;
 			}
-			if (k == 1) {
-				if (err->len < ERR_CAP)
-					sbuf_add(err, buf, (size_t)got);
-			} else if (out->len + (size_t)got > out_cap) {
+			if (k == FD_ERR) {
+				if (io->err->len < io->err_cap)
+					sbuf_add(io->err, buf, (size_t)got);
+			} else if (io->out->len + (size_t)got > io->out_cap) {
 				too_big = 1;	/* drain, then fail */
 			} else if (!too_big) {
-				sbuf_add(out, buf, (size_t)got);
+				sbuf_add(io->out, buf, (size_t)got);
 			}
 		}
 	}
-	for (r = 0; r < 2; r++)
-		if (fd[r] >= 0)
-			close(fd[r]);
+	for (off = 0; off < NR_FD; off++)
+		if (fd[off] >= 0)
+			close(fd[off]);
+	return too_big;
+}
+
+static void close_pair(int p[2])
+{
+	if (p[0] >= 0)
+		close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+}
+
+int run_program(const char *const *argv, struct run_io *io)
+{
+	posix_spawn_file_actions_t fa;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2];
+	int fd[NR_FD], status, r, too_big;
+	pid_t pid;
+
+	io->missing = 0;
+	if ((io->in && pipe2(pin, O_CLOEXEC)) ||
+	    (io->out && pipe2(pout, O_CLOEXEC)) || pipe2(perr, O_CLOEXEC)) {
+		r = errno;
+		close_pair(pin);
+		close_pair(pout);
+		return error("cannot make a pipe for '%s': %s", argv[0],
+			     strerror(r));
+	}
+	posix_spawn_file_actions_init(&fa);
+	if (io->in)
+		posix_spawn_file_actions_adddup2(&fa, pin[0], 0);
+	else
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+						 O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, io->out ? pout[1] : perr[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
+	r = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
+			 environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (pin[0] >= 0)
+		close(pin[0]);
+	if (pout[1] >= 0)
+		close(pout[1]);
+	close(perr[1]);
+	if (r) {
+		if (pin[1] >= 0)
+			close(pin[1]);
+		if (pout[0] >= 0)
+			close(pout[0]);
+		close(perr[0]);
+		io->missing = r == ENOENT;
+		if (r == ENOENT && io->package)
+			return error("'%s' is not on PATH: install the Debian "
+				     "package %s", argv[0], io->package);
+		if (r == ENOENT)
+			return error("'%s' is not on PATH", argv[0]);
+		return error("cannot run '%s': %s", argv[0], strerror(r));
+	}
+	fd[FD_IN] = pin[1];
+	fd[FD_OUT] = pout[0];
+	fd[FD_ERR] = perr[0];
+	/* writes that fill the pipe wait in poll(), not in write() */
+	if (fd[FD_IN] >= 0)
+		fcntl(fd[FD_IN], F_SETFL, O_NONBLOCK);
+	if (fd[FD_IN] >= 0 && !io->in_len) {
+		close(fd[FD_IN]);
+		fd[FD_IN] = -1;
+	}
+	/* a child that dies early must not kill us through the pipe */
+	sigaction(SIGPIPE, &ign, &old);
+	too_big = exchange(fd, io);
+	sigaction(SIGPIPE, &old, NULL);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return error("waiting for '%s': %s", argv[0],
 				     strerror(errno));
 	if (too_big)
 		return error("'%s' printed more than %zu MiB", argv[0],
-			     out_cap >> 20);
+			     io->out_cap >> 20);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

@@ -1,22 +1,40 @@
 #ifndef RUN_H
 #define RUN_H
 /*
- * Running a helper program (git) to completion: standard input from
- * /dev/null, its standard output and error captured through pipes.
+ * Running a helper program (git, gnuplot) to completion: its standard
+ * input fed from memory (or /dev/null), its standard output and error
+ * captured through pipes, without a deadlock however much either side
+ * writes (one poll() loop over the three pipes).
  */
 #include <stddef.h>
 
 struct sbuf;
 
+struct run_io {
+	const char *in;		/* fed to its stdin; NULL: /dev/null */
+	size_t in_len;
+	struct sbuf *out;	/* its stdout, up to out_cap bytes (more is
+				 * an error, the child still waited for);
+				 * NULL: stdout goes to err with stderr */
+	size_t out_cap;
+	struct sbuf *err;	/* its stderr, up to err_cap bytes (the rest
+				 * dropped) */
+	size_t err_cap;
+	/*
+	 * The Debian package that has argv[0]: when it is not on PATH the
+	 * error says to install it.
+	 */
+	const char *package;
+	int missing;		/* set: argv[0] was not on PATH */
+};
+
 /*
- * Run argv (argv[0] looked up on PATH; NULL-terminated) and wait for it.
- * Its stdout is appended to out, up to out_cap bytes (more is an error,
- * the child is still waited for); its stderr to err, up to 16 KiB (the
- * rest is dropped).  Returns its exit status (128 + the signal when one
+ * Run argv (argv[0] looked up on PATH; NULL-terminated) with io and
+ * wait for it.  Returns its exit status (128 + the signal when one
  * killed it), or -1 after error() when it could not be started or its
- * output passed out_cap; *missing is set to 1 when argv[0] is not on PATH.
+ * output passed out_cap.  A child that stops reading its input ends the
+ * feeding (SIGPIPE is ignored meanwhile); its exit status tells.
  */
-int run_capture(const char *const *argv, struct sbuf *out, size_t out_cap,
-		struct sbuf *err, int *missing);
+int run_program(const char *const *argv, struct run_io *io);
 
 #endif

@@ -55,16 +55,17 @@ static int run_git(const char *repo, const char *const *args, size_t nargs,
 		   struct sbuf *out, struct sbuf *err)
 {
 	const char **argv = xcalloc(nargs + 4, sizeof(*argv));
-	int missing, r;
+	struct run_io io = { NULL, 0, out, LOG_CAP, err, 16 << 10, NULL, 0 };
 	size_t i;
+	int r;
 
 	argv[0] = "git";
 	argv[1] = "-C";
 	argv[2] = repo;
 	for (i = 0; i < nargs; i++)
 		argv[3 + i] = args[i];
-	r = run_capture(argv, out, LOG_CAP, err, &missing);
-	if (r < 0 && missing)
+	r = run_program(argv, &io);
+	if (r < 0 && io.missing)
 		error("git is needed to read commits: install the Debian "
 		      "package git");
 	free(argv);
