@@ -178,7 +178,6 @@ test_expect_success 'directions as MMTests states them, not guessed from names' 
 '
 
 test_expect_success 'monitors: vmstat and proc-vmstat series on the first run' '
-	perfsift show june03 --testcase blogbench >show 2>&1 || true &&
 	perfsift debug dump >dump &&
 	grep -c "vmstat.cpu.sy" dump >n && test "$(cat n)" -gt 100 &&
 	grep -q "proc-vmstat.pgfault" dump &&
