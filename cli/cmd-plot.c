@@ -45,7 +45,10 @@ const char *const plot_usage[] = {
 	"                       change points (see 'perfsift changepoints') as",
 	"                       dashed lines, each change point a vertical",
 	"                       line with its change in the legend; a panel",
-	"                       per testcase, params and machine",
+	"                       per testcase, params and machine; with --good",
+	"                       G --bad B [--alpha A] each commit tested",
+	"                       between them marked as 'perfsift bisect",
+	"                       suggest' classifies it: good, bad, unknown",
 	"",
 	"A SELECTOR is a label, a kernel version or a commit sha prefix, or",
 	"with --by param:NAME a value of a run parameter; 8 at most.",
@@ -118,7 +121,8 @@ static int resolve(struct db *db, const char **argv, size_t n,
 
 int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	enum { O_METRIC = 256, O_TESTCASE, O_MACHINE, O_BY, O_X, O_SCRIPT };
+	enum { O_METRIC = 256, O_TESTCASE, O_MACHINE, O_BY, O_X, O_SCRIPT,
+	       O_GOOD, O_BAD, O_ALPHA };
 	static const struct option opts[] = {
 		{ "metric", required_argument, NULL, O_METRIC },
 		{ "testcase", required_argument, NULL, O_TESTCASE },
@@ -126,10 +130,13 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 		{ "by", required_argument, NULL, O_BY },
 		{ "x", required_argument, NULL, O_X },
 		{ "script", no_argument, NULL, O_SCRIPT },
+		{ "good", required_argument, NULL, O_GOOD },
+		{ "bad", required_argument, NULL, O_BAD },
+		{ "alpha", required_argument, NULL, O_ALPHA },
 		{ "output", required_argument, NULL, 'o' },
 		{ 0 },
 	};
-	struct plot_request rq = { .dim = DIM_AUTO };
+	struct plot_request rq = { .dim = DIM_AUTO, .alpha = 0.01 };
 	struct plot_variant *var = NULL;
 	struct selector *sel = NULL;
 	struct plot p;
@@ -150,6 +157,17 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 			break;
 		case O_MACHINE: dup = set_once(&rq.machine, "--machine"); break;
 		case O_X: dup = set_once(&rq.x_param, "--x"); break;
+		case O_GOOD: dup = set_once(&rq.good, "--good"); break;
+		case O_BAD: dup = set_once(&rq.bad, "--bad"); break;
+		case O_ALPHA:
+			if (str_to_double(optarg, &rq.alpha) ||
+			    !(rq.alpha > 0 && rq.alpha < 1)) {
+				free(param);
+				return usage_error(plot_usage, "--alpha wants "
+						   "a number in (0, 1), got "
+						   "'%s'", optarg);
+			}
+			break;
 		case 'o': dup = set_once(&output, "-o"); break;
 		case O_SCRIPT: script = 1; break;
 		case O_BY:
@@ -204,6 +222,14 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 	}
 	if (rq.x_param && rq.kind != PLOT_SWEEP) {
 		usage_error(plot_usage, "--x is for sweep plots");
+		goto out;
+	}
+	if ((rq.good || rq.bad) && rq.kind != PLOT_TREND) {
+		usage_error(plot_usage, "--good and --bad are for trend plots");
+		goto out;
+	}
+	if (!rq.good != !rq.bad) {
+		usage_error(plot_usage, "--good and --bad go together");
 		goto out;
 	}
 	if (!output && !script) {

@@ -41,11 +41,6 @@ const char *const regressions_usage[] = {
 	NULL,
 };
 
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *jcommit(const struct rg_commit *c)
 {
 	json_t *o;
@@ -81,13 +76,13 @@ static void json_one(const struct comparison *c, const struct cmp_row *r,
 					       : json_null());
 	json_object_set_new(o, "direction",
 			    json_string(direction_name(r->direction)));
-	json_object_set_new(o, "base_mean", jnum(r->side[0].mean));
-	json_object_set_new(o, "mean", jnum(r->side[v].mean));
-	json_object_set_new(o, "change_pct", jnum(x->change_pct));
-	json_object_set_new(o, "ci_low_pct", jnum(x->ci_low_pct));
-	json_object_set_new(o, "ci_high_pct", jnum(x->ci_high_pct));
-	json_object_set_new(o, "p_value", jnum(x->p));
-	json_object_set_new(o, "q_value", jnum(x->q));
+	json_object_set_new(o, "base_mean", json_finite(r->side[0].mean));
+	json_object_set_new(o, "mean", json_finite(r->side[v].mean));
+	json_object_set_new(o, "change_pct", json_finite(x->change_pct));
+	json_object_set_new(o, "ci_low_pct", json_finite(x->ci_low_pct));
+	json_object_set_new(o, "ci_high_pct", json_finite(x->ci_high_pct));
+	json_object_set_new(o, "p_value", json_finite(x->p));
+	json_object_set_new(o, "q_value", json_finite(x->q));
 	json_object_set_new(o, "test", json_string(cmp_method_name(x->method)));
 	json_object_set_new(o, "last_good",
 			    jcommit(regressions_commit(e->rg, c, 0)));

@@ -50,11 +50,6 @@ const char *const show_usage[] = {
 
 #define MAX_RUN_COLUMNS 8
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static void fmt_num(struct table *t, double v)
 {
 	if (!isfinite(v))
@@ -100,7 +95,7 @@ static int show_json(struct db *db, const struct run_row *runs, size_t nr,
 				    json_string(a[i].unit) : json_null());
 		json_object_set_new(o, "stat", json_string(a[i].stat));
 		json_object_set_new(o, "value", json_real(a[i].value));
-		json_object_set_new(o, "stddev", num_or_null(a[i].stddev));
+		json_object_set_new(o, "stddev", json_finite(a[i].stddev));
 		json_object_set_new(o, "stddev_kind", a[i].stddev_kind ?
 				    json_string(a[i].stddev_kind) :
 				    json_null());
@@ -461,7 +456,7 @@ static int show_percentiles(struct db *db, const struct run_filter *f,
 
 			if (json) {
 				snprintf(key, sizeof(key), "%g", pct[k]);
-				json_object_set_new(vals, key, num_or_null(v));
+				json_object_set_new(vals, key, json_finite(v));
 			} else {
 				fmt_num(&t, v);
 			}

@@ -62,23 +62,6 @@ struct series {
 	struct cp_result cp;
 };
 
-static int same_series(const struct history_row *a,
-		       const struct history_row *b)
-{
-	return !strcmp(a->metric, b->metric) &&
-	       !strcmp(a->testcase, b->testcase) &&
-	       !strcmp(a->params, b->params) && !strcmp(a->machine, b->machine);
-}
-
-static const char *verdict(int direction, double change_pct)
-{
-	if (!isfinite(change_pct) || change_pct == 0 ||
-	    direction == DIR_UNKNOWN)
-		return "change";
-	return (change_pct > 0) == (direction == DIR_HIGHER) ? "improvement"
-							     : "regression";
-}
-
 static void short_sha(char *buf, const char *sha)
 {
 	snprintf(buf, 13, "%s", sha);
@@ -101,11 +84,6 @@ static void title(const struct series *s, FILE *f)
 	fputc('\n', f);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *point_json(const struct series *s, const struct cp_point *p)
 {
 	const struct history_row *a = &s->r[p->index - 1], *b = &s->r[p->index];
@@ -114,14 +92,14 @@ static json_t *point_json(const struct series *s, const struct cp_point *p)
 	json_object_set_new(o, "commit", json_string(b->sha));
 	json_object_set_new(o, "subject", json_string(b->subject));
 	json_object_set_new(o, "last_good", json_string(a->sha));
-	json_object_set_new(o, "mean_before", num(p->mean_before));
-	json_object_set_new(o, "mean_after", num(p->mean_after));
+	json_object_set_new(o, "mean_before", json_finite(p->mean_before));
+	json_object_set_new(o, "mean_after", json_finite(p->mean_after));
 	json_object_set_new(o, "n_before", json_integer((json_int_t)p->n_before));
 	json_object_set_new(o, "n_after", json_integer((json_int_t)p->n_after));
-	json_object_set_new(o, "change_pct", num(p->change_pct));
-	json_object_set_new(o, "p", num(p->pvalue));
+	json_object_set_new(o, "change_pct", json_finite(p->change_pct));
+	json_object_set_new(o, "p", json_finite(p->pvalue));
 	json_object_set_new(o, "verdict",
-			    json_string(verdict(s->direction, p->change_pct)));
+			    json_string(direction_verdict(s->direction, p->change_pct)));
 	return o;
 }
 
@@ -170,7 +148,7 @@ static void changepoints_text(const struct series *s, FILE *f)
 		table_addf(&t, "%.6g (n=%zu)", p->mean_after, p->n_after);
 		table_addf(&t, "%+.2f%%", p->change_pct);
 		table_addf(&t, "%.2g", p->pvalue);
-		table_addf(&t, "%s", verdict(s->direction, p->change_pct));
+		table_addf(&t, "%s", direction_verdict(s->direction, p->change_pct));
 		table_addf(&t, "%s", s->r[p->index].subject);
 	}
 	table_print(&t, f);
@@ -218,7 +196,7 @@ static void trend_text(const struct series *s, FILE *f)
 		if (k < s->cp.nr && s->cp.points[k].index == i)
 			table_addf(&t, "<- %+.2f%% %s (p %.2g)",
 				   s->cp.points[k].change_pct,
-				   verdict(s->direction,
+				   direction_verdict(s->direction,
 					   s->cp.points[k].change_pct),
 				   s->cp.points[k].pvalue);
 		else
@@ -272,8 +250,8 @@ static json_t *series_json(const struct series *s, int trend)
 			json_object_set_new(c, "subject",
 					    json_string(s->r[i].subject));
 			json_object_set_new(c, "n", json_integer((json_int_t)n));
-			json_object_set_new(c, "mean", num(stats_mean(v, n)));
-			json_object_set_new(c, "sd", n > 1 ? num(stats_sd_sample(
+			json_object_set_new(c, "mean", json_finite(stats_mean(v, n)));
+			json_object_set_new(c, "sd", n > 1 ? json_finite(stats_sd_sample(
 						    v, n)) : json_null());
 			json_object_set_new(c, "values", vals);
 			json_array_append_new(commits, c);
@@ -362,7 +340,7 @@ static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
 		double *x;
 		size_t *g, k;
 
-		for (j = i; j < nr && same_series(&rows[i], &rows[j]); j++)
+		for (j = i; j < nr && history_same_series(&rows[i], &rows[j]); j++)
 			;
 		s.nr = j - i;
 		s.direction = direction_of(&dirs, rows[i].metric, rows[i].unit,

@@ -18,6 +18,7 @@ struct perfsift_ctx {
  */
 struct db *cmd_db(struct perfsift_ctx *ctx);
 
+int cmd_bisect(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_changepoints(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_commits(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx);
@@ -53,6 +54,8 @@ void strlist_release(struct strlist *l);
 /* Write a JSON value (stolen) to stdout, indented, with a newline. */
 struct json_t;
 int print_json_steal(struct json_t *v);
+/* v as a JSON real, or null when it is not finite (NAN, infinite). */
+struct json_t *json_finite(double v);
 /* A run as the JSON object of SPEC §5.1 (new reference). */
 struct run_row;
 struct json_t *run_to_json(struct db *db, const struct run_row *r);

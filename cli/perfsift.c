@@ -23,7 +23,7 @@ struct cmd_struct {
 };
 
 
-extern const char *const commits_usage[],
+extern const char *const bisect_usage[], *const commits_usage[],
 	*const compare_usage[], *const trend_usage[],
 	*const debug_usage[],
 	*const import_usage[], *const regressions_usage[],
@@ -31,6 +31,9 @@ extern const char *const commits_usage[],
 	*const show_usage[];
 
 static const struct cmd_struct commands[] = {
+	{ "bisect", cmd_bisect,
+	  "guide a bisection: the next commit to test, and verdicts for "
+	  "git bisect run", bisect_usage, NULL },
 	{ "changepoints", cmd_changepoints,
 	  "the change points of a metric's history, in commit order",
 	  trend_usage, NULL },
@@ -90,6 +93,11 @@ int usage_error(const char *const *usage, const char *fmt, ...)
 	fputc('\n', stderr);
 	usage_print(stderr, usage);
 	return EXIT_USAGE;
+}
+
+struct json_t *json_finite(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 int print_json_steal(struct json_t *v)

@@ -8,8 +8,10 @@
 #include "core/sbuf.h"
 #include "core/strparse.h"
 #include "stats/compare.h"
+#include "stats/bisect.h"
 #include "stats/changepoint.h"
 #include "stats/stats.h"
+#include "store/commits.h"
 #include "plot.h"
 #include <ctype.h>
 
@@ -1156,9 +1158,59 @@ static void trend_tic(struct plot *p, double x, const char *sha)
  * change point as a dashed vertical line between its commit and the
  * one before, its change and p in the legend.
  */
+/*
+ * The bisection's marks on a trend panel: for each verdict a line of
+ * points at the means of the commits bisect_range() gives it.  0, or -1
+ * after error() (no run at good or bad, no noise, good like bad).
+ */
+static int trend_bisect(struct plot_panel *pn, const double *x,
+			const size_t *g, size_t n, const struct commit_row *good,
+			const struct commit_row *bad, double alpha,
+			const char *metric)
+{
+	static const char *const names[] = {
+		"bisect good", "bisect bad", "bisect unknown",
+		"bisect between",
+	};
+	struct bisect_result res;
+	size_t v, i;
+	int r = bisect_range(x, g, n, (size_t)good->position,
+			     (size_t)bad->position, alpha, &res);
+
+	if (r == BISECT_ESAME)
+		return error("%s: good %.12s and bad %.12s do not differ at "
+			     "alpha %g (p %.2g): nothing to mark", metric,
+			     good->sha, bad->sha, alpha, res.p);
+	if (r)
+		return error("%s: no bisection to mark: %s", metric,
+			     r == BISECT_ENOGOOD ? "no run at --good" :
+			     r == BISECT_ENOBAD ? "no run at --bad" :
+			     r == BISECT_ENONOISE ? "no commit has 2 runs" :
+			     "a value that is not finite");
+	for (v = 0; v < ARRAY_SIZE(names); v++) {
+		struct plot_line *ln = NULL;
+		size_t cnt = 0;
+
+		for (i = 0; i < res.nr; i++)
+			cnt += res.points[i].cls.verdict == v;
+		if (!cnt)
+			continue;
+		ln = plot_add_line_take(pn, xstrfmt("%s (%zu)", names[v], cnt),
+					-1);
+		ln->bisect = (int)v + 1;
+		for (i = 0; i < res.nr; i++)
+			if (res.points[i].cls.verdict == v)
+				plot_line_add(ln, (double)res.points[i].group,
+					      res.points[i].mean, NAN);
+	}
+	bisect_result_release(&res);
+	return 0;
+}
+
 static int load_trend(struct db *db, const struct plot_request *rq,
 		      struct plot *p)
 {
+	struct commit_row good = { 0 }, bad = { 0 };
 	struct run_filter f = { 0 };
 	struct history_row *rows = NULL;
 	struct cp_options cpo = CP_OPTIONS_INIT;
@@ -1167,18 +1219,33 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 
 	f.testcase = rq->testcase_glob;
 	f.machine = rq->machine;
-	if (query_history(db, &f, glob_text(rq), &rows, &nr))
-		return -2;
+	if (rq->good) {
+		int r = commits_resolve(db, rq->good, &good);
+
+		if (!r)
+			r = commits_resolve(db, rq->bad, &bad);
+		if (r) {
+			ret = r == -2 ? -2 : -1;
+			goto out;
+		}
+		if (good.position >= bad.position) {
+			error("--good %.12s must come before --bad %.12s in the "
+			      "recorded order", good.sha, bad.sha);
+			goto out;
+		}
+	}
+	if (query_history(db, &f, glob_text(rq), &rows, &nr)) {
+		ret = -2;
+		goto out;
+	}
 	if (!nr) {
 		error("no sample of '%s' in a run whose commit is recorded "
 		      "(see 'perfsift commits import')", glob_text(rq));
 		goto out;
 	}
 	for (i = 0; i < nr; i = j) {
-		for (j = i; j < nr && !strcmp(rows[j].metric, rows[i].metric) &&
-		     !strcmp(rows[j].testcase, rows[i].testcase) &&
-		     !strcmp(rows[j].params, rows[i].params) &&
-		     !strcmp(rows[j].machine, rows[i].machine); j++)
+		for (j = i; j < nr && history_same_series(&rows[i], &rows[j]);
+		     j++)
 			;
 		nr_series++;
 	}
@@ -1198,10 +1265,8 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 		size_t *g, n, c, seg;
 		struct sbuf t = SBUF_INIT;
 
-		for (j = i; j < nr && !strcmp(rows[j].metric, rows[i].metric) &&
-		     !strcmp(rows[j].testcase, rows[i].testcase) &&
-		     !strcmp(rows[j].params, rows[i].params) &&
-		     !strcmp(rows[j].machine, rows[i].machine); j++)
+		for (j = i; j < nr && history_same_series(&rows[i], &rows[j]);
+		     j++)
 			;
 		n = j - i;
 		x = xmalloc(n * sizeof(*x));
@@ -1278,6 +1343,12 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 		}
 		nr_cp += cp.nr;
 		cp_result_release(&cp);
+		if (rq->good && trend_bisect(pn, x, g, n, &good, &bad,
+					     rq->alpha, rows[i].metric)) {
+			free(x);
+			free(g);
+			goto out;
+		}
 		free(x);
 		free(g);
 	}
@@ -1285,8 +1356,17 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 	p->subtitle = xstrfmt("%zu change point%s (E-divisive, t-test p < "
 			      "%g); bars: sd (n-1)", nr_cp,
 			      nr_cp == 1 ? "" : "s", cpo.max_pvalue);
+	if (rq->good) {
+		char *t = xstrfmt("%s; bisect %.7s..%.7s, t-tests at %g",
+				  p->subtitle, good.sha, bad.sha, rq->alpha);
+
+		free(p->subtitle);
+		p->subtitle = t;
+	}
 	ret = 0;
 out:
+	commit_row_release(&good);
+	commit_row_release(&bad);
 	history_rows_free(rows, nr);
 	return ret;
 }

@@ -595,6 +595,32 @@ static void sweep_axis(struct sbuf *out, const struct plot *p)
 	}
 }
 
+/*
+ * A bisection's marks (plot_line.bisect): points only, big, in the
+ * verdict's colour; in text a letter (lkp's '*' and 'O' would be lost
+ * among the '*' of the error bars).
+ */
+static void bisect_marks(struct sbuf *out, int bisect,
+			 enum plot_format format)
+{
+	static const struct {
+		const char *rgb, *text;
+		int pt;
+	} m[] = {
+		{ "#1a9850", "o", 9 },	/* good: a green triangle */
+		{ "#d73027", "X", 7 },	/* bad: a red disc */
+		{ "#f39c12", "?", 13 },	/* unknown: an amber diamond */
+		{ "#7b3294", "~", 5 },	/* between: a purple square */
+	};
+	size_t i = (size_t)bisect - 1;
+
+	if (format == PLOT_TXT)
+		sbuf_addf(out, " using 1:2 with points pt \"%s\"", m[i].text);
+	else
+		sbuf_addf(out, " using 1:2 with points lc rgb \"%s\" pt %d "
+			  "ps 2.2", m[i].rgb, m[i].pt);
+}
+
 static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 			const struct plot_opts *o)
 {
@@ -651,15 +677,14 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 		if (l)
 			sbuf_addstr(out, ", \\\n     ");
 		block_name(out, i, what);
-		if (ln->dash)
+		if (ln->bisect)
+			bisect_marks(out, ln->bisect, o->format);
+		else if (ln->dash)
 			sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5",
 				  color, ln->dash);
 		else if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
 			sbuf_addf(out, " using 1:2:3 with yerrorlines %s",
 				  color);
-		else if (ln->dash)
-			sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5",
-				  color, ln->dash);
 		else
 			sbuf_addf(out, " using 1:2 with linespoints %s ps 0.9",
 				  color);

@@ -56,6 +56,11 @@ struct plot_line {
 	int variant;		/* 0-based: chooses the colour */
 	int point_type;		/* 0: the variant's own */
 	int dash;		/* 0: solid; 2..: a reference line (dash type) */
+	/*
+	 * 0, or 1 + the enum bisect_verdict (stats/bisect.h) of the commits
+	 * whose means the line's points mark: drawn as points only
+	 */
+	int bisect;
 	struct plot_point *pt;	/* owned */
 	size_t nr, alloc;
 };
@@ -166,6 +171,9 @@ struct plot_request {
 	const char *machine;		/* NULL: any */
 	const char *x_param;		/* sweep --x NAME; NULL: the metric's
 					 * trailing number */
+	const char *good, *bad;		/* trend: mark the bisection from
+					 * good to bad; NULL: none */
+	double alpha;			/* its significance level */
 };
 
 /*

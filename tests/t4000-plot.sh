@@ -406,6 +406,7 @@ test_expect_success 'compare of too many metrics: exit 2 with the limit' '
 
 test_expect_success 'latency: percentiles on a nines axis, mean and sd over the runs' '
 	perfsift plot latency base patched --script >lat.gp &&
+	test_golden latency.gp lat.gp &&
 	grep -F "fio.read_clat_P%: base vs patched" lat.gp &&
 	# a tic label is a gnuplot format: its % doubled
 	grep -F "\"99%%\" 2," lat.gp &&

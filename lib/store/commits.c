@@ -623,3 +623,146 @@ out:
 	sbuf_release(&err);
 	return ret;
 }
+
+static void commit_row_read(sqlite3_stmt *st, struct commit_row *r)
+{
+	const char *subject = (const char *)sqlite3_column_text(st, 1);
+
+	r->sha = xstrdup((const char *)sqlite3_column_text(st, 0));
+	r->subject = xstrdup(subject ? subject : "");
+	r->position = (long)sqlite3_column_int64(st, 2);
+}
+
+/*
+ * Run st (one text bound) and keep up to two rows: how many matched
+ * (0, 1, or 2 for "several"), the first in *out; -1 on a database error.
+ * Every match's sha is appended to list (for the message).
+ */
+static int match_commits(struct db *db, sqlite3_stmt *st, const char *text,
+			 struct commit_row *out, struct sbuf *list)
+{
+	int rc, nr = 0;
+
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!nr)
+			commit_row_read(st, out);
+		sbuf_addf(list, "%s%.12s", nr ? ", " : "",
+			  (const char *)sqlite3_column_text(st, 0));
+		nr++;
+	}
+	if (rc != SQLITE_DONE) {
+		if (nr)
+			commit_row_release(out);
+		return db_fail(db, rc, db->path, 0);
+	}
+	if (nr > 1) {
+		commit_row_release(out);
+		return 2;
+	}
+	return nr;
+}
+
+int commits_resolve(struct db *db, const char *text, struct commit_row *out)
+{
+	static const char *const sql[] = {
+		/* hex digits sort below 'g': the prefix's range of the index */
+		"SELECT sha, subject, position FROM commits WHERE sha >= ?1"
+		" AND sha < ?1 || 'g' ORDER BY position LIMIT 11",
+		"SELECT DISTINCT c.sha, c.subject, c.position FROM variants v"
+		" JOIN commits c ON c.sha = v.commit_sha WHERE v.label = ?1"
+		" OR v.kernel = ?1 ORDER BY c.position LIMIT 11",
+	};
+	struct sbuf list = SBUF_INIT;
+	size_t len = strlen(text), i;
+	char *lower = xstrdup(text);
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!len) {
+		free(lower);
+		return error("an empty commit: a sha prefix, label or kernel "
+			     "is needed");
+	}
+	for (i = 0; i < len; i++)
+		lower[i] = (char)tolower((unsigned char)lower[i]);
+	for (i = 0; i < ARRAY_SIZE(sql); i++) {
+		sqlite3_stmt *st;
+		int nr;
+
+		if (!i && (len < 4 || len > 40 || !is_hex(lower, len)))
+			continue;
+		st = db_prepare(db, sql[i]);
+		if (!st) {
+			ret = -2;
+			goto out;
+		}
+		nr = match_commits(db, st, i ? text : lower, out, &list);
+		sqlite3_finalize(st);
+		if (nr < 0) {
+			ret = -2;
+			goto out;
+		}
+		if (nr == 1) {
+			ret = 0;
+			goto out;
+		}
+		if (nr > 1) {
+			error("'%s' names several recorded commits: %s%s", text,
+			      list.buf, nr > 10 ? ", ..." : "");
+			goto out;
+		}
+	}
+	error("'%s' is not a recorded commit, nor a label or kernel of runs "
+	      "at one (see 'perfsift commits import' and 'perfsift runs')",
+	      text);
+out:
+	sbuf_release(&list);
+	free(lower);
+	return ret;
+}
+
+int commits_range(struct db *db, long from, long to, struct commit_row **rows,
+		  size_t *nr)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT sha, subject, position FROM"
+				      " commits WHERE position BETWEEN ?1 AND"
+				      " ?2 ORDER BY position");
+	size_t alloc = 0;
+	int rc;
+
+	*rows = NULL;
+	*nr = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, from);
+	sqlite3_bind_int64(st, 2, to);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(*rows, *nr + 1, alloc);
+		commit_row_read(st, &(*rows)[(*nr)++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		commit_rows_free(*rows, *nr);
+		*rows = NULL;
+		*nr = 0;
+		return db_fail(db, rc, db->path, 0);
+	}
+	return 0;
+}
+
+void commit_row_release(struct commit_row *r)
+{
+	free(r->sha);
+	free(r->subject);
+	memset(r, 0, sizeof(*r));
+}
+
+void commit_rows_free(struct commit_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		commit_row_release(&rows[i]);
+	free(rows);
+}

@@ -45,4 +45,28 @@ int commits_import(struct db *db, const char *repo, const char *const *revs,
  */
 int commits_link_variants(struct db *db, struct commits_result *res);
 
+/* A recorded commit. */
+struct commit_row {
+	char *sha, *subject;	/* owned; subject '' when unknown */
+	long position;		/* in the recorded order, 0 oldest */
+};
+
+/*
+ * Resolve text to one recorded commit: a prefix (4 to 40 hex digits) of
+ * exactly one recorded sha, else a label or kernel version whose
+ * variants all carry one recorded commit.  Returns 0; -1 after error()
+ * when text names no recorded commit or several (they are listed): a
+ * usage error; -2 on a database error.
+ */
+int commits_resolve(struct db *db, const char *text, struct commit_row *out);
+
+/*
+ * The recorded commits at positions from..to (inclusive), in order.
+ * *rows is new (commit_rows_free).  0 or -1 after error().
+ */
+int commits_range(struct db *db, long from, long to, struct commit_row **rows,
+		  size_t *nr);
+void commit_row_release(struct commit_row *r);
+void commit_rows_free(struct commit_row *rows, size_t nr);
+
 #endif

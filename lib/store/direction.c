@@ -288,6 +288,14 @@ const char *direction_name(int dir)
 	return dir > 0 ? "higher" : dir < 0 ? "lower" : "unknown";
 }
 
+const char *direction_verdict(int dir, double change_pct)
+{
+	if (!isfinite(change_pct) || change_pct == 0 || dir == DIR_UNKNOWN)
+		return "change";
+	return (change_pct > 0) == (dir == DIR_HIGHER) ? "improvement"
+						       : "regression";
+}
+
 int direction_parse(const char *s)
 {
 	if (!strcmp(s, "higher"))

@@ -34,6 +34,11 @@ int direction_of(const struct direction_overrides *o, const char *metric,
 int direction_set(struct db *db, const char *pattern, int dir);
 const char *direction_name(int dir);	/* "higher", "lower", "unknown" */
 /*
+ * A change of change_pct % read by the metric's direction: "regression",
+ * "improvement", or "change" (direction unknown, no change, or NAN).
+ */
+const char *direction_verdict(int dir, double change_pct);
+/*
  * Is the metric a benchmark's headline result (lkp's KPIs: fio's
  * bandwidth and IOPS, will-it-scale's per-thread ops, aim7's jobs per
  * minute, ...)?  compare tests these as a family of their own, the

@@ -791,6 +791,14 @@ int query_history(struct db *db, const struct run_filter *f,
 		       rows, nr);
 }
 
+int history_same_series(const struct history_row *a,
+			const struct history_row *b)
+{
+	return !strcmp(a->metric, b->metric) &&
+	       !strcmp(a->testcase, b->testcase) &&
+	       !strcmp(a->params, b->params) && !strcmp(a->machine, b->machine);
+}
+
 void history_rows_free(struct history_row *rows, size_t nr)
 {
 	size_t i;

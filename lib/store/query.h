@@ -139,6 +139,9 @@ int query_history(struct db *db, const struct run_filter *f,
 		  const char *metric_glob, struct history_row **rows,
 		  size_t *nr);
 void history_rows_free(struct history_row *rows, size_t nr);
+/* Do a and b belong to one series (metric, testcase, params, machine)? */
+int history_same_series(const struct history_row *a,
+			const struct history_row *b);
 
 /*
  * The histograms of the filtered runs (schema 0006), as series rows: t
