@@ -18,7 +18,7 @@ WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla -Wundef
 WERROR   ?= 1
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) $(CFLAGS)
-PKGS     := sqlite3 jansson libcurl zlib yaml-0.1
+PKGS     := sqlite3 jansson libcurl zlib yaml-0.1 gmime-3.0
 CPPFLAGS += -Ilib -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 # libraries no object needs yet (libcurl until mail) are not linked

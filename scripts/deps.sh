@@ -11,10 +11,10 @@
 # exact apt-get line is printed and the script fails.
 set -e
 
-build="gcc make pkg-config libsqlite3-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libyaml-dev"
+build="gcc make pkg-config libsqlite3-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libyaml-dev libgmime-3.0-dev"
 case "${1:-build}" in
 build)	want="$build" ;;
-check)	want="$build sqlite3 git fio gnuplot-nox python3 python3-scipy python3-aiosmtpd clang libclang-rt-14-dev libgmime-3.0-dev" ;;
+check)	want="$build sqlite3 git fio gnuplot-nox python3 python3-scipy python3-aiosmtpd clang libclang-rt-14-dev openssl chromium" ;;
 demo)	want="$build fio gnuplot-nox git" ;;
 *)	echo "usage: scripts/deps.sh [build|check|demo]" >&2; exit 2 ;;
 esac
