@@ -495,6 +495,7 @@ struct cp_stream {
 	/* the series: n points, pre[0..n] */
 	double *x;		/* owned */
 	size_t *group;		/* owned */
+	size_t *bounds;		/* owned; group boundaries in [1..i] */
 	struct prefix *pre;	/* owned */
 	size_t n, alloc;
 	double shift;
@@ -512,6 +513,7 @@ struct cp_stream {
 	struct mnode *node;	/* owned; merge scratch */
 	size_t anode;
 	struct heap hp, hm;	/* by p, by -magnitude */
+	size_t full_merges;
 };
 
 static int heap_before(const struct hent *a, const struct hent *b)
@@ -625,6 +627,29 @@ static double seg_test(const struct cp_stream *cs, size_t l, size_t m,
 	return isnan(p) ? 1 : p;
 }
 
+/*
+ * The p the merge pass decides on: the test of x[l..m) against x[m..r),
+ * times the number of splits of x[l..r) that the windows could have
+ * chosen (Bonferroni) unless opt.bonferroni is 0.  Why: each weak change
+ * point is the best split of its window, so its plain p is the smallest
+ * of many; a flat stretch of 1,000 points then keeps a pair of change
+ * points around its most extreme few dozen points in a quarter of the
+ * series (tests/cp-synth.c; Otava's plain rule).  The product bounds the
+ * chance that any split of x[l..r) passes by chance.  Only group
+ * boundaries count, from the prefix count cs->bounds.
+ */
+static double merge_p(const struct cp_stream *cs, size_t l, size_t m,
+		      size_t r, double *ma, double *mb)
+{
+	double p = seg_test(cs, l, m, r, ma, mb);
+	size_t ms = cs->min_size, splits;
+
+	if (!cs->opt.bonferroni || r - l < 2 * ms)
+		return p;
+	splits = cs->bounds[r - ms] - cs->bounds[l + ms - 1];
+	return splits > 1 ? fmin(1, p * (double)splits) : p;
+}
+
 /* A result point at m between the change points (or ends) l and r. */
 static void fill_point(const struct cp_stream *cs, struct cp_point *p,
 		       size_t l, size_t m, size_t r, double q)
@@ -651,7 +676,7 @@ static int node_eval(struct cp_stream *cs, size_t k, size_t left,
 	struct mnode *m = &cs->node[k];
 	double ma, mb;
 
-	m->p = seg_test(cs, node_pos(cs->node, m->prev, left), m->pos,
+	m->p = merge_p(cs, node_pos(cs->node, m->prev, left), m->pos,
 			node_pos(cs->node, m->next, right), &ma, &mb);
 	m->mag = magnitude(ma, mb);
 	m->ver++;
@@ -855,7 +880,7 @@ static int merge_tail(struct cp_stream *cs, size_t keep, size_t *nr_out)
 			for (k = 1; k <= rc; k++) {
 				size_t r = ka + k < cs->nweak ?
 					   cs->weak[ka + k].index : cs->n;
-				double p = seg_test(cs, l, a, r, &ma, &mb);
+				double p = merge_p(cs, l, a, r, &ma, &mb);
 
 				if (!(p < cs->opt.max_pvalue) ||
 				    !(magnitude(ma, mb) >
@@ -988,6 +1013,7 @@ void cp_stream_free(struct cp_stream *cs)
 		return;
 	free(cs->x);
 	free(cs->group);
+	free(cs->bounds);
 	free(cs->pre);
 	free(cs->win);
 	free(cs->weak);
@@ -1015,12 +1041,17 @@ size_t cp_stream_nr_weak(const struct cp_stream *cs)
 	return cs->nweak;
 }
 
+size_t cp_stream_full_merges(const struct cp_stream *cs)
+{
+	return cs->full_merges;
+}
+
 /* Room for n points in x, group and pre (n + 1 prefixes). */
 static int stream_reserve(struct cp_stream *cs, size_t n)
 {
 	size_t na;
 	double *x;
-	size_t *g;
+	size_t *g, *b;
 	struct prefix *pre;
 
 	if (n <= cs->alloc)
@@ -1032,10 +1063,13 @@ static int stream_reserve(struct cp_stream *cs, size_t n)
 	g = realloc(cs->group, na * sizeof(*g));
 	if (g)
 		cs->group = g;
+	b = realloc(cs->bounds, na * sizeof(*b));
+	if (b)
+		cs->bounds = b;
 	pre = realloc(cs->pre, (na + 1) * sizeof(*pre));
 	if (pre)
 		cs->pre = pre;
-	if (!x || !g || !pre)
+	if (!x || !g || !b || !pre)
 		return -1;
 	cs->alloc = na;
 	return 0;
@@ -1071,6 +1105,8 @@ int cp_stream_append(struct cp_stream *cs, const double *x,
 			cs->group[k] = group[i];
 		else
 			cs->group[k] = k ? cs->group[k - 1] + 1 : 0;
+		cs->bounds[k] = k ? cs->bounds[k - 1] +
+			(cs->group[k] != cs->group[k - 1]) : 0;
 	}
 	cs->n = n_old + nr;
 
@@ -1100,6 +1136,7 @@ int cp_stream_append(struct cp_stream *cs, const double *x,
 	if (r < 0)
 		goto broken;
 	if (!r) {
+		cs->full_merges++;
 		if (merge(cs, 0, cs->nweak, 0, cs->n) ||
 		    res_reserve(cs, cs->nweak))
 			goto broken;

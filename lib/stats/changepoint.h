@@ -67,8 +67,19 @@ struct cp_options {
 	 * series of 200 points in ten); the pooled variance does not.
 	 */
 	int welch;
+	/*
+	 * Windowed mode only (cp_detect() ignores it): 1 (default): the
+	 * merge pass keeps a change point when its p times the number of
+	 * splits its two segments allow (group boundaries at least
+	 * min_size from their ends) is below max_pvalue, a Bonferroni
+	 * bound for having picked the best split; 0: Otava's plain p,
+	 * which on flat noise keeps false change points around the most
+	 * extreme stretch of a long series (a quarter of flat series of
+	 * 1,000 points; docs/changepoints.md).
+	 */
+	int bonferroni;
 };
-#define CP_OPTIONS_INIT { 0.001, 0.0, 3, 0 }
+#define CP_OPTIONS_INIT { 0.001, 0.0, 3, 0, 1 }
 
 /* One change point, between the segments adjacent to it. */
 struct cp_point {
@@ -133,12 +144,15 @@ void cp_result_release(struct cp_result *out);
  *
  * The merge pass: each weak change point is tested (opt's t-test) between
  * its two neighbouring segments, the neighbours being the adjacent weak
- * change points or the ends of the series.  Repeatedly, the one with the
- * largest p is removed if p >= max_pvalue; when none is, the one with the
- * smallest magnitude is removed if its magnitude <= min_magnitude; after
- * each removal its two neighbours are tested again on the merged segment.
- * Ties go to the lower index.  What is left has p < max_pvalue and
- * magnitude > min_magnitude.
+ * change points or the ends of the series; with opt->bonferroni (the
+ * default) the p it is judged by is that p times the number of splits
+ * the two segments allow (see struct cp_options).  Repeatedly, the one
+ * with the largest p is removed if p >= max_pvalue; when none is, the one
+ * with the smallest magnitude is removed if its magnitude <=
+ * min_magnitude; after each removal its two neighbours are tested again
+ * on the merged segment.  Ties go to the lower index.  What is left has
+ * p < max_pvalue and magnitude > min_magnitude.  The p reported in
+ * struct cp_point is the plain one, as cp_detect() reports it.
  *
  * The segment statistics of the merge pass and of the result come from
  * prefix sums (compensated, of x - x[0]), so each test costs O(1) plus
@@ -212,6 +226,12 @@ const struct cp_result *cp_stream_result(const struct cp_stream *cs);
 /* Points in the stream, and weak change points (after the split pass). */
 size_t cp_stream_len(const struct cp_stream *cs);
 size_t cp_stream_nr_weak(const struct cp_stream *cs);
+
+/*
+ * Appends whose merge pass ran over all weak change points because no
+ * barrier could be proved (for the tests and the benchmark).
+ */
+size_t cp_stream_full_merges(const struct cp_stream *cs);
 
 /* Free everything of cs; NULL is allowed. */
 void cp_stream_free(struct cp_stream *cs);
