@@ -469,6 +469,17 @@ struct mnode {
 	double p, mag;
 	unsigned ver;		/* heap entries of older versions are stale */
 	int dead;
+	size_t hist;		/* its left neighbours: head in cs->mh */
+};
+
+/* One left neighbour a node had, in a list, newest first. */
+struct mhist {
+	size_t pos, next;	/* next: NO_NODE ends the list */
+};
+
+/* A result point's left neighbours over its merges: cs->lpool[off..) */
+struct lrange {
+	size_t off, nr;
 };
 
 #define NO_NODE ((size_t)-1)
@@ -507,12 +518,19 @@ struct cp_stream {
 
 	struct cp_result res;	/* points owned */
 	struct cp_point *next_res;	/* owned; the result being built */
-	size_t ares;		/* entries of res.points and next_res */
+	struct lrange *lr_res, *lr_next;	/* owned; per point of each */
+	size_t ares;		/* entries of the four arrays above */
+	size_t *lpool;		/* owned; what lr_res and lr_next point into */
+	size_t nlpool, alpool;
 
 	struct splitter sp;
 	struct mnode *node;	/* owned; merge scratch */
 	size_t anode;
 	struct heap hp, hm;	/* by p, by -magnitude */
+	struct mhist *mh;	/* owned; the nodes' left neighbours */
+	size_t nmh, amh;
+	size_t *front;		/* owned; right neighbours of the left end */
+	size_t nfront, afront;
 	size_t full_merges;
 };
 
@@ -688,12 +706,41 @@ static int node_eval(struct cp_stream *cs, size_t k, size_t left,
 	return 0;
 }
 
+/* Note that node k (NO_NODE: the left end) got pos as left neighbour. */
+static int hist_add(struct cp_stream *cs, size_t k, size_t pos)
+{
+	void *tmp;
+
+	if (k == NO_NODE) {
+		if (GROW(cs->front, cs->nfront, cs->afront))
+			return -1;
+		cs->front[cs->nfront++] = pos;
+		return 0;
+	}
+	if (GROW(cs->mh, cs->nmh, cs->amh))
+		return -1;
+	cs->mh[cs->nmh].pos = pos;
+	cs->mh[cs->nmh].next = cs->node[k].hist;
+	cs->node[k].hist = cs->nmh++;
+	return 0;
+}
+
 static int node_remove(struct cp_stream *cs, size_t k, size_t left,
 		       size_t right)
 {
 	struct mnode *m = &cs->node[k];
 
 	m->dead = 1;
+	/*
+	 * The neighbours of the merged segment each get a new neighbour
+	 * on that side: recorded for the barrier proof of merge_tail()
+	 */
+	if (m->next != NO_NODE &&
+	    hist_add(cs, m->next, node_pos(cs->node, m->prev, left)))
+		return -1;
+	if (m->prev == NO_NODE &&
+	    hist_add(cs, NO_NODE, node_pos(cs->node, m->next, right)))
+		return -1;
 	if (m->prev != NO_NODE)
 		cs->node[m->prev].next = m->next;
 	if (m->next != NO_NODE)
@@ -717,6 +764,9 @@ static int merge(struct cp_stream *cs, size_t ka, size_t kb, size_t left,
 	size_t nr = kb - ka, k;
 
 	cs->hp.nr = cs->hm.nr = 0;
+	cs->nmh = cs->nfront = 0;
+	if (hist_add(cs, NO_NODE, nr ? cs->weak[ka].index : right))
+		return -1;
 	if (!nr)
 		return 0;
 	if (nr > cs->anode) {
@@ -736,6 +786,9 @@ static int merge(struct cp_stream *cs, size_t ka, size_t kb, size_t left,
 		m->next = k + 1 < nr ? k + 1 : NO_NODE;
 		m->ver = 0;
 		m->dead = 0;
+		m->hist = NO_NODE;
+		if (hist_add(cs, k, k ? cs->weak[ka + k - 1].index : left))
+			return -1;
 	}
 	for (k = 0; k < nr; k++)
 		if (node_eval(cs, k, left, right))
@@ -784,6 +837,7 @@ static size_t weak_find(const struct cp_stream *cs, size_t nr, size_t pos)
 static int res_reserve(struct cp_stream *cs, size_t nr)
 {
 	struct cp_point *a, *b;
+	struct lrange *c, *d;
 
 	if (nr <= cs->ares)
 		return 0;
@@ -794,18 +848,71 @@ static int res_reserve(struct cp_stream *cs, size_t nr)
 	b = realloc(cs->next_res, nr * sizeof(*b));
 	if (b)
 		cs->next_res = b;
-	if (!a || !b)
+	c = realloc(cs->lr_res, nr * sizeof(*c));
+	if (c)
+		cs->lr_res = c;
+	d = realloc(cs->lr_next, nr * sizeof(*d));
+	if (d)
+		cs->lr_next = d;
+	if (!a || !b || !c || !d)
 		return -1;
 	cs->ares = nr;
 	return 0;
 }
 
+/* Copy node k's left neighbours to the pool: their range to *lr. */
+static int hist_keep(struct cp_stream *cs, size_t k, struct lrange *lr)
+{
+	size_t h;
+	void *tmp;
+
+	lr->off = cs->nlpool;
+	lr->nr = 0;
+	for (h = cs->node[k].hist; h != NO_NODE; h = cs->mh[h].next) {
+		if (GROW(cs->lpool, cs->nlpool, cs->alpool))
+			return -1;
+		cs->lpool[cs->nlpool++] = cs->mh[h].pos;
+		lr->nr++;
+	}
+	return 0;
+}
+
+/*
+ * The pool holds the histories of replaced results too: when they are
+ * most of it, copy the current ones to a new pool (amortised O(1)).
+ */
+static int pool_compact(struct cp_stream *cs)
+{
+	size_t live = 0, i, off = 0, *np;
+
+	for (i = 0; i < cs->res.nr; i++)
+		live += cs->lr_res[i].nr;
+	if (cs->nlpool <= 2 * live + 4096)
+		return 0;
+	np = malloc((live + 1) * sizeof(*np));
+	if (!np)
+		return -1;
+	for (i = 0; i < cs->res.nr; i++) {
+		struct lrange *lr = &cs->lr_res[i];
+
+		memcpy(np + off, cs->lpool + lr->off, lr->nr * sizeof(*np));
+		lr->off = off;
+		off += lr->nr;
+	}
+	free(cs->lpool);
+	cs->lpool = np;
+	cs->nlpool = off;
+	cs->alpool = live + 1;
+	return 0;
+}
+
 /*
  * Append the merge survivors (weak[ka..) with boundaries left and right)
- * to next_res from entry nr on; returns the new count.
+ * and their histories to next_res from entry *nr on.  0, or -1 if
+ * malloc() failed.
  */
-static size_t add_survivors(struct cp_stream *cs, size_t ka, size_t kb,
-			    size_t left, size_t right, size_t nr)
+static int add_survivors(struct cp_stream *cs, size_t ka, size_t kb,
+			 size_t left, size_t right, size_t *nr)
 {
 	size_t k, prev = left;
 
@@ -814,15 +921,17 @@ static size_t add_survivors(struct cp_stream *cs, size_t ka, size_t kb,
 
 		if (m->dead)
 			continue;
-		fill_point(cs, &cs->next_res[nr++], prev, m->pos,
+		if (hist_keep(cs, k, &cs->lr_next[*nr]))
+			return -1;
+		fill_point(cs, &cs->next_res[(*nr)++], prev, m->pos,
 			   node_pos(cs->node, m->next, right),
 			   cs->weak[ka + k].q);
 		prev = m->pos;
 	}
-	return nr;
+	return 0;
 }
 
-/* Fewest (l, r) pairs worth testing before a full merge is cheaper. */
+/* More (l, r) pairs than this: a full merge is about as cheap. */
 #define MAX_PROOF_PAIRS 4096
 
 /*
@@ -836,12 +945,14 @@ static size_t add_survivors(struct cp_stream *cs, size_t ka, size_t kb,
  * right of it (each test uses only the segments next to a change point),
  * so the weak points left of a merge as they merged before (a stood
  * then too: it was in the old result), and those right of it as a merge
- * of their own with a fixed boundary.  a stands as long as it is tested
- * against neighbours l, r with p < max_pvalue and magnitude above the
- * minimum.  Its left neighbour can only be a weak point between the old
- * change point before it (or 0) and a, its right one a weak point
- * between a and the first survivor after it (or n); if every such pair
- * passes, a is never removed, by induction over the steps of the merge.
+ * of their own with a fixed boundary.  So while a stands, its left
+ * neighbours are those it had in the old merges (recorded: lr_res) and
+ * its right neighbours those the tail merge gives it (recorded: front).
+ * If a passes its test (p < max_pvalue, magnitude above the minimum)
+ * against every such pair, it is never removed, by induction over the
+ * steps of the merge, and the result is that of the full merge.  The
+ * neighbours a point has over a merge are few (a new one only when the
+ * one next to it is removed first: about log k of k weak points).
  * Returns 1 if the proof worked (next_res filled, *nr_out set), 0 if
  * not, -1 if malloc() failed.
  */
@@ -851,8 +962,8 @@ static int merge_tail(struct cp_stream *cs, size_t keep, size_t *nr_out)
 
 	for (j = cs->res.nr; j-- > 0 && tries < 3;) {
 		const struct cp_point *old = &cs->res.points[j];
-		size_t a = old->index, ka, kl, kr, lc, rc, k, nr, i, first;
-		size_t l0 = j ? cs->res.points[j - 1].index : 0;
+		const struct lrange *lr = &cs->lr_res[j];
+		size_t a = old->index, ka, i, k, nr;
 		double ma, mb;
 
 		if (!keep || a > cs->weak[keep - 1].index)
@@ -863,39 +974,33 @@ static int merge_tail(struct cp_stream *cs, size_t keep, size_t *nr_out)
 			BUG("change point %zu is not a weak one", a);
 		if (merge(cs, ka + 1, cs->nweak, a, cs->n))
 			return -1;
-		/* the first survivor after a: node first, weak[kr] */
-		for (first = 0; first < cs->nweak - ka - 1 &&
-		     cs->node[first].dead; first++)
-			;
-		kr = ka + 1 + first;
-		kl = j ? weak_find(cs, ka, l0) : 0;
-		lc = ka - kl + !j;	/* candidates: weak[kl..ka) (and 0) */
-		rc = kr - ka;		/* weak[ka+1..kr] (or n) */
-		if (lc * rc > MAX_PROOF_PAIRS)
+		if (lr->nr * cs->nfront > MAX_PROOF_PAIRS)
 			return 0;
-		for (i = 0; i < lc; i++) {
-			size_t l = !j ? (i ? cs->weak[i - 1].index : 0) :
-				   cs->weak[kl + i].index;
-
-			for (k = 1; k <= rc; k++) {
-				size_t r = ka + k < cs->nweak ?
-					   cs->weak[ka + k].index : cs->n;
-				double p = merge_p(cs, l, a, r, &ma, &mb);
+		for (i = 0; i < lr->nr; i++)
+			for (k = 0; k < cs->nfront; k++) {
+				size_t l = cs->lpool[lr->off + i];
+				double p = merge_p(cs, l, a, cs->front[k], &ma,
+						   &mb);
 
 				if (!(p < cs->opt.max_pvalue) ||
 				    !(magnitude(ma, mb) >
 				      cs->opt.min_magnitude))
 					goto next;
 			}
-		}
 		if (res_reserve(cs, j + 1 + cs->nweak - ka))
 			return -1;
-		if (j)
+		if (j) {
 			memcpy(cs->next_res, cs->res.points, j * sizeof(*old));
-		fill_point(cs, &cs->next_res[j], l0, a,
-			   kr < cs->nweak ? cs->weak[kr].index : cs->n,
-			   cs->weak[ka].q);
-		nr = add_survivors(cs, ka + 1, cs->nweak, a, cs->n, j + 1);
+			memcpy(cs->lr_next, cs->lr_res, j * sizeof(*lr));
+		}
+		/* a: its old left side, its new right neighbour */
+		fill_point(cs, &cs->next_res[j],
+			   j ? cs->res.points[j - 1].index : 0, a,
+			   cs->front[cs->nfront - 1], cs->weak[ka].q);
+		cs->lr_next[j] = cs->lr_res[j];
+		nr = j + 1;
+		if (add_survivors(cs, ka + 1, cs->nweak, a, cs->n, &nr))
+			return -1;
 		*nr_out = nr;
 		return 1;
 next:
@@ -1019,6 +1124,11 @@ void cp_stream_free(struct cp_stream *cs)
 	free(cs->weak);
 	free(cs->res.points);
 	free(cs->next_res);
+	free(cs->lr_res);
+	free(cs->lr_next);
+	free(cs->lpool);
+	free(cs->mh);
+	free(cs->front);
 	splitter_release(&cs->sp);
 	free(cs->node);
 	free(cs->hp.e);
@@ -1080,6 +1190,7 @@ int cp_stream_append(struct cp_stream *cs, const double *x,
 {
 	size_t n_old = cs->n, nwin_old = cs->nwin, keep, i, nres = 0;
 	struct cp_point *t;
+	struct lrange *lr;
 	int r;
 
 	if (cs->broken || !stats_all_finite(x, nr) ||
@@ -1138,14 +1249,19 @@ int cp_stream_append(struct cp_stream *cs, const double *x,
 	if (!r) {
 		cs->full_merges++;
 		if (merge(cs, 0, cs->nweak, 0, cs->n) ||
-		    res_reserve(cs, cs->nweak))
+		    res_reserve(cs, cs->nweak) ||
+		    add_survivors(cs, 0, cs->nweak, 0, cs->n, &nres))
 			goto broken;
-		nres = add_survivors(cs, 0, cs->nweak, 0, cs->n, 0);
 	}
 	t = cs->res.points;
 	cs->res.points = cs->next_res;
 	cs->next_res = t;
+	lr = cs->lr_res;
+	cs->lr_res = cs->lr_next;
+	cs->lr_next = lr;
 	cs->res.nr = nres;
+	if (pool_compact(cs))
+		goto broken;
 	return 0;
 broken:
 	cs->broken = 1;

@@ -194,11 +194,14 @@ int cp_detect_windowed(const double *x, const size_t *group, size_t n,
  * Otava re-splits from max(last old weak change point, n - (new/W + 4)
  * W), which can differ from a full run; this is the exact version), then
  * the merge pass on the tail only: from the last old change point whose
- * survival it can prove (its test passes against every pair of
- * neighbours it could have had on either side: then everything before it
- * merges as before), or over all weak change points when no such proof
- * is found (a long history with no change point at all).  About W/2 to
- * 2 W points are re-split per append: tens of microseconds at W = 50.
+ * survival it can prove (its test passes against every pair of the left
+ * neighbours it had in earlier merges, which are recorded, and the right
+ * neighbours the tail's merge gives it: then everything before it merges
+ * as before), or over all weak change points when no such proof is
+ * found (a history with no change point yet).  About W/2 to 2 W points
+ * are re-split per append, and the weak change points since the last
+ * change point merged again: about 50 microseconds per point appended
+ * to a million-point series at W = 50 (docs/bench.md).
  */
 struct cp_stream;
 
