@@ -120,9 +120,11 @@ deps-demo:
 	@scripts/deps.sh demo
 
 bench: deps-check $(PROG)
-	@$(MAKE) --no-print-directory $(B)/bench-stats $(B)/bench-jansson
+	@$(MAKE) --no-print-directory $(B)/bench-stats $(B)/bench-jansson \
+		$(B)/cp-synth
 	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats \
-		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson scripts/bench.sh
+		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson \
+		CP_SYNTH=$(CURDIR)/$(B)/cp-synth scripts/bench.sh
 
 $(B)/bench-jansson: tests/bench-jansson.c
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -12,11 +12,12 @@
 #include "xorshift.h"
 
 /*
- * Usage: cp-synth [--quick] [--seed N]
+ * Usage: cp-synth [--quick] [--seed N] | --bench
  *
  * --quick: sizes up to 1,000 and fewer series, for make check (about
  * 3 s).  Output: the tables, then "summary KEY VALUE" lines that
- * tests/t5020-cp-synth.sh reads.
+ * tests/t5020-cp-synth.sh reads.  --bench: the timings of make bench
+ * instead (see bench() below).
  */
 
 #define SEED 20261130ULL
@@ -177,6 +178,139 @@ static void run_mode(int mode, const struct series *s, struct tally *t)
 	cp_result_release(&res);
 }
 
+static double ratio(size_t a, size_t b)
+{
+	return b ? (double)a / (double)b : NAN;
+}
+
+/* ---- --bench: the timings of make bench ------------------------------ */
+
+/*
+ * n points of normal noise, commits of 1..5 runs (uniform), a step of
+ * +-3 sd every `every` points (at the next commit); planted as above.
+ */
+static void bench_series(struct series *s, size_t n, size_t every)
+{
+	size_t i, commit = 0, left = 0, next = every;
+	double level = 100;
+
+	s->n = n;
+	s->nplanted = 0;
+	for (i = 0; i < n; i++) {
+		if (!left) {
+			commit++;
+			left = 1 + rng_next() % 5;
+			if (i >= next && n - i > every / 2) {
+				level += rng_next() & 1 ? 3 : -3;
+				s->planted[s->nplanted++] = i;
+				next += every;
+			}
+		}
+		left--;
+		s->x[i] = level + gauss();
+		s->group[i] = commit;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* Best of `reps` runs of one mode on s: milliseconds; quality to *t. */
+static double bench_mode(int mode, const struct series *s, int reps,
+			 struct tally *t)
+{
+	double best = INFINITY;
+	int i;
+
+	for (i = 0; i < reps; i++) {
+		struct tally one = { 0 };
+
+		run_mode(mode, s, &one);
+		best = fmin(best, one.seconds * 1e3);
+		*t = one;
+	}
+	return best;
+}
+
+/*
+ * Output, "key value" lines for scripts/bench.sh: for the 10,000- and
+ * the 1,000,000-point series, ms (best of several) and recall and
+ * precision of each mode; then the stream: microseconds per append of
+ * one point to the 1M series (median and 99th percentile of APPENDS).
+ */
+#define APPENDS 2000
+
+static int bench(void)
+{
+	static const struct {
+		const char *key;
+		size_t n, every;
+		int reps[NR_MODE];
+	} cases[] = {
+		{ "cp10k", 10000, 1000, { 5, 5, 5 } },
+		{ "cp1m", 1000000, 20000, { 1, 3, 3 } },
+	};
+	struct series s;
+	struct cp_stream *cs;
+	double *us;
+	size_t c, m, i, n0;
+
+	s.x = malloc(1000000 * sizeof(*s.x));
+	s.group = malloc(1000000 * sizeof(*s.group));
+	s.planted = malloc(1000 * sizeof(*s.planted));
+	us = malloc(APPENDS * sizeof(*us));
+	if (!s.x || !s.group || !s.planted || !us)
+		return 1;
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		rng_state = SEED + c;
+		bench_series(&s, cases[c].n, cases[c].every);
+		printf("%s_points %zu\n%s_steps %zu\n", cases[c].key, s.n,
+		       cases[c].key, s.nplanted);
+		for (m = 0; m < NR_MODE; m++) {
+			static const char *const key[] = {
+				"detect", "windowed", "otava",
+			};
+			struct tally t = { 0 };
+			double ms = bench_mode((int)m, &s, cases[c].reps[m], &t);
+
+			printf("%s_%s_ms %.2f\n%s_%s_recall %.4f\n"
+			       "%s_%s_precision %.4f\n", cases[c].key, key[m],
+			       ms, cases[c].key, key[m],
+			       ratio(t.right, t.planted), cases[c].key, key[m],
+			       ratio(t.right, t.found));
+			fflush(stdout);
+		}
+	}
+
+	/* the 1M series but its last APPENDS points, then one at a time */
+	cs = cp_stream_new(CP_WINDOW_DEFAULT, NULL);
+	n0 = s.n - APPENDS;
+	if (!cs || cp_stream_append(cs, s.x, s.group, n0))
+		return 1;
+	for (i = 0; i < APPENDS; i++) {
+		double t0 = now();
+
+		if (cp_stream_append(cs, s.x + n0 + i, s.group + n0 + i, 1))
+			return 1;
+		us[i] = (now() - t0) * 1e6;
+	}
+	qsort(us, APPENDS, sizeof(*us), cmp_double);
+	printf("append_n %d\nappend_us_median %.2f\nappend_us_p99 %.2f\n"
+	       "append_full_merges %zu\nappend_changepoints %zu\n", APPENDS,
+	       us[APPENDS / 2], us[APPENDS * 99 / 100],
+	       cp_stream_full_merges(cs), cp_stream_result(cs)->nr);
+	cp_stream_free(cs);
+	free(us);
+	free(s.x);
+	free(s.group);
+	free(s.planted);
+	return 0;
+}
+
 static const size_t full_sizes[] = { 50, 200, 1000, 10000, 100000 };
 static const size_t quick_sizes[] = { 50, 200, 1000 };
 static const size_t runs_list[] = { 1, 3, 5 };
@@ -188,11 +322,6 @@ static const double steps_list[] = { 0.5, 1, 2, 3, 5 };
 
 /* [mode][noise][runs][step (NR_STEPS: flat)][size] */
 static struct tally tab[NR_MODE][NR_NOISE][NR_RUNS][NR_STEPS + 1][NR_SIZES];
-
-static double ratio(size_t a, size_t b)
-{
-	return b ? (double)a / (double)b : NAN;
-}
 
 static void print_cell(const struct tally *t)
 {
@@ -224,10 +353,13 @@ int main(int argc, char **argv)
 			sizes = quick_sizes;
 			nsizes = 3;
 			budget = 10000;
+		} else if (!strcmp(argv[a], "--bench")) {
+			return bench();
 		} else if (!strcmp(argv[a], "--seed") && a + 1 < argc) {
 			seed = strtoull(argv[++a], NULL, 10);
 		} else {
-			fprintf(stderr, "usage: cp-synth [--quick] [--seed N]\n");
+			fprintf(stderr, "usage: cp-synth [--quick] [--seed N] "
+				"| --bench\n");
 			return 2;
 		}
 	}
@@ -275,8 +407,9 @@ int main(int argc, char **argv)
 	printf("A detection is right only at exactly the first run of the\n"
 	       "planted commit; one a commit off, or among a commit's runs,\n"
 	       "counts as a false one and the step as missed.  recall = right /\n"
-	       "planted, precision = right / found (percent), defaults of both\n"
-	       "modes (max p 0.001, min magnitude 0, min size 3, Student).\n"
+	       "planted, precision = right / found (percent); the modes'\n"
+	       "defaults (max p 0.001, min magnitude 0, min size 3, Student);\n"
+	       "Otava plain: the windowed mode without the Bonferroni factor.\n"
 	       "Noise sd 1; a step of k sd moves the level by k.  Sizes:");
 	for (z = 0; z < nsizes; z++)
 		printf(" %zu", sizes[z]);
