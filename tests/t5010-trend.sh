@@ -104,7 +104,7 @@ test_expect_success '--max-pvalue and --min-change: the step kept or dropped' '
 	grep "1 change point" out
 '
 
-test_expect_success '--window: the windowed mode, checked against a python reference' '
+test_expect_success '--window: the windowed mode, checked against the python reference' '
 	perfsift changepoints --metric x_ops --window 12 >out &&
 	cat out &&
 	grep "64 runs at 16 commits in commit order; 1 change point (windows of 12 runs)" out &&
@@ -113,113 +113,43 @@ test_expect_success '--window: the windowed mode, checked against a python refer
 		perfsift changepoints --metric "[xy]_*" --window $w --json >w$w.json || return 1
 	done &&
 	/usr/bin/python3 - <<-\PY
-	import json, math
-	from scipy import stats
+	# windowed(): tests/ref/gen-changepoint-ref.py, the reference of the
+	# unit test (brute-force E-divisive, scipy t-tests, the merge pass)
+	import importlib.util, json, os
+	import numpy as np
+	spec = importlib.util.spec_from_file_location(
+	    "ref", os.environ["SRC"] + "/tests/ref/gen-changepoint-ref.py")
+	ref = importlib.util.module_from_spec(spec)
+	spec.loader.exec_module(ref)
 	vals = {}
 	for l in open("all.csv"):
 	    c, m, v, r = l.strip().split(",")
 	    vals.setdefault(m, []).append(float(v))
 	group = [k // 4 for k in range(64)]
-	MS, P = 3, 0.001
-
-	def q_of(x):
-	    # E-divisive Q of every split, by its definition (alpha 1)
-	    n = len(x)
-	    q = [math.nan] * n
-	    for t in range(1, n):
-	        a, b = x[:t], x[t:]
-	        cross = sum(abs(u - v) for u in a for v in b)
-	        la = sum(abs(a[i] - a[j]) for i in range(len(a)) for j in range(i + 1, len(a)))
-	        lb = sum(abs(b[i] - b[j]) for i in range(len(b)) for j in range(i + 1, len(b)))
-	        e = 2 * cross / (t * (n - t))
-	        if t >= 2:
-	            e -= la / (t * (t - 1) / 2)
-	        if n - t >= 2:
-	            e -= lb / ((n - t) * (n - t - 1) / 2)
-	        q[t] = t * (n - t) / n * e
-	    return q
-
-	def split(x, s, e, pthr):
-	    found, stack = [], [(s, e)]
-	    while stack:
-	        a, b = stack.pop()
-	        if b - a < 2 * MS:
-	            continue
-	        q = q_of(x[a:b])
-	        best = None
-	        for t in range(MS, b - a - MS + 1):
-	            if group[a + t - 1] != group[a + t] and (best is None or q[t] > q[best]):
-	                best = t
-	        if best is None:
-	            continue
-	        tau = a + best
-	        if not stats.ttest_ind(x[a:tau], x[tau:b]).pvalue < pthr:
-	            continue
-	        found.append(tau)
-	        stack += [(a, tau), (tau, b)]
-	    return sorted(found)
-
-	def bound(i):
-	    return i == 0 or i >= 64 or group[i] != group[i - 1]
-
-	def edge(s, length):
-	    e = s + length
-	    if e >= 64:
-	        return 64
-	    d = e
-	    while not bound(d):
-	        d -= 1
-	    if d > s:
-	        return d
-	    while not bound(e):
-	        e += 1
-	    return e
-
-	def test(x, l, m, r):
-	    p = stats.ttest_ind(x[l:m], x[m:r]).pvalue
-	    splits = sum(1 for t in range(l + MS, r - MS + 1) if bound(t))
-	    return p, min(1, p * splits) if splits > 1 else p
-
-	def windowed(x, w):
-	    weak, s = [], 0
-	    while s < 64:
-	        e = edge(s, w)
-	        new = split(x, s, e, 10 * P)
-	        weak += new
-	        s = max(edge(s, w // 2), new[-1] if new else 0)
-	    while weak:
-	        ends = [0] + weak + [64]
-	        adj = [test(x, ends[i], ends[i + 1], ends[i + 2])[1] for i in range(len(weak))]
-	        worst = max(range(len(weak)), key=lambda i: (adj[i], -i))
-	        if adj[worst] < P:
-	            break
-	        del weak[worst]
-	    return weak
-
 	found = {}
 	for w in (0, 6, 12, 50):
 	    doc = json.load(open("w%d.json" % w))
 	    assert doc["window"] == w, doc["window"]
 	    for s in doc["series"]:
-	        x = vals[s["metric"]]
-	        ends, k = [0], 0
+	        x = np.asarray(vals[s["metric"]])
+	        got, k = [], 0
 	        for c in s["changepoints"]:
 	            k += c["n_before"]
-	            ends.append(k)
-	        got = ends[1:]
+	            got.append(k)
 	        if w:
-	            want = windowed(x, w)
+	            want = ref.windowed(x, group, w, 0.001, 0.0, 3, 0, 1)
 	        else:
-	            want = got	# cp_detect: checked in the tests above
-	        assert got == want, (w, s["metric"], got, want)
-	        ends.append(64)
-	        for i, c in enumerate(s["changepoints"]):
-	            p = stats.ttest_ind(x[ends[i]:ends[i + 1]], x[ends[i + 1]:ends[i + 2]]).pvalue
+	            want = ref.detect(x, group, 0.001, 0.0, 3, 0)
+	        assert got == want["index"], (w, s["metric"], got, want)
+	        for c, mb, ma, p in zip(s["changepoints"], want["mean_before"],
+	                                want["mean_after"], want["p"]):
+	            assert abs(c["mean_before"] - mb) < 1e-9 * abs(mb), (c, mb)
+	            assert abs(c["mean_after"] - ma) < 1e-9 * abs(ma), (c, ma)
 	            assert abs(c["p"] - p) <= 1e-6 * p + 1e-300, (c["p"], p)
 	        print(w, s["metric"], got)
 	        found[s["metric"]] = found.get(s["metric"], 0) + len(got)
 	# y_steps (steps at c4, c7 and c12 of 1, 1.5 and 2 sd of its
-	# uniform noise) has change points; the others as without --window
+	# uniform noise) has change points; x_flat none
 	assert found["y_steps"] > 0 and found["x_flat"] == 0, found
 	PY
 '

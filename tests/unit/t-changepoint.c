@@ -1,8 +1,10 @@
 /*
  * t-changepoint.c - unit test of lib/stats/changepoint.c.  Recomputes
- * every case of the numpy/scipy reference table (argv[1] is the source
- * tree, or the table itself; tests/ref/changepoint-ref.tsv), then checks
- * planted steps, groups, edge cases and an in-test brute force.
+ * every case (cp_ediv, cp_detect, cp_detect_windowed) of the numpy/scipy
+ * reference table (argv[1] is the source tree, or the table itself;
+ * tests/ref/changepoint-ref.tsv), then checks planted steps, groups,
+ * edge cases, an in-test brute force, and the incremental stream
+ * against the windowed full recompute.
  */
 #include "stats/changepoint.h"
 
@@ -164,9 +166,11 @@ static void do_q(const struct rec *r)
 	free(q);
 }
 
-static void do_detect(const struct rec *r)
+/* A "detect" line (cp_detect()) or a "windowed" one (cp_detect_windowed()) */
+static void do_detect(const struct rec *r, int windowed)
 {
 	struct cp_options opt = CP_OPTIONS_INIT;
+	size_t window = 0;
 	struct cp_result res = CP_RESULT_INIT;
 	double *idx, *q, *mb, *ma, *p;
 	size_t ni, nq, nmb, nma, np, i;
@@ -174,6 +178,10 @@ static void do_detect(const struct rec *r)
 
 	if (!same_series(r))
 		return;
+	if (windowed) {
+		window = strtoul(get(r, "window"), NULL, 10);
+		opt.bonferroni = (int)strtol(get(r, "bonferroni"), NULL, 10);
+	}
 	opt.max_pvalue = strtod(get(r, "max_pvalue"), NULL);
 	opt.min_magnitude = strtod(get(r, "min_magnitude"), NULL);
 	opt.min_size = strtoul(get(r, "min_size"), NULL, 10);
@@ -188,8 +196,10 @@ static void do_detect(const struct rec *r)
 		test_fail_loc(r->path, r->line, "bad detect line");
 		goto out;
 	}
-	snprintf(what, sizeof(what), "%s cp_detect", r->name);
-	check_int_loc(r->path, r->line, what, 0,
+	snprintf(what, sizeof(what), "%s %s", r->name, r->kind);
+	check_int_loc(r->path, r->line, what, 0, windowed ?
+		      cp_detect_windowed(cur_x, cur_group, cur_n, window, &opt,
+					 &res) :
 		      cp_detect(cur_x, cur_group, cur_n, &opt, &res));
 	snprintf(what, sizeof(what), "%s change points", r->name);
 	if (!check_int_loc(r->path, r->line, what, ni, res.nr))
@@ -252,7 +262,10 @@ static int run_table(const char *path)
 			do_q(&r);
 			cases++;
 		} else if (!strcmp(r.kind, "detect")) {
-			do_detect(&r);
+			do_detect(&r, 0);
+			cases++;
+		} else if (!strcmp(r.kind, "windowed")) {
+			do_detect(&r, 1);
 			cases++;
 		} else {
 			test_fail_loc(path, line, "unknown kind '%s'", r.kind);
