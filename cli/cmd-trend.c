@@ -22,8 +22,8 @@
 
 const char *const trend_usage[] = {
 	"usage: perfsift trend --metric NAME [--testcase GLOB] [--machine M]",
-	"                      [--max-pvalue P] [--min-change PCT] [--window N]",
-	"                      [--json]",
+	"                      [--max-pvalue P] [--min-change PCT]",
+	"                      [--window N] [--json]",
 	"   or: perfsift changepoints --metric NAME [same options]",
 	"",
 	"A metric's history in commit order (the order 'perfsift commits",
@@ -354,8 +354,9 @@ static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
 		case O_WINDOW:
 			if (str_to_long(optarg, &lv) || lv < 0 ||
 			    (lv && (size_t)lv < 2 * cpo.min_size))
-				return usage_error(usage, "--window wants 0 or a "
-						   "number of runs >= %zu, got '%s'",
+				return usage_error(usage, "--window wants 0 "
+						   "or a number of runs >= "
+						   "%zu, got '%s'",
 						   2 * cpo.min_size, optarg);
 			window = (size_t)lv;
 			break;

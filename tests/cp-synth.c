@@ -275,7 +275,8 @@ static int bench(void)
 				"detect", "windowed", "otava",
 			};
 			struct tally t = { 0 };
-			double ms = bench_mode((int)m, &s, cases[c].reps[m], &t);
+			double ms = bench_mode((int)m, &s, cases[c].reps[m],
+					       &t);
 
 			printf("%s_%s_ms %.2f\n%s_%s_recall %.4f\n"
 			       "%s_%s_precision %.4f\n", cases[c].key, key[m],
@@ -339,13 +340,41 @@ static void add(struct tally *sum, const struct tally *t)
 	sum->seconds += t->seconds;
 }
 
+/*
+ * One (noise k, runs r, step st (NR_STEPS: flat), size z) cell: its own
+ * stream of series, seeded from the cell, so that a cell's numbers do
+ * not depend on which other cells run (--quick gives the same series as
+ * the full run for the sizes it has); about `budget` points of series
+ * (at least one series, at most 400; four times as many flat ones).
+ */
+static void run_cell(struct series *s, uint64_t seed, size_t budget,
+		     size_t k, size_t r, size_t st, const size_t *sizes,
+		     size_t z)
+{
+	size_t reps = budget / sizes[z], i, m;
+	double step = st < NR_STEPS ? steps_list[st] : 0;
+
+	if (st == NR_STEPS)
+		reps *= 4;	/* flat: a rate, wants more series */
+	reps = reps < 1 ? 1 : reps > 400 ? 400 : reps;
+	rng_state = seed ^ (k << 8 | r << 16 | st << 24 |
+			    (uint64_t)sizes[z] << 32);
+	for (i = 0; i < 20; i++)
+		rng_next();	/* away from the seed's few set bits */
+	for (i = 0; i < reps; i++) {
+		make_series(s, sizes[z], runs_list[r], (enum noise)k, step);
+		for (m = 0; m < NR_MODE; m++)
+			run_mode((int)m, s, &tab[m][k][r][st][z]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const size_t *sizes = full_sizes;
 	size_t nsizes = NR_SIZES, budget = 20000, maxn = 0;
 	uint64_t seed = SEED;
 	struct series s;
-	size_t m, k, r, st, z, i;
+	size_t m, k, r, st, z;
 	int a;
 
 	for (a = 1; a < argc; a++) {
@@ -371,36 +400,12 @@ int main(int argc, char **argv)
 	if (!s.x || !s.group || !s.planted)
 		return 1;
 
-	/*
-	 * Every (noise, runs, step, size) cell gets its own stream of
-	 * series, seeded from the cell, so that a cell's numbers do not
-	 * depend on which other cells run (--quick gives the same series
-	 * as the full run for the sizes it has).  Each size gets about
-	 * `budget` points of series (at least one series, at most 100).
-	 */
 	for (k = 0; k < NR_NOISE; k++)
 		for (r = 0; r < NR_RUNS; r++)
 			for (st = 0; st <= NR_STEPS; st++)
-				for (z = 0; z < nsizes; z++) {
-					size_t reps = budget / sizes[z];
-					double step = st < NR_STEPS ?
-						      steps_list[st] : 0;
-
-					if (st == NR_STEPS)
-						reps *= 4;	/* flat: a rate */
-					reps = reps < 1 ? 1 : reps > 400 ? 400 : reps;
-					rng_state = seed ^ (k << 8 | r << 16 |
-							   st << 24 |
-							   (uint64_t)sizes[z] << 32);
-					for (i = 0; i < 20; i++)
-						rng_next();
-					for (i = 0; i < reps; i++) {
-						make_series(&s, sizes[z],
-							    runs_list[r], k, step);
-						for (m = 0; m < NR_MODE; m++)
-							run_mode(m, &s, &tab[m][k][r][st][z]);
-					}
-				}
+				for (z = 0; z < nsizes; z++)
+					run_cell(&s, seed, budget, k, r, st,
+						 sizes, z);
 
 	printf("cp-synth: planted steps, seed %llu%s\n",
 	       (unsigned long long)seed, nsizes < NR_SIZES ? " (--quick)" : "");

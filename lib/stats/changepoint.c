@@ -467,7 +467,7 @@ struct mnode {
 	size_t pos;		/* index in the series */
 	size_t prev, next;	/* nodes; NO_NODE: the boundary */
 	double p, mag;
-	unsigned ver;		/* heap entries of older versions are stale */
+	unsigned ver;		/* heap entries of older ones are stale */
 	int dead;
 	size_t hist;		/* its left neighbours: head in cs->mh */
 };
@@ -520,7 +520,7 @@ struct cp_stream {
 	struct cp_point *next_res;	/* owned; the result being built */
 	struct lrange *lr_res, *lr_next;	/* owned; per point of each */
 	size_t ares;		/* entries of the four arrays above */
-	size_t *lpool;		/* owned; what lr_res and lr_next point into */
+	size_t *lpool;		/* owned; lr_res and lr_next point here */
 	size_t nlpool, alpool;
 
 	struct splitter sp;
@@ -529,7 +529,8 @@ struct cp_stream {
 	struct heap hp, hm;	/* by p, by -magnitude */
 	struct mhist *mh;	/* owned; the nodes' left neighbours */
 	size_t nmh, amh;
-	size_t *front;		/* owned; right neighbours of the left end */
+	/* owned; the right neighbours the merge gave its left boundary */
+	size_t *front;
 	size_t nfront, afront;
 	size_t full_merges;
 };

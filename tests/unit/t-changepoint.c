@@ -555,7 +555,8 @@ TEST(windowed_steps)
 		for (i = 0; i < res.nr; i++) {
 			size_t j, idx = res.points[i].index;
 
-			check(g[idx - 1] != g[idx]);	/* between commits */
+			/* between commits */
+			check(g[idx - 1] != g[idx]);
 			for (j = 0; j < k; j++)
 				right += at[j] == idx;
 		}
@@ -678,9 +679,10 @@ static size_t feed(const double *x, const size_t *g, size_t n,
 							&r));
 			if (!same_result(&r, cp_stream_result(cs))) {
 				if (!bad)
-					test_msg("first mismatch at %zu points: "
-						 "%zu vs %zu change points", i,
-						 r.nr, cp_stream_result(cs)->nr);
+					test_msg("first mismatch at %zu "
+						 "points: %zu vs %zu change "
+						 "points", i, r.nr,
+						 cp_stream_result(cs)->nr);
 				bad++;
 			}
 			cp_result_release(&r);
@@ -704,7 +706,7 @@ TEST(stream_equals_full)
 	for (s = 0; s < 4; s++) {
 		grouped(x, g, n, runs[s % 3], 6, s < 2 ? 3 : 1.2, at);
 		for (v = 0; v < 5; v++) {
-			/* plain, Otava's merge, Welch, a magnitude, window 30 */
+			/* plain, Otava's, Welch, a magnitude, window 30 */
 			size_t w = v == 4 ? 30 : 50;
 
 			opt.bonferroni = v != 1;
@@ -715,7 +717,8 @@ TEST(stream_equals_full)
 			appends += n;
 			fulls += full;
 			/* random batches; a batch may end inside a commit */
-			check_int(0, feed(x, g, n, w, &opt, 0, 40, &full, &cps));
+			check_int(0, feed(x, g, n, w, &opt, 0, 40, &full,
+					  &cps));
 		}
 		/* no groups at all */
 		opt = (struct cp_options)CP_OPTIONS_INIT;
