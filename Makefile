@@ -7,6 +7,7 @@
 #   make bench      speed figures against the SPEC targets
 #   make stress     kills, concurrent writers, a full disk (minutes)
 #   make sim        the significance simulation into docs/statistics-sim.md
+#   make cp-synth   change points found among planted steps (docs/changepoints.md)
 #   make fuzz-run   libFuzzer on every importer (FUZZ_SECONDS=60)
 #   make update-golden   regenerate golden files (review with git diff)
 
@@ -78,7 +79,7 @@ $(B)/tests/t-%: tests/unit/t-%.c tests/unit/test-lib.c tests/unit/test-lib.h \
 		$(filter-out %.h,$^) $(LDLIBS)
 
 check: deps-check
-	@$(MAKE) --no-print-directory $(PROG) $(UNIT_BIN) $(GMIME_DUMP)
+	@$(MAKE) --no-print-directory $(PROG) $(UNIT_BIN) $(GMIME_DUMP) $(B)/cp-synth
 	@PERFSIFT_BUILD=$(CURDIR)/$(B) PERFSIFT=$(CURDIR)/$(PROG) tests/run-all.sh
 
 deps-check:
@@ -119,20 +120,34 @@ deps-demo:
 	@scripts/deps.sh demo
 
 bench: deps-check $(PROG)
-	@$(MAKE) --no-print-directory $(B)/bench-stats $(B)/bench-jansson
+	@$(MAKE) --no-print-directory $(B)/bench-stats $(B)/bench-jansson \
+		$(B)/cp-synth
 	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats \
-		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson scripts/bench.sh
+		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson \
+		CP_SYNTH=$(CURDIR)/$(B)/cp-synth scripts/bench.sh
 
 $(B)/bench-jansson: tests/bench-jansson.c
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/bench-stats: tests/bench-stats.c $(B)/libperfsift.a
-	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/bench-stats: tests/bench-stats.c tests/xorshift.h $(B)/libperfsift.a
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ \
+		$(filter-out %.h,$^) $(LDLIBS)
+
+# make cp-synth: precision and recall of the change-point modes on
+# seeded series with planted steps (tests/cp-synth.c, about a minute);
+# docs/changepoints.md keeps the latest table.  make check runs the
+# --quick version (tests/t5020-cp-synth.sh).
+cp-synth: $(B)/cp-synth
+	@$(B)/cp-synth
+
+$(B)/cp-synth: tests/cp-synth.c tests/xorshift.h $(B)/libperfsift.a
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ \
+		$(filter-out %.h,$^) $(LDLIBS)
 
 clean:
 	rm -rf build build-asan perfsift
 
-.PHONY: all check asan demo bench stress sim clean update-golden deps-build deps-check deps-demo
+.PHONY: all check asan demo bench stress sim cp-synth clean update-golden deps-build deps-check deps-demo
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

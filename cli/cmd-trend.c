@@ -22,7 +22,8 @@
 
 const char *const trend_usage[] = {
 	"usage: perfsift trend --metric NAME [--testcase GLOB] [--machine M]",
-	"                      [--max-pvalue P] [--min-change PCT] [--json]",
+	"                      [--max-pvalue P] [--min-change PCT]",
+	"                      [--window N] [--json]",
 	"   or: perfsift changepoints --metric NAME [same options]",
 	"",
 	"A metric's history in commit order (the order 'perfsift commits",
@@ -43,6 +44,16 @@ const char *const trend_usage[] = {
 	"method).  Splits fall only between commits, never among the runs",
 	"of one commit.",
 	"",
+	"With --window N (for long histories: thousands of commits) the",
+	"splitting runs inside windows of N runs, half a window apart, at a",
+	"relaxed p (10 P when P < 0.05, 2 P when P < 0.5), and a merge pass",
+	"drops, one by one, the change point whose t-test against its",
+	"neighbouring segments is weakest, until every one left gives p < P",
+	"once multiplied by the number of splits its segments allow (Otava's",
+	"windowed mode, with that correction against false change points on",
+	"long flat stretches).  Linear in the history's length; finds the",
+	"same steps of 2 sd or more, fewer of 1 sd (docs/changepoints.md).",
+	"",
 	"    --metric NAME     the metric (a glob: each match is its own)",
 	"    --testcase GLOB   only runs whose testcase matches",
 	"    --machine M       only runs on machine M",
@@ -50,6 +61,8 @@ const char *const trend_usage[] = {
 	"                      (default 0.001, Otava's)",
 	"    --min-change PCT  and a change of the means of at least PCT %",
 	"                      (default 0)",
+	"    --window N        windows of N runs (at least 6; Otava uses 50);",
+	"                      0, the default: the whole series at once",
 	"    --json            one JSON document on stdout",
 	NULL,
 };
@@ -59,6 +72,7 @@ struct series {
 	const struct history_row *r;
 	size_t nr;
 	int direction;
+	size_t window;		/* --window: 0 = the whole series */
 	struct cp_result cp;
 };
 
@@ -121,8 +135,11 @@ static void changepoints_text(const struct series *s, FILE *f)
 
 	title(s, f);
 	fprintf(f, "%zu runs at %zu commits in commit order; %zu change "
-		"point%s\n", s->nr, nr_commits(s), s->cp.nr,
+		"point%s", s->nr, nr_commits(s), s->cp.nr,
 		s->cp.nr == 1 ? "" : "s");
+	if (s->window)
+		fprintf(f, " (windows of %zu runs)", s->window);
+	fputc('\n', f);
 	if (!s->cp.nr) {
 		fputc('\n', f);
 		return;
@@ -265,13 +282,17 @@ static json_t *series_json(const struct series *s, int trend)
 static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
 		     int trend)
 {
-	enum { O_METRIC = 256, O_TESTCASE, O_MACHINE, O_PVAL, O_MIN, O_JSON };
+	enum {
+		O_METRIC = 256, O_TESTCASE, O_MACHINE, O_PVAL, O_MIN, O_WINDOW,
+		O_JSON
+	};
 	static const struct option opts[] = {
 		{ "metric", required_argument, NULL, O_METRIC },
 		{ "testcase", required_argument, NULL, O_TESTCASE },
 		{ "machine", required_argument, NULL, O_MACHINE },
 		{ "max-pvalue", required_argument, NULL, O_PVAL },
 		{ "min-change", required_argument, NULL, O_MIN },
+		{ "window", required_argument, NULL, O_WINDOW },
 		{ "json", no_argument, NULL, O_JSON },
 		{ 0 },
 	};
@@ -281,7 +302,8 @@ static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
 	struct run_filter f = { 0 };
 	const char *metric = NULL;
 	struct history_row *rows = NULL;
-	size_t nr = 0, i, j;
+	size_t nr = 0, i, j, window = 0;
+	long lv;
 	double min_pct = 0;
 	json_t *doc = NULL, *arr = NULL;
 	struct db *db;
@@ -306,6 +328,15 @@ static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
 				return usage_error(usage, "--min-change wants a "
 						   "percentage >= 0, got '%s'",
 						   optarg);
+			break;
+		case O_WINDOW:
+			if (str_to_long(optarg, &lv) || lv < 0 ||
+			    (lv && (size_t)lv < 2 * cpo.min_size))
+				return usage_error(usage, "--window wants 0 "
+						   "or a number of runs >= "
+						   "%zu, got '%s'",
+						   2 * cpo.min_size, optarg);
+			window = (size_t)lv;
 			break;
 		case O_JSON: json = 1; break;
 		default:
@@ -336,7 +367,7 @@ static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
 		arr = json_array();
 	}
 	for (i = 0; i < nr; i = j) {
-		struct series s = { &rows[i], 0, 0, CP_RESULT_INIT };
+		struct series s = { &rows[i], 0, 0, window, CP_RESULT_INIT };
 		double *x;
 		size_t *g, k;
 
@@ -351,7 +382,8 @@ static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
 			x[k] = rows[i + k].value;
 			g[k] = (size_t)rows[i + k].position;
 		}
-		if (cp_detect(x, g, s.nr, &cpo, &s.cp)) {
+		if (window ? cp_detect_windowed(x, g, s.nr, window, &cpo, &s.cp)
+			   : cp_detect(x, g, s.nr, &cpo, &s.cp)) {
 			error("%s: change points could not be computed (a "
 			      "value that is not finite?)", rows[i].metric);
 			free(x);
@@ -372,6 +404,9 @@ static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
 		json_object_set_new(doc, "series", arr);
 		json_object_set_new(doc, "max_pvalue", json_real(cpo.max_pvalue));
 		json_object_set_new(doc, "min_change_pct", json_real(min_pct));
+		/* 0: the whole series at once (cp_detect) */
+		json_object_set_new(doc, "window",
+				    json_integer((json_int_t)window));
 		json_dumpf(doc, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(doc);

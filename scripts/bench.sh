@@ -6,7 +6,8 @@
 # docs/bench.md says what each figure means and keeps past results.
 #
 #   PERFSIFT=./perfsift BENCH_STATS=build/bench-stats \
-#       BENCH_JANSSON=build/bench-jansson scripts/bench.sh
+#       BENCH_JANSSON=build/bench-jansson CP_SYNTH=build/cp-synth \
+#       scripts/bench.sh
 #   BENCH_1GB=1 ...   also import a 1 GB CSV for the peak-RSS target (slow)
 set -eu
 
@@ -18,6 +19,7 @@ unset PERFSIFT_DB 2>/dev/null || true
 PERFSIFT=${PERFSIFT:-./perfsift}
 BENCH_STATS=${BENCH_STATS:-build/bench-stats}
 BENCH_JANSSON=${BENCH_JANSSON:-build/bench-jansson}
+CP_SYNTH=${CP_SYNTH:-build/cp-synth}
 BENCH_1GB=${BENCH_1GB:-0}
 RUNS=3			# import timings: best of RUNS, a fresh database each
 COMPARE_RUNS=5		# compare timings: best of COMPARE_RUNS
@@ -25,6 +27,7 @@ COMPARE_RUNS=5		# compare timings: best of COMPARE_RUNS
 case $PERFSIFT in /*) ;; *) PERFSIFT=$PWD/$PERFSIFT ;; esac
 case $BENCH_STATS in /*) ;; *) BENCH_STATS=$PWD/$BENCH_STATS ;; esac
 case $BENCH_JANSSON in /*) ;; *) BENCH_JANSSON=$PWD/$BENCH_JANSSON ;; esac
+case $CP_SYNTH in /*) ;; *) CP_SYNTH=$PWD/$CP_SYNTH ;; esac
 [ -x "$BENCH_JANSSON" ] || BENCH_JANSSON=
 
 tmp=$(mktemp -d /tmp/perfsift-bench.XXXXXX)
@@ -748,6 +751,55 @@ if best_import mmtests "imported 100 directories: 4200 runs, 17600 samples, 9600
 	row "peak RSS" "$(fmt '%.1f MiB' "$(calc "$max_rss_kb / 1024")")"
 fi
 rm -rf "$tmp/mmlog"
+
+# ------------------------------------------------- 10. change points
+section "10. change points (tests/cp-synth.c --bench; normal noise, 1..5 runs a commit)"
+if [ ! -x "$CP_SYNTH" ]; then
+	: >"$tmp/err"
+	fail "$CP_SYNTH is not built"
+elif ! "$CP_SYNTH" --bench >"$tmp/cp" 2>"$tmp/err"; then
+	fail "cp-synth --bench"
+else
+	# cpv KEY: the figure cp-synth printed for KEY
+	cpv() {
+		awk -v k="$1" '$1 == k { print $2 }' "$tmp/cp"
+	}
+	# cp_rows CASE TARGET_MS: time, recall and precision of each mode
+	cp_rows() {
+		local mode label ms
+		for mode in detect windowed otava; do
+			case $mode in
+			detect) label="cp_detect (whole series)" ;;
+			windowed) label="windowed, W = 50 (default options)" ;;
+			otava) label="windowed, Otava's plain merge" ;;
+			esac
+			ms=$(cpv "$1_${mode}_ms")
+			if [ "$mode" = otava ]; then
+				row "$label" "$(fmt '%.1f ms' "$ms")"
+			else
+				check "$ms" "<=" "$2"
+				row "$label" "$(fmt '%.1f ms' "$ms")" \
+					"<= $(fmt_int "$2") ms" "$vd"
+			fi
+			row "  recall / precision (exact commit)" \
+				"$(fmt %.1f "$(calc "100 * $(cpv "$1_${mode}_recall")")") / $(fmt '%.1f %%' "$(calc "100 * $(cpv "$1_${mode}_precision")")")"
+		done
+	}
+	note "$(fmt_int "$(cpv cp10k_points)") points, $(cpv cp10k_steps) steps" \
+		"of +-3 sd, best of 5:"
+	cp_rows cp10k 50
+	note "$(fmt_int "$(cpv cp1m_points)") points, $(cpv cp1m_steps) steps" \
+		"of +-3 sd, cp_detect once, the windowed modes best of 3:"
+	cp_rows cp1m 2000
+	us=$(cpv append_us_median)
+	check "$us" "<=" 100
+	row "cp_stream_append of 1 point to it, median" \
+		"$(fmt '%.1f us' "$us")" "<= 100 us" "$vd"
+	row "  99th percentile of $(fmt_int "$(cpv append_n)") appends" \
+		"$(fmt '%.1f us' "$(cpv append_us_p99)")"
+	row "  of which merged everything (no barrier)" \
+		"$(cpv append_full_merges)"
+fi
 
 # ------------------------------------------------- summary
 

@@ -7,6 +7,8 @@
 #include "stats/stats.h"
 #include <time.h>
 
+#include "xorshift.h"
+
 /*
  * Usage: bench-stats [N]   (N comparisons, default 1,000,000)
  *
@@ -34,13 +36,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rng_next(void)
 {
-	uint64_t x = rng_state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng_state = x;
-	return x * 0x2545f4914f6cdd1dULL;
+	return xorshift64s(&rng_state);
 }
 
 /* uniform in [0, 1) */

@@ -5,7 +5,8 @@
 # before, means, change, p and a verdict by direction.  A temporary git
 # repository of 16 commits, 4 runs each: x_ops (higher is better) drops
 # 20 % at c9, x_lat_us (lower is better) drops 30 % at c5, x_flat never
-# changes.  The numbers are checked against a python computation.
+# changes, y_steps moves at c4, c7 and c12.  The numbers are checked
+# against a python computation.
 . "$(dirname "$0")/lib.sh"
 need_python3 'trend'
 
@@ -17,6 +18,7 @@ results() {
 			printf "%s,x_ops,%.4f,%d\n", c, (i < 9 ? 100 : 80) + (rand() - 0.5) * 2, r
 			printf "%s,x_lat_us,%.4f,%d\n", c, (i < 5 ? 50 : 35) + (rand() - 0.5), r
 			printf "%s,x_flat,%.4f,%d\n", c, 10 + (rand() - 0.5), r
+			printf "%s,y_steps,%.4f,%d\n", c, 20 + (i >= 4) - (i >= 7) * 1.5 + (i >= 12) * 2 + (rand() - 0.5) * 2, r
 		}
 	}' >"c$1.csv"
 }
@@ -100,6 +102,63 @@ test_expect_success '--max-pvalue and --min-change: the step kept or dropped' '
 	grep "0 change points" out &&
 	perfsift changepoints --metric x_ops --min-change 15 >out &&
 	grep "1 change point" out
+'
+
+test_expect_success '--window: the windowed mode, checked against the python reference' '
+	perfsift changepoints --metric x_ops --window 12 >out &&
+	cat out &&
+	grep "64 runs at 16 commits in commit order; 1 change point (windows of 12 runs)" out &&
+	grep "^$(sha 9 | cut -c1-12)  $(sha 8 | cut -c1-12) .* regression  c9$" out &&
+	for w in 0 6 12 50; do
+		perfsift changepoints --metric "[xy]_*" --window $w --json >w$w.json || return 1
+	done &&
+	/usr/bin/python3 - <<-\PY
+	# windowed(): tests/ref/gen-changepoint-ref.py, the reference of the
+	# unit test (brute-force E-divisive, scipy t-tests, the merge pass)
+	import importlib.util, json, os
+	import numpy as np
+	spec = importlib.util.spec_from_file_location(
+	    "ref", os.environ["SRC"] + "/tests/ref/gen-changepoint-ref.py")
+	ref = importlib.util.module_from_spec(spec)
+	spec.loader.exec_module(ref)
+	vals = {}
+	for l in open("all.csv"):
+	    c, m, v, r = l.strip().split(",")
+	    vals.setdefault(m, []).append(float(v))
+	group = [k // 4 for k in range(64)]
+	found = {}
+	for w in (0, 6, 12, 50):
+	    doc = json.load(open("w%d.json" % w))
+	    assert doc["window"] == w, doc["window"]
+	    for s in doc["series"]:
+	        x = np.asarray(vals[s["metric"]])
+	        got, k = [], 0
+	        for c in s["changepoints"]:
+	            k += c["n_before"]
+	            got.append(k)
+	        if w:
+	            want = ref.windowed(x, group, w, 0.001, 0.0, 3, 0, 1)
+	        else:
+	            want = ref.detect(x, group, 0.001, 0.0, 3, 0)
+	        assert got == want["index"], (w, s["metric"], got, want)
+	        for c, mb, ma, p in zip(s["changepoints"], want["mean_before"],
+	                                want["mean_after"], want["p"]):
+	            assert abs(c["mean_before"] - mb) < 1e-9 * abs(mb), (c, mb)
+	            assert abs(c["mean_after"] - ma) < 1e-9 * abs(ma), (c, ma)
+	            assert abs(c["p"] - p) <= 1e-6 * p + 1e-300, (c["p"], p)
+	        print(w, s["metric"], got)
+	        found[s["metric"]] = found.get(s["metric"], 0) + len(got)
+	# y_steps (steps at c4, c7 and c12 of 1, 1.5 and 2 sd of its
+	# uniform noise) has change points; x_flat none
+	assert found["y_steps"] > 0 and found["x_flat"] == 0, found
+	PY
+'
+
+test_expect_success '--window: bad values' '
+	test_expect_code 2 perfsift changepoints --metric x_ops --window 5 2>err &&
+	grep "window wants 0 or a number of runs >= 6, got .5." err &&
+	test_expect_code 2 perfsift trend --metric x_ops --window -1 &&
+	test_expect_code 2 perfsift trend --metric x_ops --window x
 '
 
 test_expect_success 'plot trend: a point per commit, the segments at their means' '

@@ -1,8 +1,10 @@
 /*
  * t-changepoint.c - unit test of lib/stats/changepoint.c.  Recomputes
- * every case of the numpy/scipy reference table (argv[1] is the source
- * tree, or the table itself; tests/ref/changepoint-ref.tsv), then checks
- * planted steps, groups, edge cases and an in-test brute force.
+ * every case (cp_ediv, cp_detect, cp_detect_windowed) of the numpy/scipy
+ * reference table (argv[1] is the source tree, or the table itself;
+ * tests/ref/changepoint-ref.tsv), then checks planted steps, groups,
+ * edge cases, an in-test brute force, and the incremental stream
+ * against the windowed full recompute.
  */
 #include "stats/changepoint.h"
 
@@ -164,9 +166,11 @@ static void do_q(const struct rec *r)
 	free(q);
 }
 
-static void do_detect(const struct rec *r)
+/* A "detect" line (cp_detect()) or a "windowed" one (cp_detect_windowed()) */
+static void do_detect(const struct rec *r, int windowed)
 {
 	struct cp_options opt = CP_OPTIONS_INIT;
+	size_t window = 0;
 	struct cp_result res = CP_RESULT_INIT;
 	double *idx, *q, *mb, *ma, *p;
 	size_t ni, nq, nmb, nma, np, i;
@@ -174,6 +178,10 @@ static void do_detect(const struct rec *r)
 
 	if (!same_series(r))
 		return;
+	if (windowed) {
+		window = strtoul(get(r, "window"), NULL, 10);
+		opt.bonferroni = (int)strtol(get(r, "bonferroni"), NULL, 10);
+	}
 	opt.max_pvalue = strtod(get(r, "max_pvalue"), NULL);
 	opt.min_magnitude = strtod(get(r, "min_magnitude"), NULL);
 	opt.min_size = strtoul(get(r, "min_size"), NULL, 10);
@@ -188,8 +196,10 @@ static void do_detect(const struct rec *r)
 		test_fail_loc(r->path, r->line, "bad detect line");
 		goto out;
 	}
-	snprintf(what, sizeof(what), "%s cp_detect", r->name);
-	check_int_loc(r->path, r->line, what, 0,
+	snprintf(what, sizeof(what), "%s %s", r->name, r->kind);
+	check_int_loc(r->path, r->line, what, 0, windowed ?
+		      cp_detect_windowed(cur_x, cur_group, cur_n, window, &opt,
+					 &res) :
 		      cp_detect(cur_x, cur_group, cur_n, &opt, &res));
 	snprintf(what, sizeof(what), "%s change points", r->name);
 	if (!check_int_loc(r->path, r->line, what, ni, res.nr))
@@ -252,7 +262,10 @@ static int run_table(const char *path)
 			do_q(&r);
 			cases++;
 		} else if (!strcmp(r.kind, "detect")) {
-			do_detect(&r);
+			do_detect(&r, 0);
+			cases++;
+		} else if (!strcmp(r.kind, "windowed")) {
+			do_detect(&r, 1);
 			cases++;
 		} else {
 			test_fail_loc(path, line, "unknown kind '%s'", r.kind);
@@ -497,6 +510,260 @@ TEST(groups)
 	check_int(0, res.nr);
 }
 
+/* ---- windowed mode and the incremental stream ------------------------ */
+
+/*
+ * n points of commits of 1..max_runs runs (max_runs 1: no groups), sd 1,
+ * a step of +-step at `steps` commits spread evenly; the first point of
+ * each stepped commit to at[] (room for steps entries).  Returns the
+ * number of steps planted.
+ */
+static size_t grouped(double *x, size_t *g, size_t n, size_t max_runs,
+		      size_t steps, double step, size_t *at)
+{
+	size_t i, commit = 0, left = 0, k = 0;
+	double level = 100;
+
+	for (i = 0; i < n; i++) {
+		if (!left) {
+			commit++;
+			left = 1 + (size_t)(unif() * (double)max_runs);
+			if (k < steps && i >= (k + 1) * n / (steps + 1)) {
+				level += unif() < 0.5 ? step : -step;
+				at[k++] = i;
+			}
+		}
+		left--;
+		g[i] = commit;
+		x[i] = level + gauss();
+	}
+	return k;
+}
+
+TEST(windowed_steps)
+{
+	struct cp_result res = CP_RESULT_INIT;
+	size_t n = 3000, at[10], i, k, rep, right = 0, planted = 0, found = 0;
+	size_t flat_any = 0;
+	double *x = malloc(n * sizeof(*x));
+	size_t *g = malloc(n * sizeof(*g));
+
+	for (rep = 0; rep < 10; rep++) {
+		planted += k = grouped(x, g, n, 5, 9, 4, at);
+		check_int(0, cp_detect_windowed(x, g, n, 50, NULL, &res));
+		found += res.nr;
+		for (i = 0; i < res.nr; i++) {
+			size_t j, idx = res.points[i].index;
+
+			/* between commits */
+			check(g[idx - 1] != g[idx]);
+			for (j = 0; j < k; j++)
+				right += at[j] == idx;
+		}
+		cp_result_release(&res);
+		grouped(x, g, n, 5, 0, 0, at);
+		check_int(0, cp_detect_windowed(x, g, n, 50, NULL, &res));
+		flat_any += res.nr > 0;
+		cp_result_release(&res);
+	}
+	/*
+	 * 4 sd steps among 1..5 runs a commit: all but one or two at their
+	 * commit (a step at a commit of one run can lose it to the noise
+	 * of the next commit, and be found there)
+	 */
+	check(right * 100 >= planted * 97);
+	check(found >= right && found <= planted + 2);
+	check(flat_any <= 1);
+
+	/* a 6% and a -11% step: min_magnitude drops the first one */
+	for (i = 0; i < 300; i++)
+		x[i] = 100 + gauss() + (i >= 100 ? 6 : 0) - (i >= 220 ? 12 : 0);
+	check_int(0, cp_detect_windowed(x, NULL, 300, 50, NULL, &res));
+	if (check_int(2, res.nr)) {
+		struct cp_result d = CP_RESULT_INIT;
+
+		check_int(100, res.points[0].index);
+		check_int(220, res.points[1].index);
+		check_int(120, res.points[1].n_before);
+		check_int(80, res.points[1].n_after);
+		/* the same segments as cp_detect(): the same numbers */
+		check_int(0, cp_detect(x, NULL, 300, NULL, &d));
+		if (check_int(2, d.nr))
+			for (i = 0; i < 2; i++) {
+				const struct cp_point *a = &res.points[i];
+				const struct cp_point *b = &d.points[i];
+
+				check_near(b->mean_before, a->mean_before);
+				check_near(b->mean_after, a->mean_after);
+				check_near(b->change_pct, a->change_pct);
+				check_near(b->magnitude, a->magnitude);
+				check_double_near(b->pvalue, a->pvalue, 1e-6);
+			}
+		cp_result_release(&d);
+	}
+	cp_result_release(&res);
+	{
+		struct cp_options opt = CP_OPTIONS_INIT;
+
+		opt.min_magnitude = 0.07;
+		check_int(0, cp_detect_windowed(x, NULL, 300, 50, &opt, &res));
+		if (check_int(1, res.nr))
+			check_int(220, res.points[0].index);
+		cp_result_release(&res);
+	}
+
+	/* bad input */
+	check_int(-1, cp_detect_windowed(x, NULL, 300, 5, NULL, &res));
+	check(cp_stream_new(5, NULL) == NULL);
+	x[7] = NAN;
+	check_int(-1, cp_detect_windowed(x, NULL, 300, 50, NULL, &res));
+	check_int(0, res.nr);
+	free(x);
+	free(g);
+}
+
+/* Every field the same, to the bit (NAN equal to NAN). */
+static int same_bits(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
+}
+
+static int same_result(const struct cp_result *a, const struct cp_result *b)
+{
+	size_t i;
+
+	if (a->nr != b->nr)
+		return 0;
+	for (i = 0; i < a->nr; i++) {
+		const struct cp_point *p = &a->points[i], *q = &b->points[i];
+
+		if (p->index != q->index || p->n_before != q->n_before ||
+		    p->n_after != q->n_after ||
+		    !same_bits(p->mean_before, q->mean_before) ||
+		    !same_bits(p->mean_after, q->mean_after) ||
+		    !same_bits(p->change_pct, q->change_pct) ||
+		    !same_bits(p->magnitude, q->magnitude) ||
+		    !same_bits(p->pvalue, q->pvalue) || !same_bits(p->q, q->q))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Feed x[0..n) to a stream in batches (batch 0: random sizes 1..40),
+ * and after each compare with the windowed full recompute of the prefix
+ * (every `every` points, and at the end).  Returns the number of
+ * mismatches; *full gets the stream's full merges.
+ */
+static size_t feed(const double *x, const size_t *g, size_t n,
+		   size_t window, const struct cp_options *opt, size_t batch,
+		   size_t every, size_t *full, size_t *cps)
+{
+	struct cp_stream *cs = cp_stream_new(window, opt);
+	size_t i = 0, bad = 0, last = 0;
+
+	while (i < n) {
+		size_t b = batch ? batch : 1 + (size_t)(unif() * 40);
+
+		if (b > n - i)
+			b = n - i;
+		if (!check_int(0, cp_stream_append(cs, x + i, g ? g + i : NULL,
+						   b)))
+			break;
+		i += b;
+		if (i - last >= every || i == n) {
+			struct cp_result r = CP_RESULT_INIT;
+
+			last = i;
+			check_int(0, cp_detect_windowed(x, g, i, window, opt,
+							&r));
+			if (!same_result(&r, cp_stream_result(cs))) {
+				if (!bad)
+					test_msg("first mismatch at %zu "
+						 "points: %zu vs %zu change "
+						 "points", i, r.nr,
+						 cp_stream_result(cs)->nr);
+				bad++;
+			}
+			cp_result_release(&r);
+		}
+	}
+	check_int(n, cp_stream_len(cs));
+	*full = cp_stream_full_merges(cs);
+	*cps = cp_stream_result(cs)->nr;
+	cp_stream_free(cs);
+	return bad;
+}
+
+TEST(stream_equals_full)
+{
+	static const size_t runs[] = { 1, 3, 5 };
+	struct cp_options opt = CP_OPTIONS_INIT;
+	size_t n = 700, at[20], s, v, full, cps, appends = 0, fulls = 0;
+	double *x = malloc(n * sizeof(*x));
+	size_t *g = malloc(n * sizeof(*g));
+
+	for (s = 0; s < 4; s++) {
+		grouped(x, g, n, runs[s % 3], 6, s < 2 ? 3 : 1.2, at);
+		for (v = 0; v < 5; v++) {
+			/* plain, Otava's, Welch, a magnitude, window 30 */
+			size_t w = v == 4 ? 30 : 50;
+
+			opt.bonferroni = v != 1;
+			opt.welch = v == 2;
+			opt.min_magnitude = v == 3 ? 0.012 : 0;
+			/* point by point, every 4th point compared */
+			check_int(0, feed(x, g, n, w, &opt, 1, 4, &full, &cps));
+			appends += n;
+			fulls += full;
+			/* random batches; a batch may end inside a commit */
+			check_int(0, feed(x, g, n, w, &opt, 0, 40, &full,
+					  &cps));
+		}
+		/* no groups at all */
+		opt = (struct cp_options)CP_OPTIONS_INIT;
+		check_int(0, feed(x, NULL, n, 50, &opt, 1, 4, &full, &cps));
+	}
+	/* most appends proved a barrier and merged only the tail */
+	printf("# %zu of %zu point-by-point appends merged everything\n",
+	       fulls, appends);
+	check(fulls * 4 < appends);
+
+	/* groups must not decrease, values be finite: nothing changes */
+	{
+		struct cp_stream *cs = cp_stream_new(50, NULL);
+		size_t gg[3] = { 5, 4, 6 }, g2[2] = { 6, 5 };
+		double xx[2] = { 1, 2 };
+
+		check_int(0, cp_stream_append(cs, xx, gg, 1));
+		check_int(-1, cp_stream_append(cs, xx + 1, gg + 1, 1));
+		check_int(-1, cp_stream_append(cs, xx, g2, 2));
+		xx[1] = INFINITY;
+		check_int(-1, cp_stream_append(cs, xx + 1, gg, 1));
+		check_int(1, cp_stream_len(cs));
+		check_int(0, cp_stream_append(cs, xx, NULL, 0));
+		cp_stream_free(cs);
+		cp_stream_free(NULL);
+	}
+	free(x);
+	free(g);
+}
+
+/* A long series: the tail appended point by point, few comparisons. */
+TEST(stream_long)
+{
+	size_t n = 60000, at[200], full, cps;
+	double *x = malloc(n * sizeof(*x));
+	size_t *g = malloc(n * sizeof(*g));
+	size_t planted = grouped(x, g, n, 5, 150, 3, at);
+
+	check_int(0, feed(x, g, n, 50, NULL, 0, 7001, &full, &cps));
+	check(full < 40);	/* while no change point is found yet */
+	check(cps >= planted * 9 / 10 && cps <= planted * 11 / 10);
+	free(x);
+	free(g);
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -529,5 +796,8 @@ int main(int argc, char **argv)
 	check(flat_found * 20 <= flat_series);
 	test_two_steps_and_magnitude();
 	test_groups();
+	test_windowed_steps();
+	test_stream_equals_full();
+	test_stream_long();
 	return test_done();
 }
