@@ -136,6 +136,14 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"import_id, metric_id, position) VALUES (?,?,?)",
 		[ST_INS_HIST] = "INSERT INTO histograms(run_id, metric_id, n, "
 			"bins, source_id, line) VALUES (?,?,?,?,?,?)",
+		[ST_INS_IMPORT] = "INSERT INTO imports(path, sha256, format, "
+			"size, file_size, imported_at, is_dir) VALUES "
+			"(?,?,?,0,?,?,?)",
+		[ST_FIND_HASH] = "SELECT 1 FROM imports WHERE sha256 = ?",
+		[ST_SET_HASH] = "UPDATE imports SET sha256 = ?, size = ? WHERE "
+			"id = ?",
+		[ST_FIND_PATH] = "SELECT 1 FROM imports WHERE path = ? AND "
+			"file_size = ?",
 	};
 
 	if (!db->st[which])
@@ -161,7 +169,6 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 	sqlite3_stmt *st;
 	char pending[64];
 	size_t i;
-	int rc;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->db = db;
@@ -172,11 +179,7 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 		if (!stmt(db, i))
 			return -1;
 
-	st = db_prepare(db, "INSERT INTO imports(path, sha256, format, size, "
-			    "file_size, imported_at, is_dir) VALUES "
-			    "(?,?,?,0,?,?,?)");
-	if (!st)
-		return -1;
+	st = db->st[ST_INS_IMPORT];
 	/* the real hash is known only at the end; we hold the write lock */
 	snprintf(pending, sizeof(pending), "pending-%ld", (long)getpid());
 	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
@@ -188,42 +191,59 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 		sqlite3_bind_null(st, 4);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL));
 	sqlite3_bind_int(st, 6, !!is_dir);
-	if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return db_fail(db, rc, path, 0);
-	}
-	sqlite3_finalize(st);
+	if (db_step_done(ctx, st, 0))
+		return -1;
 	ctx->import_id = sqlite3_last_insert_rowid(db->sq);
 	return 0;
+}
+
+/* Does the query st (bound) return a row?  1, 0, or -1 after error(). */
+static int has_row(struct db *db, sqlite3_stmt *st, const char *path)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return db_fail(db, rc, path, 0);
+}
+
+int db_imported_path(struct db *db, const char *path, int64_t file_size)
+{
+	sqlite3_stmt *st = stmt(db, ST_FIND_PATH);
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, file_size);
+	return has_row(db, st, path);
+}
+
+int db_imported_hash(struct db *db, const char *sha256_hex)
+{
+	sqlite3_stmt *st = stmt(db, ST_FIND_HASH);
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
+	return has_row(db, st, db->path);
 }
 
 int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 		       uint64_t size)
 {
 	sqlite3_stmt *st;
-	int found;
+	int found = db_imported_hash(ctx->db, sha256_hex);
 
-	st = db_prepare(ctx->db, "SELECT 1 FROM imports WHERE sha256 = ?");
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
 	if (found)
-		return 1;
-	st = db_prepare(ctx->db,
-			"UPDATE imports SET sha256 = ?, size = ? WHERE id = ?");
-	if (!st)
-		return -1;
+		return found;
+	st = ctx->db->st[ST_SET_HASH];
 	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)size);
 	sqlite3_bind_int64(st, 3, ctx->import_id);
-	if ((found = sqlite3_step(st)) != SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return db_fail(ctx->db, found, ctx->path, 0);
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return db_step_done(ctx, st, 0);
 }
 
 int db_import_delete(struct db *db, int64_t import_id)
