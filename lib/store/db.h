@@ -54,6 +54,8 @@ struct db {
 	struct strmap metric_ids;
 	/* variant identity -> variants.id, the same way */
 	struct strmap variant_ids;
+	/* the last metric looked up in SQLite was not there (emit.c) */
+	int metric_miss_new;
 	/*
 	 * Set by db_fail()/db_exec() when SQLite said something about the
 	 * database or the machine (read-only, full, I/O error, locked): the

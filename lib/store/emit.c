@@ -109,8 +109,8 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		[ST_FIND_METRIC] = "SELECT id, unit IS NULL, kind FROM metrics "
 			"WHERE name = ?",
-		[ST_INS_METRIC] = "INSERT INTO metrics(name, unit, kind) "
-			"VALUES (?,?,?)",
+		[ST_INS_METRIC] = "INSERT OR IGNORE INTO metrics(name, unit, "
+			"kind) VALUES (?,?,?)",
 		[ST_SET_UNIT] = "UPDATE metrics SET unit = ? WHERE id = ? AND "
 			"unit IS NULL",
 		[ST_SET_KIND] = "UPDATE metrics SET kind = ? WHERE id = ? AND "
@@ -677,6 +677,21 @@ out:
 	return ret;
 }
 
+/* INSERT OR IGNORE the metric: sqlite3_changes() says if it was new. */
+static int insert_metric(struct import_ctx *ctx, const char *name, size_t len,
+			 const char *unit, enum metric_kind kind, long line)
+{
+	sqlite3_stmt *st = ctx->db->st[ST_INS_METRIC];
+
+	sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
+	bind_text_or_null(st, 2, unit);
+	if (kind)
+		sqlite3_bind_int(st, 3, (int)kind);
+	else
+		sqlite3_bind_null(st, 3);
+	return db_step_done(ctx, st, line);
+}
+
 static int metric_id(struct import_ctx *ctx, const char *name,
 		     const char *unit, enum metric_kind kind, long line,
 		     int64_t *id)
@@ -702,6 +717,19 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 	if (check_text(ctx, line, "metric name", name) ||
 	    check_text(ctx, line, "unit", unit))
 		return -1;
+	/*
+	 * After a new name the next miss is likely new too (the first import
+	 * of a file's metrics): insert it first, and look it up only if the
+	 * insert found the name there.  One statement instead of two.
+	 */
+	if (db->metric_miss_new) {
+		if (insert_metric(ctx, name, len, unit, kind, line))
+			return -1;
+		if (sqlite3_changes(db->sq)) {
+			*id = sqlite3_last_insert_rowid(db->sq);
+			goto out;
+		}
+	}
 	st = db->st[ST_FIND_METRIC];
 	sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
@@ -711,15 +739,9 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 		kind_null = sqlite3_column_type(st, 2) == SQLITE_NULL;
 	}
 	sqlite3_reset(st);
+	db->metric_miss_new = rc == SQLITE_DONE;
 	if (rc == SQLITE_DONE) {
-		st = db->st[ST_INS_METRIC];
-		sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
-		bind_text_or_null(st, 2, unit);
-		if (kind)
-			sqlite3_bind_int(st, 3, (int)kind);
-		else
-			sqlite3_bind_null(st, 3);
-		if (db_step_done(ctx, st, line))
+		if (insert_metric(ctx, name, len, unit, kind, line))
 			return -1;
 		*id = sqlite3_last_insert_rowid(db->sq);
 	} else if (rc != SQLITE_ROW) {
@@ -743,6 +765,7 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 				return -1;
 		}
 	}
+out:
 	if (db->metric_ids.nr >= DB_CACHE_MAX)
 		strmap_clear(&db->metric_ids);	/* bounded memory */
 	strmap_put(&db->metric_ids, name, len, *id << 2 | (int64_t)kind);
