@@ -672,7 +672,8 @@ static int bad_value(const struct where *w, const char *key, const char *what,
 	const char *got = fj_is(v, FJ_STRING) ? "a string" :
 			  fj_is(v, FJ_OBJECT) ? "an object" :
 			  fj_is(v, FJ_ARRAY) ? "an array" :
-			  fj_is(v, FJ_TRUE) || fj_is(v, FJ_FALSE) ? "a boolean" :
+			  fj_is(v, FJ_TRUE) ? "a boolean" :
+			  fj_is(v, FJ_FALSE) ? "a boolean" :
 			  fj_is(v, FJ_NULL) ? "null" : "a negative number";
 
 	return job_fail(w->st, w->job,
@@ -1861,6 +1862,7 @@ static enum scan scan_value(struct reader *r)
 		size_t used = cap_used(r);
 		size_t room = used <= FIO_VALUE_MAX ? FIO_VALUE_MAX + 1 - used
 						    : 1;
+		const size_t rest = JOBNAME_PAT_LEN - 1;
 		int done = 0;
 
 		/* the byte that passes the limit is the last one looked at */
@@ -1877,7 +1879,15 @@ static enum scan scan_value(struct reader *r)
 			c = *p++;
 			if (c == '\n')
 				r->line++;
-			if (r->in_object && (r->pat || c == '"'))
+			/*
+			 * A quote not followed by the rest of the pattern
+			 * starts no match: the pattern fails before the
+			 * next quote, which starts its own.
+			 */
+			if (r->in_object &&
+			    (r->pat ||
+			     (c == '"' && (end - p < (ptrdiff_t)rest ||
+					   !memcmp(p, jobname_pat + 1, rest)))))
 				jobname_step(r, c);
 			if (in_str) {
 				if (esc)

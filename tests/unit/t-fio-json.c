@@ -77,18 +77,20 @@ static int differ_loc(const char *file, int line, const char *text,
 #define differ(text) differ_loc(__FILE__, __LINE__, (text), strlen(text))
 
 static const char job[] =
-	"{\n  \"jobname\" : \"b\",\n  \"groupid\" : 0,\n  \"error\" : 0,\n"
-	"  \"job options\" : {\n    \"name\" : \"b\",\n    \"rw\" : \"randread\"\n"
-	"  },\n  \"read\" : {\n    \"io_bytes\" : 1048576,\n"
-	"    \"bw\" : 122146,\n    \"iops\" : 30536.585366,\n"
-	"    \"runtime\" : 9,\n    \"total_ios\" : 256,\n"
-	"    \"clat_ns\" : {\n      \"min\" : 24576,\n      \"mean\" : 28739.71319,\n"
+	"{\n  \"jobname\" : \"b\",\n  \"groupid\" : 0,\n"
+	"  \"error\" : 0,\n  \"job options\" : {\n    \"name\" : \"b\",\n"
+	"    \"rw\" : \"randread\"\n  },\n  \"read\" : {\n"
+	"    \"io_bytes\" : 1048576,\n    \"bw\" : 122146,\n"
+	"    \"iops\" : 30536.585366,\n    \"runtime\" : 9,\n"
+	"    \"total_ios\" : 256,\n    \"clat_ns\" : {\n"
+	"      \"min\" : 24576,\n      \"mean\" : 28739.71319,\n"
 	"      \"stddev\" : 1.6902464353e4,\n      \"N\" : 256,\n"
 	"      \"percentile\" : {\n        \"1.000000\" : 25984,\n"
 	"        \"99.950000\" : 226304\n      }\n    }\n  },\n"
 	"  \"usr_cpu\" : 0.000000,\n  \"sys_cpu\" : -0.0,\n"
 	"  \"latency_us\" : { \"2\" : 0.00, \"50\" : 97.265625 },\n"
-	"  \"flags\" : [true, false, null, [], {}, \"a\\\"\\\\\\/\\b\\f\\n\\r\\t\"]\n}\n";
+	"  \"flags\" : [true, false, null, [], {},\n"
+	"    \"a\\\"\\\\\\/\\b\\f\\n\\r\\t\"]\n}\n";
 
 TEST(cases)
 {
