@@ -119,14 +119,19 @@ deps-demo:
 	@scripts/deps.sh demo
 
 bench: deps-check $(PROG)
-	@$(MAKE) --no-print-directory $(B)/bench-stats $(B)/bench-jansson
+	@$(MAKE) --no-print-directory $(B)/bench-stats $(B)/bench-jansson \
+		$(B)/bench-store
 	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats \
-		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson scripts/bench.sh
+		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson \
+		BENCH_STORE=$(CURDIR)/$(B)/bench-store scripts/bench.sh
 
 $(B)/bench-jansson: tests/bench-jansson.c
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/bench-stats: tests/bench-stats.c $(B)/libperfsift.a
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/bench-store: tests/bench-store.c $(B)/libperfsift.a
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 clean:
