@@ -503,7 +503,7 @@ static int emitf(struct fio_state *st, const char *unit, double value,
 	sbuf_reset(&st->name);
 	sbuf_add(&st->name, "fio.", 4);
 	va_start(ap, fmt);
-	for (f = fmt; *f; f++) {
+	for (f = fmt; *f; f += 2) {
 		const char *lit = f;
 
 		while (*f && *f != '%')
@@ -517,7 +517,6 @@ static int emitf(struct fio_state *st, const char *unit, double value,
 			sbuf_addch(&st->name, '%');
 		else
 			BUG("fio: emitf() format '%s'", fmt);
-		f++;
 	}
 	va_end(ap);
 	if (!st->hold)
