@@ -41,7 +41,7 @@
  * our own (strings and their escapes, nesting, lines) finds the members
  * of the top-level object and the elements of its arrays ("jobs",
  * "disk_util"); each is parsed alone from its bytes into a small tree
- * (fio-json.c, which takes the JSON that fio writes, in a fifteenth of
+ * (fio-json.c, which takes the JSON that fio writes, in a twelfth of
  * jansson's time), freed before the next is read.  What
  * that parser leaves, jansson parses, and so jansson still decides what
  * is valid and says what is wrong: its slice is parsed behind a few
