@@ -743,6 +743,10 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 	if (rc == SQLITE_DONE) {
 		if (insert_metric(ctx, name, len, unit, kind, line))
 			return -1;
+		/* not there, yet not inserted: a constraint said no */
+		if (!sqlite3_changes(db->sq))
+			return error("%s:%ld: database: metric '%s' refused",
+				     ctx->path, line, name);
 		*id = sqlite3_last_insert_rowid(db->sq);
 	} else if (rc != SQLITE_ROW) {
 		return db_fail(db, rc, ctx->path, line);
