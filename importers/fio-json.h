@@ -61,7 +61,7 @@ static inline const struct fj_node *fj_root(const struct fj *d)
 	return d->nr ? &d->node[0] : NULL;
 }
 
-/* The member key of object obj (the last, as in jansson), or NULL. */
+/* The member key of object obj (keys are unique in a tree), or NULL. */
 const struct fj_node *fj_get(const struct fj *d, const struct fj_node *obj,
 			     const char *key);
 
