@@ -121,9 +121,10 @@ deps-demo:
 
 bench: deps-check $(PROG)
 	@$(MAKE) --no-print-directory $(B)/bench-stats $(B)/bench-jansson \
-		$(B)/cp-synth
+		$(B)/cp-synth $(B)/bench-store
 	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats \
 		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson \
+		BENCH_STORE=$(CURDIR)/$(B)/bench-store \
 		CP_SYNTH=$(CURDIR)/$(B)/cp-synth scripts/bench.sh
 
 $(B)/bench-jansson: tests/bench-jansson.c
@@ -143,6 +144,9 @@ cp-synth: $(B)/cp-synth
 $(B)/cp-synth: tests/cp-synth.c tests/xorshift.h $(B)/libperfsift.a
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ \
 		$(filter-out %.h,$^) $(LDLIBS)
+
+$(B)/bench-store: tests/bench-store.c $(B)/libperfsift.a
+	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 clean:
 	rm -rf build build-asan perfsift

@@ -335,7 +335,6 @@ void import_items_free(struct import_item *items, size_t nr)
 
 static int already_imported(struct db *db, const char *path, int64_t size)
 {
-	sqlite3_stmt *st;
 	char hex[65];
 	int found;
 
@@ -344,25 +343,12 @@ static int already_imported(struct db *db, const char *path, int64_t size)
 	 * size (the usual re-import); any other duplicate is caught by the
 	 * hash at the end of the import, which then rolls back.
 	 */
-	st = db_prepare(db, "SELECT 1 FROM imports WHERE path = ? AND "
-			    "file_size = ?");
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, size);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	if (!found)
-		return 0;
+	found = db_imported_path(db, path, size);
+	if (found <= 0)
+		return found;
 	if (input_hash_file(path, hex))
 		return -1;
-	st = db_prepare(db, "SELECT 1 FROM imports WHERE sha256 = ?");
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, hex, -1, SQLITE_TRANSIENT);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
+	return db_imported_hash(db, hex);
 }
 
 static void list_formats(struct sbuf *sb)

@@ -334,6 +334,27 @@ fi
 # ------------------------------------------------- 2. fio JSON import
 
 section "2. fio JSON import"
+# the storage floor: the rows of an import written again, nothing parsed
+BENCH_STORE=${BENCH_STORE:-build/bench-store}
+case $BENCH_STORE in /*) ;; *) BENCH_STORE=$PWD/$BENCH_STORE ;; esac
+[ -x "$BENCH_STORE" ] || BENCH_STORE=
+
+# store_floor SRC JS: import SRC once more, keep its database, and print
+# the rows "storage alone" (bench-store, best of RUNS) and its ratio to
+# jansson's parse JS (seconds)
+store_floor() {
+	local st
+	rm -f "$tmp/rows.db"*
+	if [ -n "$BENCH_STORE" ] &&
+	   "$PERFSIFT" --db "$tmp/rows.db" import -q "$1" >/dev/null &&
+	   st=$("$BENCH_STORE" "$RUNS" "$tmp/rows.db" "$tmp/store.db"); then
+		row "  the same rows' storage alone" "$(fmt '%.2f s' "$st")"
+		row "  storage alone / jansson parse" \
+			"$(fmt '%.2fx' "$(calc "$st / $2")")"
+	fi
+	rm -f "$tmp/rows.db"*
+}
+
 if [ -z "$fio_bin" ]; then
 	note "skipped: fio is not installed (scripts/deps.sh check installs it)"
 elif ! (cd "$tmp" && "$fio_bin" --name=b --rw=randread --size=1m \
@@ -428,6 +449,7 @@ else
 			row "  import / jansson parse" \
 				"$(fmt '%.2fx' "$(calc "$best_s / $js")")" \
 				"<= 1.5x" "$vd"
+			store_floor "$tmp/fio" "$js"
 		fi
 	fi
 	one_bytes=$(size_of "$tmp/fio-2000-jobs.json")
@@ -447,6 +469,7 @@ else
 			row "  import / jansson parse" \
 				"$(fmt '%.2fx' "$(calc "$best_s / $js")")" \
 				"<= 1.5x" "$vd"
+			store_floor "$tmp/fio-2000-jobs.json" "$js"
 		fi
 	fi
 fi

@@ -239,10 +239,14 @@ int str_natcmp(const char *a, const char *b)
 
 void str_ascii_minus(char *s)
 {
-	char *r = s, *w = s;
+	/* both start with 0xe2: most lines have none, and stay as they are */
+	char *r = strchr(s, '\xe2'), *w = r;
 
+	if (!r)
+		return;
 	while (*r) {
-		if ((!strncmp(r, "\xe2\x88\x92", 3) ||
+		if (*r == '\xe2' &&
+		    (!strncmp(r, "\xe2\x88\x92", 3) ||
 		     !strncmp(r, "\xe2\x80\x93", 3)) &&
 		    isdigit((unsigned char)r[3])) {
 			*w++ = '-';

@@ -128,15 +128,40 @@ sqlite3_stmt *db_prepare(struct db *db, const char *sql)
 	return st;
 }
 
+/*
+ * db_exec() of a statement kept prepared in *st: an import of many small
+ * files begins and commits once per file, and parsing the SQL each time
+ * cost as much as a dozen sample inserts.
+ */
+static int db_exec_kept(struct db *db, sqlite3_stmt **st, const char *sql)
+{
+	int rc;
+
+	if (!*st && !(*st = db_prepare(db, sql)))
+		return -1;
+	rc = sqlite3_step(*st);
+	if (rc != SQLITE_DONE) {
+		int ret = -1;
+
+		if (!(env_code(rc) && db->env_error))
+			ret = error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+		db->env_error |= env_code(rc);
+		sqlite3_reset(*st);
+		return ret;
+	}
+	sqlite3_reset(*st);
+	return 0;
+}
+
 int db_begin(struct db *db)
 {
 	/* IMMEDIATE: take the write lock now, waiting up to the busy timeout */
-	return db_exec(db, "BEGIN IMMEDIATE");
+	return db_exec_kept(db, &db->begin_st, "BEGIN IMMEDIATE");
 }
 
 int db_commit(struct db *db)
 {
-	return db_exec(db, "COMMIT");
+	return db_exec_kept(db, &db->commit_st, "COMMIT");
 }
 
 void db_rollback(struct db *db)
@@ -411,6 +436,9 @@ void db_close(struct db *db)
 
 	for (i = 0; i < ST_NR; i++)
 		sqlite3_finalize(db->st[i]);
+	sqlite3_finalize(db->begin_st);
+	sqlite3_finalize(db->commit_st);
+	db->begin_st = db->commit_st = NULL;
 	strmap_clear(&db->metric_ids);
 	strmap_clear(&db->variant_ids);
 	if (db->sq)

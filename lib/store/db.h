@@ -23,7 +23,8 @@ enum db_stmt {
 	ST_INS_SERIES, ST_INS_AGG, ST_FIND_METRIC, ST_INS_METRIC,
 	ST_SET_UNIT, ST_SET_KIND, ST_NEXT_ITER, ST_FIND_VARIANT,
 	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_HAS_SAMPLE,
-	ST_SET_STATE, ST_INS_POSITION, ST_INS_HIST, ST_NR,
+	ST_SET_STATE, ST_INS_POSITION, ST_INS_HIST, ST_INS_IMPORT,
+	ST_FIND_HASH, ST_SET_HASH, ST_FIND_PATH, ST_NR,
 };
 
 /*
@@ -43,6 +44,8 @@ struct db {
 	sqlite3 *sq;		/* owned */
 	char *path;		/* owned */
 	sqlite3_stmt *st[ST_NR];	/* owned; NULL until first needed */
+	/* owned: BEGIN IMMEDIATE and COMMIT, parsed once (one per file) */
+	sqlite3_stmt *begin_st, *commit_st;
 	/*
 	 * metric name -> metrics.id, across the files of one command.  Ids
 	 * made in a transaction that rolls back are gone: db_rollback()
@@ -51,6 +54,8 @@ struct db {
 	struct strmap metric_ids;
 	/* variant identity -> variants.id, the same way */
 	struct strmap variant_ids;
+	/* the last metric looked up in SQLite was not there (emit.c) */
+	int metric_miss_new;
 	/*
 	 * Set by db_fail()/db_exec() when SQLite said something about the
 	 * database or the machine (read-only, full, I/O error, locked): the
@@ -228,6 +233,12 @@ int db_import_delete(struct db *db, int64_t import_id);
  */
 int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 		   const char *value);
+/*
+ * Was path imported before with this file_size (bytes on disk)?  Was
+ * this content (sha256_hex) imported before?  1, 0, or -1 after error().
+ */
+int db_imported_path(struct db *db, const char *path, int64_t file_size);
+int db_imported_hash(struct db *db, const char *sha256_hex);
 /* Record the content hash and size; returns 1 if that content was imported
  * before (the caller rolls back), 0 if not, -1 on error. */
 int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
