@@ -39,7 +39,8 @@ QUIET_GEN = @echo '   GEN     $@';
 endif
 
 LIB_SRC := $(wildcard lib/*/*.c) $(wildcard importers/*.c) \
-	   $(wildcard importers/*/*.c) $(wildcard plots/*.c)
+	   $(wildcard importers/*/*.c) $(wildcard plots/*.c) \
+	   $(wildcard report/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 SCHEMA  := $(sort $(wildcard schema/*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/schema.o
@@ -137,7 +138,7 @@ $(B)/bench-stats: tests/bench-stats.c tests/xorshift.h $(B)/libperfsift.a
 # make cp-synth: precision and recall of the change-point modes on
 # seeded series with planted steps (tests/cp-synth.c, about a minute);
 # docs/changepoints.md keeps the latest table.  make check runs the
-# --quick version (tests/t5020-cp-synth.sh).
+# --quick version (tests/t5030-cp-synth.sh).
 cp-synth: $(B)/cp-synth
 	@$(B)/cp-synth
 

@@ -693,20 +693,6 @@ static int load_sweep(struct db *db, const struct plot_request *rq,
 
 /* ---- series ---- */
 
-/* s for a GLOB that matches s alone. */
-static char *glob_quote(const char *s)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	for (; *s; s++) {
-		if (*s == '*' || *s == '?' || *s == '[')
-			sbuf_addf(&sb, "[%c]", *s);
-		else
-			sbuf_addch(&sb, *s);
-	}
-	return sbuf_detach(&sb, NULL);
-}
-
 static const char *const watermarks[] = { "min", "low", "high" };
 #define FREE_SUFFIX ".pages.free"
 

@@ -16,7 +16,7 @@
  *
  * --quick: sizes up to 1,000 and fewer series, for make check (about
  * 3 s).  Output: the tables, then "summary KEY VALUE" lines that
- * tests/t5020-cp-synth.sh reads.  --bench: the timings of make bench
+ * tests/t5030-cp-synth.sh reads.  --bench: the timings of make bench
  * instead (see bench() below).
  */
 

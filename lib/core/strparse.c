@@ -3,6 +3,7 @@
  */
 #include "core/compat.h"
 #include "core/strparse.h"
+#include "core/sbuf.h"
 #include <ctype.h>
 
 void str_skip_blanks(const char **p)
@@ -256,4 +257,17 @@ void str_ascii_minus(char *s)
 		}
 	}
 	*w = '\0';
+}
+
+char *glob_quote(const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (; *s; s++) {
+		if (*s == '*' || *s == '?' || *s == '[')
+			sbuf_addf(&sb, "[%c]", *s);
+		else
+			sbuf_addch(&sb, *s);
+	}
+	return sbuf_detach(&sb, NULL);
 }

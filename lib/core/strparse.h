@@ -38,5 +38,7 @@ int str_natcmp(const char *a, const char *b);
 void str_ascii_minus(char *s);
 /* Shell-style glob match (fnmatch without flags); NULL pattern matches. */
 int glob_match(const char *pattern, const char *s);
+/* s as a glob that matches s alone ("a[*]b" for "a*b"); new string. */
+char *glob_quote(const char *s);
 
 #endif
