@@ -2,7 +2,8 @@
  * Running gnuplot: the script through a pipe on its standard input, its
  * messages (stderr and stdout) captured through another, the chart
  * written to a temporary file beside the output and renamed into place
- * only when gnuplot succeeded.  No other file is made.
+ * only when gnuplot succeeded, or (plot_render_mem) read from its
+ * standard output into memory.  No other file is made.
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
@@ -25,16 +26,18 @@ static int has_control(const char *s)
 }
 
 /*
- * Run `gnuplot` on script; its messages (stdout and stderr) go to msg.
- * Returns its exit status, or -1 after error() when it could not be
- * started.
+ * Run `gnuplot` on script; its standard output goes to out (NULL: to
+ * msg with its messages on stderr).  Returns its exit status, or -1
+ * after error() when it could not be started or wrote more than
+ * PLOT_MEM_CAP bytes.
  */
-static int run_gnuplot(const char *script, size_t len, struct sbuf *msg)
+static int run_gnuplot(const char *script, size_t len, struct sbuf *out,
+		       struct sbuf *msg)
 {
 	static const char *const argv[] = {
 		"gnuplot", "--default-settings", NULL,
 	};
-	struct run_io io = { script, len, NULL, 0, msg, MSG_CAP,
+	struct run_io io = { script, len, out, PLOT_MEM_CAP, msg, MSG_CAP,
 			     "gnuplot-nox", 0 };
 
 	return run_program(argv, &io);
@@ -106,6 +109,31 @@ static void report_lines(const struct sbuf *msg,
 		if (len)
 			report("gnuplot: %.*s", (int)len, p);
 	}
+}
+
+/*
+ * Did gnuplot succeed?  status is run_gnuplot()'s, msg its messages
+ * (trimmed here), wrote whether it wrote a chart (to path; NULL: to its
+ * standard output).  0, or -1 after error() quoting its messages.
+ */
+static int gnuplot_done(int status, struct sbuf *msg, int wrote,
+			const char *path)
+{
+	sbuf_rtrim(msg);
+	if (status < 0)
+		return -1;
+	if (status)
+		error("gnuplot failed (exit status %d)%s", status,
+		      msg->len ? "; it said:" : "");
+	else if (!wrote && path)
+		error("gnuplot wrote nothing to '%s'%s", path,
+		      msg->len ? "; it said:" : "");
+	else if (!wrote)
+		error("gnuplot wrote no chart%s", msg->len ? "; it said:" : "");
+	else
+		return 0;
+	report_lines(msg, error);
+	return -1;
 }
 
 /*
@@ -182,22 +210,9 @@ int plot_render(const struct plot *p, enum plot_format format,
 		return -1;
 	o.output = tmp;
 	plot_script(p, &o, &script);
-	status = run_gnuplot(script.buf, script.len, &msg);
-	sbuf_rtrim(&msg);
-	if (status < 0)
+	status = run_gnuplot(script.buf, script.len, NULL, &msg);
+	if (gnuplot_done(status, &msg, !stat(tmp, &st) && st.st_size, path))
 		goto out;
-	if (status) {
-		error("gnuplot failed (exit status %d)%s", status,
-		      msg.len ? "; it said:" : "");
-		report_lines(&msg, error);
-		goto out;
-	}
-	if (stat(tmp, &st) || !st.st_size) {
-		error("gnuplot wrote nothing to '%s'%s", path,
-		      msg.len ? "; it said:" : "");
-		report_lines(&msg, error);
-		goto out;
-	}
 	if (format == PLOT_TXT && tidy_text(tmp, path))
 		goto out;
 	if (rename(tmp, path)) {
@@ -212,5 +227,27 @@ out:
 	free(tmp);
 	sbuf_release(&script);
 	sbuf_release(&msg);
+	return ret;
+}
+
+int plot_render_mem(const struct plot *p, const struct plot_opts *o,
+		    struct sbuf *out)
+{
+	struct sbuf script = SBUF_INIT, msg = SBUF_INIT, chart = SBUF_INIT;
+	int status, ret = -1;
+
+	if (o->output || !o->terminal)
+		BUG("a chart into memory names its terminal and no output");
+	plot_script(p, o, &script);
+	status = run_gnuplot(script.buf, script.len, &chart, &msg);
+	if (gnuplot_done(status, &msg, chart.len > 0, NULL))
+		goto out;
+	report_lines(&msg, warn);
+	sbuf_add(out, chart.buf, chart.len);
+	ret = 0;
+out:
+	sbuf_release(&script);
+	sbuf_release(&msg);
+	sbuf_release(&chart);
 	return ret;
 }

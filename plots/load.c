@@ -121,6 +121,53 @@ static void compare_bar(const struct cmp_row *r, size_t v,
 	}
 }
 
+void plot_compare_rows(const struct comparison *c, const size_t *rows,
+		       size_t nr, const char *const *names, struct plot *out)
+{
+	const struct cmp_row *first = &c->rows[rows[0]];
+	struct sbuf sb = SBUF_INIT;
+	size_t i, v;
+	int one_group = 1, aggregate = 0;
+
+	if (!nr || nr > PLOT_MAX_PANELS)
+		BUG("a compare chart of %zu rows", nr);
+	memset(out, 0, sizeof(*out));
+	out->kind = PLOT_COMPARE;
+	out->variants = xcalloc(c->nvar, sizeof(*out->variants));
+	out->nr_variants = c->nvar;
+	for (v = 0; v < c->nvar; v++)
+		out->variants[v] = xstrdup(names ? names[v]
+						 : selector_label(&c->var[v]));
+	for (i = 1; i < nr; i++)
+		one_group &= same_group(first, &c->rows[rows[i]]);
+	for (i = 0; i < nr; i++) {
+		const struct cmp_row *r = &c->rows[rows[i]];
+		struct plot_panel *pn;
+
+		sbuf_addstr(&sb, r->metric);
+		if (!one_group)
+			add_group(&sb, r->testcase, r->machine, r->params);
+		pn = plot_add_panel_take(out, sbuf_detach(&sb, NULL),
+					 unit_label(r->unit));
+		pn->bars = xcalloc(c->nvar, sizeof(*pn->bars));
+		for (v = 0; v < c->nvar; v++)
+			compare_bar(r, v, &pn->bars[v], &aggregate);
+	}
+	for (v = 0; v < c->nvar; v++)
+		sbuf_addf(&sb, "%s%s", v ? " vs " : "", out->variants[v]);
+	if (one_group)
+		add_group(&sb, first->testcase, first->machine, first->params);
+	out->title = sbuf_detach(&sb, NULL);
+	sbuf_addf(&sb, "bars: mean ± sample standard deviation (n-1); "
+		  "points: runs; change against %s, * significant "
+		  "(%s < %g)", out->variants[0],
+		  c->opts.fdr ? "Benjamini-Hochberg q" : "p", c->opts.alpha);
+	if (aggregate)
+		sbuf_addstr(&sb, "; imported summaries: the source's "
+			    "standard deviation");
+	out->subtitle = sbuf_detach(&sb, NULL);
+}
+
 static int load_compare(struct db *db, const struct plot_request *rq,
 			struct plot *p)
 {
@@ -128,15 +175,16 @@ static int load_compare(struct db *db, const struct plot_request *rq,
 	struct selector *var = xcalloc(rq->nr_var, sizeof(*var));
 	const char *mglob[1] = { rq->metric_glob };
 	const char *tglob[1] = { rq->testcase_glob };
+	const char **names = xcalloc(rq->nr_var, sizeof(*names));
 	struct comparison cmp;
-	struct sbuf sb = SBUF_INIT;
-	size_t i, v;
-	int one_group = 1, aggregate = 0, ret = -1;
+	size_t *rows = NULL, i;
+	int ret = -1;
 
 	for (i = 0; i < rq->nr_var; i++) {
 		if (!rq->var[i].sel)
 			BUG("a compare plot of a single run");
 		var[i] = *rq->var[i].sel;	/* borrowed copies */
+		names[i] = rq->var[i].name;
 	}
 	o.dim = rq->dim;
 	o.param = rq->param;
@@ -151,6 +199,7 @@ static int load_compare(struct db *db, const struct plot_request *rq,
 	}
 	if (compare_variants(db, var, rq->nr_var, &o, &cmp)) {
 		free(var);
+		free(names);
 		return -2;
 	}
 	if (!cmp.nr) {
@@ -168,39 +217,15 @@ static int load_compare(struct db *db, const struct plot_request *rq,
 		      PLOT_MAX_PANELS);
 		goto out;
 	}
-	for (i = 1; i < cmp.nr; i++)
-		one_group &= same_group(&cmp.rows[0], &cmp.rows[i]);
-	p->kind = PLOT_COMPARE;
-	set_variants(p, rq);
-	for (i = 0; i < cmp.nr; i++) {
-		const struct cmp_row *r = &cmp.rows[i];
-		struct plot_panel *pn;
-
-		sbuf_addstr(&sb, r->metric);
-		if (!one_group)
-			add_group(&sb, r->testcase, r->machine, r->params);
-		pn = plot_add_panel_take(p, sbuf_detach(&sb, NULL),
-					 unit_label(r->unit));
-		pn->bars = xcalloc(rq->nr_var, sizeof(*pn->bars));
-		for (v = 0; v < rq->nr_var; v++)
-			compare_bar(r, v, &pn->bars[v], &aggregate);
-	}
-	add_vs(&sb, rq);
-	if (one_group)
-		add_group(&sb, cmp.rows[0].testcase, cmp.rows[0].machine,
-			  cmp.rows[0].params);
-	p->title = sbuf_detach(&sb, NULL);
-	sbuf_addf(&sb, "bars: mean ± sample standard deviation (n-1); "
-		  "points: runs; change against %s, * significant "
-		  "(%s < %g)", rq->var[0].name,
-		  o.fdr ? "Benjamini-Hochberg q" : "p", o.alpha);
-	if (aggregate)
-		sbuf_addstr(&sb, "; imported summaries: the source's "
-			    "standard deviation");
-	p->subtitle = sbuf_detach(&sb, NULL);
+	rows = xcalloc(cmp.nr, sizeof(*rows));
+	for (i = 0; i < cmp.nr; i++)
+		rows[i] = i;
+	plot_compare_rows(&cmp, rows, cmp.nr, names, p);
 	ret = 0;
 out:
 	comparison_release(&cmp);
+	free(rows);
+	free(names);
 	free(var);
 	return ret;
 }

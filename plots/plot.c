@@ -234,18 +234,20 @@ static int heading_lines(const struct plot *p)
 static void terminal(struct sbuf *out, const struct plot *p,
 		     const struct plot_opts *o)
 {
+	int w = o->width ? o->width : PLOT_WIDTH;
+	int h = o->height ? o->height : PLOT_HEIGHT;
+
 	if (o->terminal) {
 		switch (o->format) {
 		case PLOT_PNG:
 			sbuf_addf(out, "set terminal pngcairo size %d,%d "
-				  "font \"sans,%d\" noenhanced\n", PLOT_WIDTH,
-				  PLOT_HEIGHT, PLOT_FONT_PT);
+				  "font \"sans,%d\" noenhanced\n", w, h,
+				  PLOT_FONT_PT);
 			break;
 		case PLOT_SVG:
 			sbuf_addf(out, "set terminal svg size %d,%d font "
 				  "\"sans,%d\" noenhanced background "
-				  "\"white\"\n", PLOT_WIDTH, PLOT_HEIGHT,
-				  PLOT_FONT_PT);
+				  "\"white\"\n", w, h, PLOT_FONT_PT);
 			break;
 		case PLOT_TXT:
 			sbuf_addf(out, "set terminal dumb size %d,%d nofeed "

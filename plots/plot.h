@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include "store/query.h"
 
+struct comparison;
+
 enum plot_kind {
 	PLOT_COMPARE,	/* per metric, a bar per variant with its runs */
 	PLOT_SWEEP,	/* a metric against a numeric parameter */
@@ -124,6 +126,8 @@ struct plot_opts {
 	const char *output;	/* `set output` path; NULL: none */
 	int terminal;		/* 0: no `set terminal` line (--script
 				 * without -o) */
+	int width, height;	/* PNG and SVG size in pixels; 0: PLOT_WIDTH
+				 * x PLOT_HEIGHT */
 };
 
 /*
@@ -186,6 +190,15 @@ struct plot_request {
 int plot_load(struct db *db, const struct plot_request *rq,
 	      struct plot *out);
 
+/*
+ * Fill *out (zeroed first) with the compare chart of the rows
+ * rows[0..nr) of c (at most PLOT_MAX_PANELS): a panel per row, a bar per
+ * variant, marked as c decided.  names[] are the variants' names as the
+ * user typed them; NULL: their labels.  The plot owns copies.
+ */
+void plot_compare_rows(const struct comparison *c, const size_t *rows,
+		       size_t nr, const char *const *names, struct plot *out);
+
 /* ---- rendering (gnuplot.c) ---- */
 
 /*
@@ -198,5 +211,17 @@ int plot_load(struct db *db, const struct plot_request *rq,
  */
 int plot_render(const struct plot *p, enum plot_format format,
 		const char *path);
+
+/*
+ * Draw p with gnuplot as o asks (o->output must be NULL, o->terminal
+ * set) and append what gnuplot writes to its standard output to out:
+ * an SVG document, say.  Returns 0, or -1 after error() (gnuplot
+ * missing, failing — its messages are quoted — writing nothing, or
+ * more than PLOT_MEM_CAP bytes: exit 4).
+ */
+int plot_render_mem(const struct plot *p, const struct plot_opts *o,
+		    struct sbuf *out);
+/* The most a chart rendered into memory may take. */
+#define PLOT_MEM_CAP (16 << 20)
 
 #endif

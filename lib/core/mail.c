@@ -25,37 +25,6 @@ enum { ENC_PLAIN, ENC_QP, ENC_BASE64 };
 
 /* ---- bytes and charsets ------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	unsigned cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, past U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
 /* 1 if s is valid UTF-8 without NUL; *ascii set if it is plain ASCII. */
 static int utf8_valid(const char *s, size_t n, int *ascii)
 {
@@ -156,24 +125,6 @@ static void add_iconv(struct sbuf *out, iconv_t cd, const char *s, size_t n)
 	}
 }
 
-/* Append s with each byte that is not valid UTF-8, and NUL, as U+FFFD. */
-static void add_utf8_repaired(struct sbuf *out, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, k;
-
-	while (i < n) {
-		k = p[i] ? utf8_seq(p + i, n - i) : 0;
-		if (k) {
-			sbuf_add(out, p + i, k);
-			i += k;
-		} else {
-			sbuf_addstr(out, replacement);
-			i++;
-		}
-	}
-}
-
 /*
  * Append s, in charset cs ("" for none), to out as UTF-8.  With
  * utf8_first, valid UTF-8 is kept whatever cs says (mail.h).
@@ -191,14 +142,14 @@ static void add_utf8(struct mail_reader *r, struct sbuf *out, const char *s,
 		return;
 	}
 	if (is_utf8_name(cs)) {
-		add_utf8_repaired(out, s, n);
+		sbuf_add_utf8_repaired(out, s, n);
 		return;
 	}
 	cd = is_ascii_name(cs) ? NULL : get_cd(r, cs);
 	if (!cd)
 		cd = get_cd(r, "WINDOWS-1252");
 	if (!cd) {
-		add_utf8_repaired(out, s, n);
+		sbuf_add_utf8_repaired(out, s, n);
 		return;
 	}
 	i = out->len;
@@ -213,7 +164,7 @@ static void add_utf8(struct mail_reader *r, struct sbuf *out, const char *s,
 
 		memcpy(conv, out->buf + i, cn);
 		sbuf_setlen(out, i);
-		add_utf8_repaired(out, conv, cn);
+		sbuf_add_utf8_repaired(out, conv, cn);
 		free(conv);
 	}
 }

@@ -157,3 +157,52 @@ void sbuf_add_escaped(struct sbuf *sb, const char *s)
 			sbuf_addch(sb, (char)*p);
 	}
 }
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
+size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/* Append s with each byte that is not valid UTF-8, and NUL, as U+FFFD. */
+void sbuf_add_utf8_repaired(struct sbuf *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	while (i < n) {
+		k = p[i] ? utf8_seq(p + i, n - i) : 0;
+		if (k) {
+			sbuf_add(out, p + i, k);
+			i += k;
+		} else {
+			sbuf_addstr(out, "\xef\xbf\xbd");	/* U+FFFD */
+			i++;
+		}
+	}
+}

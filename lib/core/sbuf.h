@@ -39,6 +39,10 @@ void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
+size_t utf8_seq(const unsigned char *s, size_t n);
+/* Append s with each byte that is not valid UTF-8, and NUL, as U+FFFD. */
+void sbuf_add_utf8_repaired(struct sbuf *out, const char *s, size_t n);
 /* Append s with at most n spaces of padding to width w (left aligned). */
 void sbuf_addpad(struct sbuf *sb, size_t width);
 

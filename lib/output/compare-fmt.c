@@ -29,8 +29,7 @@ static const char *label(const struct comparison *c, size_t v)
 	return selector_label(&c->var[v]);
 }
 
-/* %.6g, or "-" for a number that cannot be computed. */
-static void num(struct sbuf *sb, double v)
+void cmp_fmt_num(struct sbuf *sb, double v)
 {
 	if (isfinite(v))
 		sbuf_addf(sb, "%.6g", v);
@@ -38,7 +37,7 @@ static void num(struct sbuf *sb, double v)
 		sbuf_addstr(sb, "-");
 }
 
-static void pct(struct sbuf *sb, double v)
+void cmp_fmt_pct(struct sbuf *sb, double v)
 {
 	if (isfinite(v))
 		sbuf_addf(sb, "%+.2f%%", v);
@@ -46,7 +45,7 @@ static void pct(struct sbuf *sb, double v)
 		sbuf_addstr(sb, "-");
 }
 
-static void pval(struct sbuf *sb, double p)
+void cmp_fmt_pval(struct sbuf *sb, double p)
 {
 	if (!isfinite(p))
 		sbuf_addstr(sb, "-");
@@ -62,10 +61,10 @@ static void side_text(struct sbuf *sb, const struct cmp_side *s)
 		sbuf_addstr(sb, "missing");
 		return;
 	}
-	num(sb, s->mean);
+	cmp_fmt_num(sb, s->mean);
 	if (isfinite(s->sd)) {
 		sbuf_addstr(sb, " ± ");
-		num(sb, s->sd);
+		cmp_fmt_num(sb, s->sd);
 		if (s->source == SIDE_AGGREGATE && s->sd_kind &&
 		    strcmp(s->sd_kind, "sample"))
 			sbuf_addstr(sb, !strcmp(s->sd_kind, "population") ?
@@ -181,15 +180,15 @@ static void text_row(struct grid *g, const struct comparison *c,
 		sbuf_addf(sb, " (%s)", r->unit);
 	side_text(grid_next(g), &r->side[0]);
 	side_text(grid_next(g), &r->side[v]);
-	pct(grid_next(g), x->change_pct);
+	cmp_fmt_pct(grid_next(g), x->change_pct);
 	sb = grid_next(g);
 	if (isfinite(x->ci_low_pct))
 		sbuf_addf(sb, "[%+.2f%%, %+.2f%%]", x->ci_low_pct,
 			  x->ci_high_pct);
 	else
 		sbuf_addstr(sb, "-");
-	pval(grid_next(g), x->p);
-	pval(grid_next(g), x->q);
+	cmp_fmt_pval(grid_next(g), x->p);
+	cmp_fmt_pval(grid_next(g), x->q);
 	sbuf_addstr(grid_next(g), cmp_method_name(x->method));
 	sb = grid_next(g);
 	sbuf_addstr(sb, cmp_verdict_name(x->verdict));
@@ -1592,7 +1591,7 @@ static int write_markdown(const struct comparison *c, int all, FILE *f)
 			side_text(&sb, &r->side[v]);
 			md_cell(f, sb.buf);
 			sbuf_reset(&sb);
-			pct(&sb, x->change_pct);
+			cmp_fmt_pct(&sb, x->change_pct);
 			md_cell(f, sb.buf);
 			sbuf_reset(&sb);
 			if (isfinite(x->ci_low_pct))
@@ -1602,10 +1601,10 @@ static int write_markdown(const struct comparison *c, int all, FILE *f)
 				sbuf_addstr(&sb, "-");
 			md_cell(f, sb.buf);
 			sbuf_reset(&sb);
-			pval(&sb, x->p);
+			cmp_fmt_pval(&sb, x->p);
 			md_cell(f, sb.buf);
 			sbuf_reset(&sb);
-			pval(&sb, x->q);
+			cmp_fmt_pval(&sb, x->q);
 			md_cell(f, sb.buf);
 			sbuf_reset(&sb);
 			sbuf_addstr(&sb, cmp_verdict_name(x->verdict));

@@ -17,4 +17,14 @@ int cmp_format_parse(const char *s);
 int cmp_write(const struct comparison *c, enum cmp_format fmt, int all,
 	      FILE *f);
 
+struct sbuf;
+/*
+ * The numbers as the text format prints them, appended to sb, "-" for
+ * one that cannot be computed: a value %.6g, a change %+.2f%%, a p- or
+ * q-value %.4f (%.1e below 0.0001).
+ */
+void cmp_fmt_num(struct sbuf *sb, double v);
+void cmp_fmt_pct(struct sbuf *sb, double v);
+void cmp_fmt_pval(struct sbuf *sb, double p);
+
 #endif
