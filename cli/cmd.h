@@ -28,6 +28,7 @@ int cmd_metrics(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_send(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_trend(int argc, const char **argv, struct perfsift_ctx *ctx);
 

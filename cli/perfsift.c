@@ -28,7 +28,7 @@ extern const char *const bisect_usage[], *const commits_usage[],
 	*const debug_usage[],
 	*const import_usage[], *const regressions_usage[],
 	*const metrics_usage[], *const plot_usage[], *const runs_usage[],
-	*const show_usage[];
+	*const send_usage[], *const show_usage[];
 
 static const struct cmd_struct commands[] = {
 	{ "bisect", cmd_bisect,
@@ -58,6 +58,8 @@ static const struct cmd_struct commands[] = {
 	{ "runs", cmd_runs,
 	  "list runs, with variant, testcase, machine, samples",
 	  runs_usage, NULL },
+	{ "send", cmd_send,
+	  "send .eml files written before over SMTP", send_usage, NULL },
 	{ "show", cmd_show,
 	  "all values of one run or variant", show_usage, NULL },
 	{ "trend", cmd_trend,

@@ -12,7 +12,10 @@ LC_ALL=C
 TZ=UTC
 export LC_ALL TZ
 unset PERFSIFT_DB PERFSIFT_SMTP_URL PERFSIFT_SMTP_USER PERFSIFT_SMTP_PASSWORD \
-	PERFSIFT_FROM 2>/dev/null || true
+	PERFSIFT_SMTP_CAINFO PERFSIFT_FROM NETRC 2>/dev/null || true
+# no mail settings from the user's ~/.config/perfsift/config
+PERFSIFT_CONFIG=/dev/null
+export PERFSIFT_CONFIG
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 : "${PERFSIFT:=$SRC/perfsift}"
