@@ -81,8 +81,7 @@ $(B)/tests/t-%: tests/unit/t-%.c tests/unit/test-lib.c tests/unit/test-lib.h \
 		$(filter-out %.h,$^) $(LDLIBS)
 
 check: deps-check
-	@$(MAKE) --no-print-directory $(PROG) $(UNIT_BIN) $(GMIME_DUMP) $(B)/cp-synth \
-		$(HTML_PAGE)
+	@$(MAKE) --no-print-directory $(PROG) $(UNIT_BIN) $(GMIME_DUMP) $(B)/cp-synth
 	@PERFSIFT_BUILD=$(CURDIR)/$(B) PERFSIFT=$(CURDIR)/$(PROG) tests/run-all.sh
 
 deps-check:
@@ -96,13 +95,6 @@ $(GMIME_DUMP): tests/mail-ref/gmime-dump.c
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)$(CC) -O2 -g $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) \
 		-o $@ $< $(shell pkg-config --cflags --libs gmime-3.0)
-
-# The stand-in for `report --html` that tests/t6200-report-html.sh
-# drives until cli/cmd-report.c exists; built for the tests only.
-HTML_PAGE := $(B)/tests/html-page
-$(HTML_PAGE): tests/drivers/html-page.c $(B)/libperfsift.a
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 asan:
 	@$(MAKE) --no-print-directory B=build-asan CC=$(if $(ASAN_CC),$(ASAN_CC),clang) \

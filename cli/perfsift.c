@@ -27,8 +27,8 @@ extern const char *const bisect_usage[], *const commits_usage[],
 	*const compare_usage[], *const trend_usage[],
 	*const debug_usage[],
 	*const import_usage[], *const regressions_usage[],
-	*const metrics_usage[], *const plot_usage[], *const runs_usage[],
-	*const send_usage[], *const show_usage[];
+	*const metrics_usage[], *const plot_usage[], *const report_usage[],
+	*const runs_usage[], *const send_usage[], *const show_usage[];
 
 static const struct cmd_struct commands[] = {
 	{ "bisect", cmd_bisect,
@@ -55,6 +55,9 @@ static const struct cmd_struct commands[] = {
 	{ "regressions", cmd_regressions,
 	  "every significant regression in the database",
 	  regressions_usage, NULL },
+	{ "report", cmd_report,
+	  "the comparison as a post to the list: lkp or MMTests style, "
+	  "an .eml, an mbox, SMTP, or an HTML page", report_usage, NULL },
 	{ "runs", cmd_runs,
 	  "list runs, with variant, testcase, machine, samples",
 	  runs_usage, NULL },

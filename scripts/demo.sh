@@ -114,4 +114,14 @@ echo "compare.txt (the same as text, for an email), free-pages.png (the"
 echo "Normal zone's free pages against its min/low/high watermarks) and"
 echo "pgpgin.png (page-ins per second); the first chart as text:"
 sed -n '1,/^$/p' "$OUT/compare.txt"
+echo
+echo "== the report to post, as an e-mail (perfsift report, lkp style)"
+"$P" report --by param:bs 4k 64k --metric 'fio.read_[bi]*' \
+	--from "perfsift demo <perfsift@localhost>" --to "you@localhost" \
+	--attach-plots -o "$OUT/report.eml"
+sed -n '/^Subject:/p' "$OUT/report.eml"
+echo "$OUT/report.eml: the message (text/plain with the table and an ASCII"
+echo "chart, the charts as PNG attachments); send it with"
+echo "'perfsift send $OUT/report.eml --smtp smtp://HOST', or read it with"
+echo "'mutt -f' after 'perfsift report ... --mbox FILE'"
 echo "raw captures (an lkp result tree) and the database are in $OUT/"

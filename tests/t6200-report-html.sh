@@ -7,20 +7,15 @@
 # escaping, nothing that points outside the page, valid HTML5
 # (html5lib, strict), a golden page, and the failures: a folder that
 # cannot be written, gnuplot failing, with no partial file left.
-#
-# Until cli/cmd-report.c exists the page is made by the stand-in
-# build/tests/html-page (tests/drivers/html-page.c), which makes the
-# report command's calls; see html_page below.
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
-HTML_PAGE=${PERFSIFT_BUILD:-$SRC/build}/tests/html-page
 
-# html_page DIR [--all] [--title T] BASE NEW...: the page of a
-# comparison.  With the report command: perfsift report BASE NEW...
-# --html DIR [--all]
+# html_page DIR [--all] BASE NEW...: the page of a comparison
 html_page() {
-	"$HTML_PAGE" "$PERFSIFT_DB" "$@"
+	dir=$1
+	shift
+	perfsift report "$@" --html "$dir"
 }
 
 # kernbench-style elapsed times, 5 runs each: elsp-8 10% slower in
@@ -271,13 +266,14 @@ for i, n in enumerate(notes):
 EOF
 
 test_expect_success 'setup: import the fixtures' '
-	perfsift import -q kb.csv p2.csv quiet.csv odd.csv &&
-	test -x "$HTML_PAGE"
+	perfsift import -q kb.csv p2.csv quiet.csv odd.csv
 '
 
 test_expect_success 'the page: written, no temporary file left, UTF-8 HTML5' '
 	html_page page base patched >out 2>err &&
-	test ! -s out && test ! -s err &&
+	test ! -s out &&
+	echo "wrote page/index.html" >expect &&
+	test_cmp expect err &&
 	test "$(ls -A page)" = index.html &&
 	head -n 1 page/index.html >first &&
 	echo "<!DOCTYPE html>" >expect &&
@@ -473,9 +469,8 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null &&
    id nobody >/dev/null 2>&1; then
 	test_expect_success 'a folder we may not write: exit 4, nothing in it' '
 		mkdir ro && chmod 755 ro "$TRASH" && chmod 644 "$PERFSIFT_DB" &&
-		chmod 755 "$(dirname "$HTML_PAGE")" &&
-		test_expect_code 4 runuser -u nobody -- "$HTML_PAGE" \
-			"$PERFSIFT_DB" ro base patched 2>err &&
+		test_expect_code 4 runuser -u nobody -- "$PERFSIFT" \
+			--db "$PERFSIFT_DB" report base patched --html ro 2>err &&
 		grep -q "^perfsift: error: cannot write .ro/index.html.: Permission denied$" err &&
 		test -z "$(ls -A ro)"
 	'

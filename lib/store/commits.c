@@ -663,7 +663,8 @@ static int match_commits(struct db *db, sqlite3_stmt *st, const char *text,
 	return nr;
 }
 
-int commits_resolve(struct db *db, const char *text, struct commit_row *out)
+static int resolve(struct db *db, const char *text, struct commit_row *out,
+		   int quiet)
 {
 	static const char *const sql[] = {
 		/* hex digits sort below 'g': the prefix's range of the index */
@@ -681,8 +682,8 @@ int commits_resolve(struct db *db, const char *text, struct commit_row *out)
 	memset(out, 0, sizeof(*out));
 	if (!len) {
 		free(lower);
-		return error("an empty commit: a sha prefix, label or kernel "
-			     "is needed");
+		return quiet ? -1 : error("an empty commit: a sha prefix, "
+					  "label or kernel is needed");
 	}
 	for (i = 0; i < len; i++)
 		lower[i] = (char)tolower((unsigned char)lower[i]);
@@ -708,18 +709,33 @@ int commits_resolve(struct db *db, const char *text, struct commit_row *out)
 			goto out;
 		}
 		if (nr > 1) {
-			error("'%s' names several recorded commits: %s%s", text,
-			      list.buf, nr > 10 ? ", ..." : "");
+			if (!quiet)
+				error("'%s' names several recorded commits: "
+				      "%s%s", text, list.buf, nr > 10 ? ", ..." :
+				      "");
 			goto out;
 		}
 	}
-	error("'%s' is not a recorded commit, nor a label or kernel of runs "
-	      "at one (see 'perfsift commits import' and 'perfsift runs')",
-	      text);
+	if (!quiet)
+		error("'%s' is not a recorded commit, nor a label or kernel of "
+		      "runs at one (see 'perfsift commits import' and "
+		      "'perfsift runs')", text);
 out:
 	sbuf_release(&list);
 	free(lower);
 	return ret;
+}
+
+int commits_resolve(struct db *db, const char *text, struct commit_row *out)
+{
+	return resolve(db, text, out, 0);
+}
+
+int commits_lookup(struct db *db, const char *text, struct commit_row *out)
+{
+	int r = resolve(db, text, out, 1);
+
+	return r == -1 ? 1 : r == -2 ? -1 : 0;
 }
 
 int commits_range(struct db *db, long from, long to, struct commit_row **rows,

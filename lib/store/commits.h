@@ -59,6 +59,8 @@ struct commit_row {
  * usage error; -2 on a database error.
  */
 int commits_resolve(struct db *db, const char *text, struct commit_row *out);
+/* The same without a message: 0 found, 1 none or several, -1 error(). */
+int commits_lookup(struct db *db, const char *text, struct commit_row *out);
 
 /*
  * The recorded commits at positions from..to (inclusive), in order.

@@ -827,6 +827,85 @@ int query_histograms(struct db *db, const struct run_filter *f,
 		       sizeof(**rows), rows, nr);
 }
 
+int query_variant_commit(struct db *db, const struct selector *sel,
+			 char **sha)
+{
+	struct run_filter f = { .sel = sel };
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	int rc, n = 0;
+
+	*sha = NULL;
+	sbuf_addstr(&sql, "SELECT DISTINCT v.commit_sha FROM variants v WHERE"
+		    " coalesce(v.commit_sha, '') != ''");
+	variant_where(&sql, &f, 1);
+	sbuf_addstr(&sql, " LIMIT 2");
+	st = db_prepare(db, sql.buf);
+	sbuf_release(&sql);
+	if (!st)
+		return -1;
+	variant_bind(st, 1, &f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!n++)
+			*sha = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE || n != 1) {
+		free(*sha);
+		*sha = NULL;
+	}
+	return rc == SQLITE_DONE ? 0 : db_fail(db, rc, db->path, 0);
+}
+
+int query_variant_message(struct db *db, const struct selector *sel,
+			  char **msgid, char **refs, char **subject,
+			  int *n_messages)
+{
+	struct run_filter f = { .sel = sel };
+	struct sbuf sql = SBUF_INIT;
+	sqlite3_stmt *st;
+	int rc, i, n = 0;
+
+	*msgid = *refs = *subject = NULL;
+	sbuf_addstr(&sql, "SELECT DISTINCT m.value, coalesce((SELECT x.value"
+		    " FROM import_meta x WHERE x.import_id = m.import_id AND"
+		    " x.key = 'references'), ''), coalesce((SELECT x.value FROM"
+		    " import_meta x WHERE x.import_id = m.import_id AND x.key ="
+		    " 'subject'), '') FROM import_meta m WHERE m.key ="
+		    " 'message_id' AND m.import_id IN (SELECT r.import_id FROM"
+		    " runs r JOIN variants v ON v.id = r.variant_id WHERE 1");
+	variant_where(&sql, &f, 0);
+	sbuf_addstr(&sql, " UNION SELECT r.import_id FROM aggregates r JOIN"
+		    " variants v ON v.id = r.variant_id WHERE 1");
+	variant_where(&sql, &f, 1);
+	sbuf_addstr(&sql, ") LIMIT 2");
+	st = db_prepare(db, sql.buf);
+	sbuf_release(&sql);
+	if (!st)
+		return -1;
+	i = variant_bind(st, 1, &f);
+	variant_bind(st, i, &f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!n++) {
+			*msgid = xstrdup((const char *)sqlite3_column_text(st, 0));
+			*refs = xstrdup((const char *)sqlite3_column_text(st, 1));
+			*subject = xstrdup((const char *)
+					   sqlite3_column_text(st, 2));
+		}
+	}
+	sqlite3_finalize(st);
+	*n_messages = n;
+	if (rc != SQLITE_DONE || n != 1) {
+		free(*msgid);
+		free(*refs);
+		free(*subject);
+		*msgid = *refs = *subject = NULL;
+		if (rc != SQLITE_DONE)
+			return db_fail(db, rc, db->path, 0);
+		return 0;
+	}
+	return 1;
+}
+
 void series_rows_free(struct series_row *rows, size_t nr)
 {
 	size_t i;
