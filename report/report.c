@@ -199,7 +199,7 @@ static void tidy(struct sbuf *sb)
 }
 
 /* The comparison's table in fmt into sb; 0 or -1. */
-static int table(const struct report_req *rq, enum cmp_format fmt, int all,
+static int table_text(const struct report_req *rq, enum cmp_format fmt, int all,
 		 struct sbuf *sb)
 {
 	char *buf = NULL;
@@ -369,7 +369,7 @@ static int lkp_body(const struct report_req *rq, const struct report_key *key,
 		sbuf_addf(body, "%s; %%stddev is the sample standard deviation "
 			  "(n-1) as %% of the mean:\n\n", rq->all ?
 			  "Every metric compared" : "The significant changes");
-		if (table(rq, FMT_LKP, rq->all, body))
+		if (table_text(rq, FMT_LKP, rq->all, body))
 			return -1;
 		sbuf_addch(body, '\n');
 	}
@@ -408,7 +408,7 @@ static int mmtests_body(const struct report_req *rq,
 			  *key->row->testcase ? key->row->testcase : "-");
 	sbuf_addstr(body, "The tables in MMTests' compare-kernels layout "
 		    "(every operation):\n\n");
-	if (table(rq, FMT_MMTESTS, 1, body))
+	if (table_text(rq, FMT_MMTESTS, 1, body))
 		return -1;
 	sbuf_addch(body, '\n');
 	reproduce(rq, key, body);
