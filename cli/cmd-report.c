@@ -204,10 +204,19 @@ static int parse_args(int argc, const char **argv, struct report_args *a)
 	if (argc - optind < 2)
 		return usage_error(report_usage, "need BASE and at least one NEW "
 				   "variant");
-	if (a->html && (a->out || a->mbox || a->send || a->attach))
+	/* what only a message uses would be ignored by the page */
+	if (a->html && (a->out || a->mbox || a->send || a->attach ||
+			a->from || a->to.nr || a->cc.nr || a->in_reply_to ||
+			a->smtp || a->tree || a->subsys ||
+			a->style != REPORT_LKP))
 		return usage_error(report_usage, "--html writes a page, not a "
-				   "message: not with -o, --mbox, --send or "
-				   "--attach-plots");
+				   "message: not with -o, --mbox, --send, "
+				   "--attach-plots, --from, --to, --cc, "
+				   "--in-reply-to, --smtp, --tree, --subsys or "
+				   "--style mmtests");
+	if (a->smtp && !a->send)
+		return usage_error(report_usage, "--smtp names the server for "
+				   "--send");
 	return EXIT_OK;
 }
 

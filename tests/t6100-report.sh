@@ -195,6 +195,12 @@ test_expect_success 'bad input: clear errors, nothing written' '
 	grep "is not an e-mail address" err &&
 	test_expect_code 2 perfsift report "$(sha 2)" "$new" --style robot 2>err &&
 	test_expect_code 2 perfsift report "$(sha 2)" 2>err &&
+	test_expect_code 2 perfsift report "$(sha 2)" "$new" --smtp smtp://127.0.0.1:1 2>err &&
+	grep "smtp names the server for --send" err &&
+	test_expect_code 2 perfsift report "$(sha 2)" "$new" --html page --tree t 2>err &&
+	grep "html writes a page, not a message" err &&
+	test_expect_code 2 perfsift report "$(sha 2)" "$new" --html page --style mmtests 2>err &&
+	! test -e page &&
 	test_expect_code 4 perfsift report "$(sha 2)" "$new" --from a@example.org -o nodir/x.eml 2>err &&
 	! test -e x.eml && ! test -e nodir
 '
