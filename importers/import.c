@@ -10,6 +10,7 @@
 #include "core/sha256.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
+#include "store/values.h"
 #include "import.h"
 #include "importer.h"
 #include <dirent.h>
@@ -390,6 +391,8 @@ static int finish(struct db *db, const struct import_opts *o,
 		error("%s: no data found in this %s", ctx->path, what);
 		goto fail;
 	}
+	if (ctx->nr_runs && db_pack_runs(db, ctx->import_id))
+		goto fail;
 	fill_result(res, ctx);
 	db_import_end(ctx);
 	if (o->dry_run) {

@@ -15,6 +15,7 @@
 #include "core/compat.h"
 #include "stats/compare.h"
 #include "store/series.h"
+#include "store/values.h"
 #include "stats/ebayes.h"
 #include "store/direction.h"
 #include "core/sbuf.h"
@@ -337,7 +338,7 @@ static sqlite3_stmt *variant_query(struct loader *l, size_t v,
  * (if not NULL) counts them.  0 or -1 after error().
  */
 static int map_runs(struct loader *l, size_t v, struct strmap *run_group,
-		    long *count)
+		    long *count, int64_t **ids)
 {
 	struct comparison *c = l->c;
 	sqlite3_stmt *st;
@@ -360,6 +361,11 @@ static int map_runs(struct loader *l, size_t v, struct strmap *run_group,
 		free(params);
 		strmap_put(run_group, (const char *)&id, sizeof(id),
 			   (int64_t)g);
+		if (ids) {
+			*ids = xrealloc(*ids, ((size_t)*count + 1) *
+						      sizeof(**ids));
+			(*ids)[*count] = id;
+		}
 		if (count)
 			(*count)++;
 	}
@@ -387,7 +393,7 @@ static int load_pool(struct loader *l, size_t v)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (map_runs(l, v, &run_group, NULL))
+	if (map_runs(l, v, &run_group, NULL, NULL))
 		goto fail;
 	st = variant_query(l, v, "SELECT s.run_id, s.metric_id, s.n, "
 				 "s.points FROM runs r JOIN variants v ON "
@@ -479,79 +485,122 @@ static int load_positions(struct loader *l)
 	return 0;
 }
 
+/*
+ * One value of variant v's run in group g: into its row's side, and into
+ * MMTests' pool (the runs' own values; a value derived from a run's
+ * series is replaced there by the series' points, load_pool()).
+ * 0, or -1 after error() when the memory budget is spent.
+ */
+static int add_sample(struct loader *l, size_t v, size_t g, int64_t mid,
+		      double x, int derived)
+{
+	struct comparison *c = l->c;
+	struct cmp_row *r = row_for(l, g, mid, 1);
+	struct cmp_side *sd;
+
+	if (!r)
+		return 0;	/* metric not selected by --metric */
+	sd = &r->side[v];
+	if (!sd->alloc) {
+		/* usually one value per run: size it for that */
+		sd->alloc = c->runs[v] ? (size_t)c->runs[v] : 1;
+		sd->v = xmalloc(sd->alloc * sizeof(*sd->v));
+	}
+	/* a sample costs its double and the array's slack */
+	l->mem_bytes += 12;
+	if (l->mem_bytes > CMP_MEM_BUDGET)
+		return error("these variants hold more than one comparison "
+			     "loads within 64 MiB of memory (%zu rows so far): "
+			     "narrow it with --testcase or --machine", c->nr);
+	ALLOC_GROW(sd->v, sd->nv + 1, sd->alloc);
+	sd->v[sd->nv++] = x;
+	sd->source = SIDE_SAMPLES;
+	if (c->opts.mm_pool && r->summary && !derived)
+		pool_value(l, sd, x);
+	return 0;
+}
+
+/*
+ * The values of one run: its run_values blob in one step, or, for a run
+ * too large to have been packed, its rows of samples.
+ */
+static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
+		    sqlite3_stmt *packed, sqlite3_stmt *rows)
+{
+	int rc;
+
+	sqlite3_bind_int64(packed, 1, run);
+	rc = sqlite3_step(packed);
+	if (rc == SQLITE_ROW) {
+		const unsigned char *p = sqlite3_column_blob(packed, 0);
+		size_t n = (size_t)sqlite3_column_bytes(packed, 0) /
+			   RUN_VALUE_SIZE, i;
+
+		for (i = 0; i < n; i++) {
+			int64_t mid;
+			double x;
+			int derived;
+
+			run_value_at(p, i, &mid, &x, &derived);
+			if (add_sample(l, v, g, mid, x, derived)) {
+				sqlite3_reset(packed);
+				return -1;
+			}
+		}
+		sqlite3_reset(packed);
+		return 0;
+	}
+	sqlite3_reset(packed);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+	sqlite3_bind_int64(rows, 1, run);
+	while ((rc = sqlite3_step(rows)) == SQLITE_ROW)
+		if (add_sample(l, v, g, sqlite3_column_int64(rows, 0),
+			       sqlite3_column_double(rows, 1),
+			       sqlite3_column_int(rows, 2))) {
+			sqlite3_reset(rows);
+			return -1;
+		}
+	sqlite3_reset(rows);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+	return 0;
+}
+
 static int load_samples(struct loader *l, size_t v)
 {
 	struct comparison *c = l->c;
-	sqlite3_stmt *st;
+	sqlite3_stmt *packed = NULL, *rows = NULL;
 	struct strmap run_group = STRMAP_INIT;
-	int64_t last_run = -1, last_group = -1;
-	int rc;
+	int64_t *ids = NULL;
+	long i;
+	int ret = -1;
 
 	/* the runs first: their group, and how many */
-	if (map_runs(l, v, &run_group, &c->runs[v]))
-		goto fail;
+	if (map_runs(l, v, &run_group, &c->runs[v], &ids))
+		goto out;
+	packed = db_prepare(l->db, "SELECT data FROM run_values WHERE "
+				   "run_id = ?");
+	rows = db_prepare(l->db, "SELECT metric_id, value, derived FROM "
+				 "samples WHERE run_id = ?");
+	if (!packed || !rows)
+		goto out;
+	for (i = 0; i < c->runs[v]; i++) {
+		int64_t g;
 
-	st = variant_query(l, v, "SELECT s.run_id, s.metric_id, s.value, "
-				 "s.derived FROM runs r JOIN variants v ON "
-				 "v.id = r.variant_id JOIN samples s ON "
-				 "s.run_id = r.id", 0);
-	if (!st)
-		goto fail;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0), g;
-		struct cmp_row *r;
-		struct cmp_side *sd;
-
-		/* samples come run by run: look the group up once per run */
-		if (id != last_run) {
-			if (!strmap_get(&run_group, (const char *)&id,
-					sizeof(id), &last_group))
-				last_group = -1;
-			last_run = id;
-		}
-		g = last_group;
-		if (g < 0)
+		if (!strmap_get(&run_group, (const char *)&ids[i],
+				sizeof(ids[i]), &g))
 			continue;
-		r = row_for(l, (size_t)g, sqlite3_column_int64(st, 1), 1);
-		if (!r)
-			continue;	/* metric not selected by --metric */
-		sd = &r->side[v];
-		if (!sd->alloc) {
-			/* usually one value per run: size it for that */
-			sd->alloc = c->runs[v] ? (size_t)c->runs[v] : 1;
-			sd->v = xmalloc(sd->alloc * sizeof(*sd->v));
-		}
-		/* a sample costs its double and the array's slack */
-		l->mem_bytes += 12;
-		if (l->mem_bytes > CMP_MEM_BUDGET) {
-			sqlite3_finalize(st);
-			error("these variants hold more than one comparison "
-			      "loads within 64 MiB of memory (%zu rows so far): "
-			      "narrow it with --testcase or --machine", c->nr);
-			goto fail;
-		}
-		ALLOC_GROW(sd->v, sd->nv + 1, sd->alloc);
-		sd->v[sd->nv++] = sqlite3_column_double(st, 2);
-		sd->source = SIDE_SAMPLES;
-		/*
-		 * MMTests' pool: the runs' own values; a value derived from
-		 * a run's series is replaced by the series' points
-		 * (load_pool())
-		 */
-		if (c->opts.mm_pool && r->summary &&
-		    !sqlite3_column_int(st, 3))
-			pool_value(l, sd, sqlite3_column_double(st, 2));
+		if (load_run(l, v, (size_t)g, ids[i], packed, rows))
+			goto out;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		goto fail_db;
+	ret = 0;
+out:
+	sqlite3_finalize(packed);
+	sqlite3_finalize(rows);
+	free(ids);
 	strmap_clear(&run_group);
-	return 0;
-fail_db:
-	error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
-fail:
-	strmap_clear(&run_group);
-	return -1;
+	return ret;
 }
 
 /* Which aggregate statistic stands for the mean, best first. */
@@ -697,18 +746,24 @@ static void set_note(struct comparison *c, struct cmp_vs *vs,
 {
 	char buf[160];
 	va_list ap;
-	size_t i;
+	int64_t i;
+	int len;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	for (i = 0; i < c->nr_notes; i++)
-		if (!strcmp(c->notes[i], buf)) {
-			vs->note = c->notes[i];
-			return;
-		}
+	if (len < 0)
+		len = 0;
+	else if ((size_t)len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	/* a row in ten may have a note: look it up, do not scan them all */
+	if (strmap_get(&c->note_index, buf, (size_t)len, &i)) {
+		vs->note = c->notes[i];
+		return;
+	}
 	ALLOC_GROW(c->notes, c->nr_notes + 1, c->alloc_notes);
 	c->notes[c->nr_notes] = xstrdup(buf);
+	strmap_put(&c->note_index, buf, (size_t)len, (int64_t)c->nr_notes);
 	vs->note = c->notes[c->nr_notes++];
 }
 
@@ -1472,6 +1527,7 @@ void comparison_release(struct comparison *c)
 	for (i = 0; i < c->nr_notes; i++)
 		free(c->notes[i]);
 	free(c->notes);
+	strmap_clear(&c->note_index);
 	free(c->runs);
 	memset(c, 0, sizeof(*c));
 }

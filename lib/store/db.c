@@ -4,6 +4,7 @@
  */
 #include "core/compat.h"
 #include "store/db.h"
+#include "store/values.h"
 #include "core/sbuf.h"
 #include <time.h>
 #include <unistd.h>
@@ -263,6 +264,9 @@ static int migrate(struct db *db, int stamp)
 		char pragma[64];
 
 		if (db_exec(db, schema_migrations[i]))
+			goto fail;
+		/* 0007 made run_values: fill it as an import would */
+		if (i + 1 == 7 && db_pack_runs(db, -1))
 			goto fail;
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu",
 			 i + 1);

@@ -245,6 +245,7 @@ int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 		       uint64_t size);
 void db_import_end(struct import_ctx *ctx);
 
+
 /*
  * Start a new run; the following samples and series belong to it.  The
  * series of the previous run are reduced first.  In a nested parse

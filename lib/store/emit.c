@@ -257,6 +257,8 @@ int db_import_delete(struct db *db, int64_t import_id)
 		"aggregates WHERE import_id = ?1",
 		"DELETE FROM samples WHERE run_id IN (SELECT id FROM runs "
 		"WHERE import_id = ?1)",
+		"DELETE FROM run_values WHERE run_id IN (SELECT id FROM runs "
+		"WHERE import_id = ?1)",
 		"DELETE FROM series WHERE run_id IN (SELECT id FROM runs "
 		"WHERE import_id = ?1)",
 		"DELETE FROM histograms WHERE run_id IN (SELECT id FROM runs "

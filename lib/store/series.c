@@ -4,6 +4,7 @@
 #include "core/compat.h"
 #include <inttypes.h>
 #include "store/series.h"
+#include "store/values.h"
 
 struct series_state {
 	int64_t metric_id;
@@ -115,50 +116,20 @@ void series_buf_free(struct series_buf *sb)
 	free(sb);
 }
 
-static void put_le64(unsigned char *p, double d)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(p, &d, 8);
-#else
-	uint64_t u;
-	int i;
-
-	memcpy(&u, &d, sizeof(u));
-	for (i = 0; i < 8; i++)
-		p[i] = (unsigned char)(u >> (8 * i));
-#endif
-}
-
-static double get_le64(const unsigned char *p)
-{
-	double d;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(&d, p, 8);
-#else
-	uint64_t u = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		u |= (uint64_t)p[i] << (8 * i);
-	memcpy(&d, &u, sizeof(d));
-#endif
-	return d;
-}
-
 void series_put_point(void *blob, size_t i, double t, double value)
 {
 	unsigned char *p = (unsigned char *)blob + i * 16;
 
-	put_le64(p, t);
-	put_le64(p + 8, value);
+	le_put_double(p, t);
+	le_put_double(p + 8, value);
 }
 
 void series_point(const void *blob, size_t i, double *t, double *value)
 {
 	const unsigned char *p = (const unsigned char *)blob + i * 16;
 
-	*t = get_le64(p);
-	*value = get_le64(p + 8);
+	*t = le_get_double(p);
+	*value = le_get_double(p + 8);
 }
 
 static int flush(struct series_state *s, struct import_ctx *ctx)
@@ -206,8 +177,8 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 	}
 	if (!s->n)
 		s->first_line = line;
-	put_le64(s->buf + s->n * 16, t);
-	put_le64(s->buf + s->n * 16 + 8, value);
+	le_put_double(s->buf + s->n * 16, t);
+	le_put_double(s->buf + s->n * 16 + 8, value);
 	s->n++;
 	if (!s->count)
 		s->first = value;

@@ -1,0 +1,126 @@
+/*
+ * run_values: the packed copy of each run's samples (values.h).
+ *
+ * A run's blob is written in place through SQLite's incremental blob
+ * I/O: a zeroblob of the run's size first, then its samples, read in
+ * primary-key (metric id) order, in pieces of PACK_BUF bytes.  Memory
+ * stays that piece whatever the size of the run.
+ */
+#include "core/compat.h"
+#include "store/values.h"
+#include "core/err.h"
+
+#define PACK_BUF (RUN_VALUE_SIZE * 4096)
+
+static int fail(struct db *db)
+{
+	return db_fail(db, sqlite3_errcode(db->sq), db->path, 0);
+}
+
+/* Pack one run of n samples (n > 0) from rows (bound, not yet stepped). */
+static int pack_run(struct db *db, int64_t run, int64_t n,
+		    sqlite3_stmt *ins, sqlite3_stmt *rows)
+{
+	unsigned char *buf = NULL;
+	sqlite3_blob *blob = NULL;
+	size_t used = 0;
+	int64_t written = 0;
+	int rc, ret = -1;
+
+	sqlite3_bind_int64(ins, 1, run);
+	sqlite3_bind_int64(ins, 2, n);
+	sqlite3_bind_zeroblob64(ins, 3, (sqlite3_uint64)n * RUN_VALUE_SIZE);
+	rc = sqlite3_step(ins);
+	sqlite3_reset(ins);
+	if (rc != SQLITE_DONE)
+		return fail(db);
+	if (sqlite3_blob_open(db->sq, "main", "run_values", "data", run, 1,
+			      &blob) != SQLITE_OK)
+		return fail(db);
+	buf = xmalloc(PACK_BUF);
+	sqlite3_bind_int64(rows, 1, run);
+	while ((rc = sqlite3_step(rows)) == SQLITE_ROW) {
+		sqlite3_int64 id = sqlite3_column_int64(rows, 0);
+		uint32_t word = (uint32_t)id;
+
+		if (written + (int64_t)(used / RUN_VALUE_SIZE) >= n)
+			BUG("run %" PRId64 " has more samples than counted", run);
+		if (sqlite3_column_int(rows, 2))
+			word |= RUN_VALUE_DERIVED;
+		le_put_u32(buf + used, word);
+		le_put_double(buf + used + 4, sqlite3_column_double(rows, 1));
+		used += RUN_VALUE_SIZE;
+		if (used == PACK_BUF) {
+			if (sqlite3_blob_write(blob, buf, (int)used,
+					       (int)(written * RUN_VALUE_SIZE)))
+				goto fail_db;
+			written += (int64_t)(used / RUN_VALUE_SIZE);
+			used = 0;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		goto fail_db;
+	if (used && sqlite3_blob_write(blob, buf, (int)used,
+				       (int)(written * RUN_VALUE_SIZE)))
+		goto fail_db;
+	written += (int64_t)(used / RUN_VALUE_SIZE);
+	if (written != n)
+		BUG("run %" PRId64 ": %" PRId64 " samples packed of %" PRId64,
+		    run, written, n);
+	ret = 0;
+	goto out;
+fail_db:
+	ret = fail(db);
+out:
+	sqlite3_reset(rows);
+	sqlite3_blob_close(blob);
+	free(buf);
+	return ret;
+}
+
+int db_pack_runs(struct db *db, int64_t import_id)
+{
+	sqlite3_stmt *runs = NULL, *ins = NULL, *rows = NULL;
+	int64_t max_id = 0;
+	int rc, ret = -1;
+
+	/* ids past 31 bits cannot be packed: every run reads its rows */
+	runs = db_prepare(db, "SELECT coalesce(max(id), 0) FROM metrics");
+	if (!runs)
+		return -1;
+	if (sqlite3_step(runs) == SQLITE_ROW)
+		max_id = sqlite3_column_int64(runs, 0);
+	sqlite3_finalize(runs);
+	if (max_id >= (int64_t)RUN_VALUE_DERIVED)
+		return 0;
+	runs = db_prepare(db, import_id < 0 ?
+		"SELECT r.id, (SELECT count(*) FROM samples s WHERE "
+		"s.run_id = r.id) FROM runs r" :
+		"SELECT r.id, (SELECT count(*) FROM samples s WHERE "
+		"s.run_id = r.id) FROM runs r WHERE r.import_id = ?");
+	ins = db_prepare(db, "INSERT OR REPLACE INTO run_values(run_id, n, "
+			     "data) VALUES (?, ?, ?)");
+	rows = db_prepare(db, "SELECT metric_id, value, derived FROM samples "
+			      "WHERE run_id = ? ORDER BY metric_id");
+	if (!runs || !ins || !rows)
+		goto out;
+	if (import_id >= 0)
+		sqlite3_bind_int64(runs, 1, import_id);
+	while ((rc = sqlite3_step(runs)) == SQLITE_ROW) {
+		int64_t n = sqlite3_column_int64(runs, 1);
+
+		if (n > 0 && pack_run(db, sqlite3_column_int64(runs, 0), n,
+				      ins, rows))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		fail(db);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(runs);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(rows);
+	return ret;
+}

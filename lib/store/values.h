@@ -1,0 +1,87 @@
+#ifndef VALUES_H
+#define VALUES_H
+/*
+ * run_values: each run's samples packed in one blob (schema 0007), the
+ * copy compare reads, since one row per sample costs more to read than a
+ * whole comparison may take.  The samples table stays the reference;
+ * run_values is written from it by the same import, in the same
+ * transaction (db_pack_runs()).  A run without a row (no samples, or a
+ * database whose metric ids passed 31 bits) is read from samples.
+ *
+ * The blob: n entries of RUN_VALUE_SIZE bytes, ascending metric id: the
+ * id as unsigned 32-bit little-endian with RUN_VALUE_DERIVED set when
+ * the value was reduced from a series, then the value as an IEEE double,
+ * little-endian.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "store/db.h"
+
+#define RUN_VALUE_SIZE 12
+#define RUN_VALUE_DERIVED 0x80000000u
+static inline void le_put_double(unsigned char *p, double d)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &d, 8);
+#else
+	uint64_t u;
+	int i;
+
+	memcpy(&u, &d, sizeof(u));
+	for (i = 0; i < 8; i++)
+		p[i] = (unsigned char)(u >> (8 * i));
+#endif
+}
+
+static inline double le_get_double(const unsigned char *p)
+{
+	double d;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&d, p, 8);
+#else
+	uint64_t u = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		u |= (uint64_t)p[i] << (8 * i);
+	memcpy(&d, &u, sizeof(d));
+#endif
+	return d;
+}
+
+static inline uint32_t le_get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline void le_put_u32(unsigned char *p, uint32_t u)
+{
+	p[0] = (unsigned char)u;
+	p[1] = (unsigned char)(u >> 8);
+	p[2] = (unsigned char)(u >> 16);
+	p[3] = (unsigned char)(u >> 24);
+}
+
+/* Entry i of a run_values blob. */
+static inline void run_value_at(const unsigned char *blob, size_t i,
+				int64_t *metric_id, double *value,
+				int *derived)
+{
+	const unsigned char *p = blob + i * RUN_VALUE_SIZE;
+	uint32_t id = le_get_u32(p);
+
+	*metric_id = (int64_t)(id & ~RUN_VALUE_DERIVED);
+	*derived = !!(id & RUN_VALUE_DERIVED);
+	*value = le_get_double(p + 4);
+}
+
+/*
+ * Write the run_values of every run of import_id (-1: of every run, the
+ * migration to schema 0007), in the open transaction.  0 or -1 after
+ * error().
+ */
+int db_pack_runs(struct db *db, int64_t import_id);
+
+#endif
