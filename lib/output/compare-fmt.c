@@ -6,6 +6,7 @@
  */
 #include "core/compat.h"
 #include "output/compare-fmt.h"
+#include "output/numfmt.h"
 #include "store/direction.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
@@ -29,20 +30,66 @@ static const char *label(const struct comparison *c, size_t v)
 	return selector_label(&c->var[v]);
 }
 
+/*
+ * Numbers as printf prints them, through output/numfmt.h: at 20,000 rows
+ * printf's own conversion was most of the time of a table.
+ */
+static void add_fixed(struct sbuf *sb, double v, int prec, int plus)
+{
+	char buf[NUMFMT_BUF];
+
+	sbuf_add(sb, buf, fmt_fixed(buf, v, prec, plus));
+}
+
+/* printf's "%{width}.{prec}f" (right-aligned) to f, in one write */
+static void put_fixed(FILE *f, double v, int width, int prec, int plus)
+{
+	char buf[NUMFMT_BUF + 64], num[NUMFMT_BUF];
+	size_t n = fmt_fixed(num, v, prec, plus), pad = 0;
+
+	if (width > 0 && (size_t)width > n)
+		pad = (size_t)width - n;
+	if (pad > 64) {
+		fprintf(f, "%*s", (int)pad, "");
+		pad = 0;
+	}
+	memset(buf, ' ', pad);
+	memcpy(buf + pad, num, n);
+	fwrite_unlocked(buf, 1, pad + n, f);
+}
+
+static void add_long(struct sbuf *sb, long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long u = v < 0 ? 0 - (unsigned long)v : (unsigned long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	sbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 void cmp_fmt_num(struct sbuf *sb, double v)
 {
+	char buf[NUMFMT_BUF];
+
 	if (isfinite(v))
-		sbuf_addf(sb, "%.6g", v);
+		sbuf_add(sb, buf, fmt_general(buf, v, 6));
 	else
 		sbuf_addstr(sb, "-");
 }
 
 void cmp_fmt_pct(struct sbuf *sb, double v)
 {
-	if (isfinite(v))
-		sbuf_addf(sb, "%+.2f%%", v);
-	else
+	if (isfinite(v)) {
+		add_fixed(sb, v, 2, 1);
+		sbuf_addch(sb, '%');
+	} else {
 		sbuf_addstr(sb, "-");
+	}
 }
 
 void cmp_fmt_pval(struct sbuf *sb, double p)
@@ -52,7 +99,7 @@ void cmp_fmt_pval(struct sbuf *sb, double p)
 	else if (p < 0.0001)
 		sbuf_addf(sb, "%.1e", p);
 	else
-		sbuf_addf(sb, "%.4f", p);
+		add_fixed(sb, p, 4, 0);
 }
 
 static void side_text(struct sbuf *sb, const struct cmp_side *s)
@@ -70,9 +117,11 @@ static void side_text(struct sbuf *sb, const struct cmp_side *s)
 			sbuf_addstr(sb, !strcmp(s->sd_kind, "population") ?
 					       " pop" : " rel");
 	}
-	if (s->n >= 0)
-		sbuf_addf(sb, " (n=%ld)", s->n);
-	else
+	if (s->n >= 0) {
+		sbuf_add(sb, " (n=", 4);
+		add_long(sb, s->n);
+		sbuf_addch(sb, ')');
+	} else
 		sbuf_addstr(sb, " (n=?)");
 	if (s->source == SIDE_AGGREGATE)
 		sbuf_addf(sb, " %s", s->stat);
@@ -182,11 +231,15 @@ static void text_row(struct grid *g, const struct comparison *c,
 	side_text(grid_next(g), &r->side[v]);
 	cmp_fmt_pct(grid_next(g), x->change_pct);
 	sb = grid_next(g);
-	if (isfinite(x->ci_low_pct))
-		sbuf_addf(sb, "[%+.2f%%, %+.2f%%]", x->ci_low_pct,
-			  x->ci_high_pct);
-	else
+	if (isfinite(x->ci_low_pct)) {
+		sbuf_addch(sb, '[');
+		add_fixed(sb, x->ci_low_pct, 2, 1);
+		sbuf_add(sb, "%, ", 3);
+		add_fixed(sb, x->ci_high_pct, 2, 1);
+		sbuf_add(sb, "%]", 2);
+	} else {
 		sbuf_addstr(sb, "-");
+	}
 	cmp_fmt_pval(grid_next(g), x->p);
 	cmp_fmt_pval(grid_next(g), x->q);
 	sbuf_addstr(grid_next(g), cmp_method_name(x->method));
@@ -553,11 +606,12 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 		d = v ? cmp_mmtests_pdiff(x, base, higher) : 0;
 		if (v && st < 0)
 			mm_printed(c, &r->side[v], name, &d);
-		fprintf(f, "%12.*f", dec, x);
+		put_fixed(f, x, 12, dec, 0);
 		if (no_pct)
 			continue;
-		fprintf(f, sig ? " *%7.2f%%*" : " (%7.2f%%)",
-			isfinite(d) ? d : 0);
+		fwrite_unlocked(sig ? " *" : " (", 1, 2, f);
+		put_fixed(f, isfinite(d) ? d : 0, 7, 2, 0);
+		fwrite_unlocked(sig ? "%*" : "%)", 1, 2, f);
 	}
 	fputc('\n', f);
 }
@@ -815,11 +869,12 @@ static void mm_tree_line(const struct comparison *c, const struct cmp_row *r,
 					      higher && !pndiff);
 		if (v && star_row)
 			sig = mm_star(&r->side[0], &r->side[v], higher, style);
-		fprintf(f, "%*.2f", fl, x);
+		put_fixed(f, x, fl, 2, 0);
 		if (mon)
 			continue;
-		fprintf(f, sig ? " *%7.2f%%*" : " (%7.2f%%)", isfinite(d) ? d :
-			0);
+		fwrite_unlocked(sig ? " *" : " (", 1, 2, f);
+		put_fixed(f, isfinite(d) ? d : 0, 7, 2, 0);
+		fwrite_unlocked(sig ? "%*" : "%)", 1, 2, f);
 	}
 	fputc('\n', f);
 }

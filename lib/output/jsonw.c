@@ -10,6 +10,11 @@ void jw_init(struct jsonw *w, struct sbuf *out)
 	w->out = out;
 }
 
+/* Bytes a JSON string cannot hold as they are: '"', '\\', controls. */
+static const unsigned char needs_escape[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
 static void put_string(struct sbuf *sb, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -19,8 +24,7 @@ static void put_string(struct sbuf *sb, const char *s)
 		const char *run = s;
 
 		/* copy runs of plain characters at once */
-		while (*s && *s != '"' && *s != '\\' &&
-		       (unsigned char)*s >= 0x20)
+		while (!needs_escape[(unsigned char)*s])
 			s++;
 		if (s > run)
 			sbuf_add(sb, run, (size_t)(s - run));
@@ -48,22 +52,20 @@ static void put_string(struct sbuf *sb, const char *s)
 /* Comma, newline and indent before an item; then "key": if any. */
 static void item(struct jsonw *w, const char *key)
 {
-	static const char spaces[] = "                                "
-				     "                                ";
+	/* ",\n" and the deepest indent: one copy writes all three */
+	static const char sep[] = ",\n"
+		"                                "
+		"                                "
+		"                                "
+		"                                ";
 	struct sbuf *sb = w->out;
-	size_t indent = 2 * (size_t)w->depth;
 
 	if (w->depth) {
-		if (w->has_items[w->depth])
-			sbuf_addch(sb, ',');
-		sbuf_addch(sb, '\n');
-		while (indent) {
-			size_t n = indent < sizeof(spaces) - 1 ?
-					   indent : sizeof(spaces) - 1;
+		size_t indent = 2 * (size_t)w->depth;
+		int comma = w->has_items[w->depth];
 
-			sbuf_add(sb, spaces, n);
-			indent -= n;
-		}
+		/* open_container() stops at depth 63: 126 spaces at most */
+		sbuf_add(sb, sep + !comma, indent + 1 + (size_t)comma);
 		w->has_items[w->depth] = 1;
 	}
 	if (key) {
@@ -220,11 +222,19 @@ void jw_num(struct jsonw *w, const char *key, double v)
 
 void jw_int(struct jsonw *w, const char *key, long long v)
 {
-	char buf[24];
-	int n = snprintf(buf, sizeof(buf), "%lld", v);
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v
+				     : (unsigned long long)v;
 
+	/* digits from the right: printf's "%lld" without its parsing */
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
 	item(w, key);
-	sbuf_add(w->out, buf, (size_t)n);
+	sbuf_add(w->out, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void jw_bool(struct jsonw *w, const char *key, int v)

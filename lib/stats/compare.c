@@ -739,10 +739,12 @@ static void finish_side(struct cmp_side *s)
  * Notes repeat over thousands of rows: each distinct text is kept once
  * in the comparison, and the rows point at it.
  */
-static void set_note(struct comparison *c, struct cmp_vs *vs,
-		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_note(struct comparison *c, struct cmp_vs *vs,
-		     const char *fmt, ...)
+static int64_t set_note(struct comparison *c, struct cmp_vs *vs,
+			const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Returns the note's index in c->notes. */
+static int64_t set_note(struct comparison *c, struct cmp_vs *vs,
+			const char *fmt, ...)
 {
 	char buf[160];
 	va_list ap;
@@ -759,12 +761,13 @@ static void set_note(struct comparison *c, struct cmp_vs *vs,
 	/* a row in ten may have a note: look it up, do not scan them all */
 	if (strmap_get(&c->note_index, buf, (size_t)len, &i)) {
 		vs->note = c->notes[i];
-		return;
+		return i;
 	}
 	ALLOC_GROW(c->notes, c->nr_notes + 1, c->alloc_notes);
 	c->notes[c->nr_notes] = xstrdup(buf);
 	strmap_put(&c->note_index, buf, (size_t)len, (int64_t)c->nr_notes);
-	vs->note = c->notes[c->nr_notes++];
+	vs->note = c->notes[c->nr_notes];
+	return (int64_t)c->nr_notes++;
 }
 
 /*
@@ -915,6 +918,7 @@ static int identical(const struct cmp_side *a, const struct cmp_side *b)
 static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 			double need)
 {
+	static double last_need = -1, last_z;
 	double d = fabs(b->mean - a->mean), s2, z, n;
 
 	if (!(d > 0) || !isfinite(a->sd_sample) || !isfinite(b->sd_sample) ||
@@ -923,7 +927,12 @@ static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 	s2 = (a->sd_sample * a->sd_sample + b->sd_sample * b->sd_sample) / 2;
 	if (!(s2 > 0))
 		return 0;
-	z = stats_norm_ppf(1 - need / 2) + stats_norm_ppf(0.8);
+	/* need is the same over a family: its quantile is computed once */
+	if (need != last_need) {
+		last_z = stats_norm_ppf(1 - need / 2) + stats_norm_ppf(0.8);
+		last_need = need;
+	}
+	z = last_z;
 	n = ceil(2 * z * z * s2 / (d * d));
 	if (n < 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv))
 		n = 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv);
@@ -1420,6 +1429,26 @@ static void filter_rows(struct comparison *c)
 	c->nr = out;
 }
 
+/*
+ * The note of a row whose change more runs would decide: one of a few
+ * hundred texts over thousands of rows, looked up by its number before
+ * any text is formatted.
+ */
+static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
+{
+	int64_t i;
+
+	if (strmap_get(&c->note_by_runs, (const char *)&vs->runs_needed,
+		       sizeof(vs->runs_needed), &i)) {
+		vs->note = c->notes[i];
+		return;
+	}
+	i = set_note(c, vs, "not significant: about %ld runs per side "
+		     "would decide a change of this size", vs->runs_needed);
+	strmap_put(&c->note_by_runs, (const char *)&vs->runs_needed,
+		   sizeof(vs->runs_needed), i);
+}
+
 void compare_decide(struct comparison *c)
 {
 	size_t i, v;
@@ -1432,9 +1461,7 @@ void compare_decide(struct comparison *c)
 
 			verdict(c, &c->rows[i], v);
 			if (vs->runs_needed > 0 && !vs->note)
-				set_note(c, vs, "not significant: about %ld runs "
-					 "per side would decide a change of this "
-					 "size", vs->runs_needed);
+				note_runs_needed(c, vs);
 			c->nr_tests += isfinite(vs->p);
 			c->nr_regressions += vs->verdict == CMP_REGRESSION;
 			c->nr_improvements += vs->verdict == CMP_IMPROVEMENT;
@@ -1528,6 +1555,7 @@ void comparison_release(struct comparison *c)
 		free(c->notes[i]);
 	free(c->notes);
 	strmap_clear(&c->note_index);
+	strmap_clear(&c->note_by_runs);
 	free(c->runs);
 	memset(c, 0, sizeof(*c));
 }

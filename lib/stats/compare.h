@@ -183,6 +183,7 @@ struct comparison {
 	char **notes;		/* owned: the distinct notes, interned */
 	size_t nr_notes, alloc_notes;
 	struct strmap note_index;	/* note text -> index in notes */
+	struct strmap note_by_runs;	/* runs_needed -> index in notes */
 	/* counts over all (row, vs) pairs */
 	long nr_regressions, nr_improvements, nr_unknown, nr_tests;
 	long *runs;		/* owned: runs per variant */

@@ -85,77 +85,144 @@ static const char *const lower_words[] = {
 	"fail", "failures", "retries", "path-length", "cpi",
 };
 
-static int word_in(const char *w, size_t n, const char *const *list,
-		   size_t nr)
+/*
+ * A word list indexed by first letter: the words of a name are looked up
+ * thousands of times a comparison, against the few words that share
+ * their first letter only.
+ */
+struct word_index {
+	const char *const *list;
+	size_t nr;
+	unsigned char start[257];	/* words of letter c: at[start[c]..] */
+	const char *at[128];
+};
+
+static void index_words(struct word_index *x)
 {
-	size_t i;
+	size_t i, count[256] = { 0 }, fill[256];
+	unsigned c, pos = 0;
 
-	int c0 = tolower((unsigned char)*w);
+	if (x->nr > ARRAY_SIZE(x->at))
+		BUG("word list of %zu words", x->nr);
+	for (i = 0; i < x->nr; i++)
+		count[(unsigned char)x->list[i][0]]++;
+	for (c = 0; c < 256; c++) {
+		x->start[c] = (unsigned char)pos;
+		fill[c] = pos;
+		pos += (unsigned)count[c];
+	}
+	x->start[256] = (unsigned char)pos;
+	for (i = 0; i < x->nr; i++)
+		x->at[fill[(unsigned char)x->list[i][0]]++] = x->list[i];
+}
 
-	/* the first letter rules most out before the library call */
-	for (i = 0; i < nr; i++)
-		if (list[i][0] == c0 && !strncasecmp(w, list[i], n) &&
-		    !list[i][n])
+static struct word_index higher_index = {
+	higher_words, ARRAY_SIZE(higher_words), { 0 }, { 0 } };
+static struct word_index lower_index = {
+	lower_words, ARRAY_SIZE(lower_words), { 0 }, { 0 } };
+
+/* Is the word w (n bytes, any case) in the list? */
+static int word_in(const char *w, size_t n, struct word_index *x)
+{
+	unsigned c0 = (unsigned char)tolower((unsigned char)*w), i;
+
+	if (!x->start[256])
+		index_words(x);
+	for (i = x->start[c0]; i < x->start[c0 + 1]; i++)
+		if (!strncasecmp(w, x->at[i], n) && !x->at[i][n])
 			return 1;
 	return 0;
+}
+
+/* The characters that separate the words of a name (1), by byte. */
+static const unsigned char *separators(void)
+{
+	static unsigned char sep[256];
+	static int ready;
+	const char *p;
+
+	if (!ready) {
+		for (p = "._-/ :()[]%"; *p; p++)
+			sep[(unsigned char)*p] = 1;
+		ready = 1;
+	}
+	return sep;
 }
 
 /* Score the words of s: +1 for each higher word, -1 for each lower. */
 static int words_vote(const char *s)
 {
+	const unsigned char *sep = separators();
 	int higher = 0, lower = 0;
 
 	while (*s) {
 		const char *w;
 		size_t n;
 
-		while (*s && strchr("._-/ :()[]%", *s))
+		while (*s && sep[(unsigned char)*s])
 			s++;
 		w = s;
-		while (*s && !strchr("._-/ :()[]%", *s))
+		while (*s && !sep[(unsigned char)*s])
 			s++;
 		n = (size_t)(s - w);
 		if (!n)
 			continue;
-		if (word_in(w, n, higher_words, ARRAY_SIZE(higher_words)))
+		/* numbers ("000123", "4k") are never words of the lists */
+		if (*w >= '0' && *w <= '9')
+			continue;
+		if (word_in(w, n, &higher_index))
 			higher++;
-		if (word_in(w, n, lower_words, ARRAY_SIZE(lower_words)))
+		if (word_in(w, n, &lower_index))
 			lower++;
 	}
 	return higher > lower ? DIR_HIGHER : lower > higher ? DIR_LOWER
 							   : DIR_UNKNOWN;
 }
 
-/* The direction of the first rule that matches; 2 if none does. */
-static int lookup(const struct dir_rule *rule, size_t nr, const char *metric)
+/*
+ * What a glob must find in a name to match it at all: its literal head,
+ * or for a pattern that starts with '*' the literal part after the
+ * stars.  Checked first, it rules most names out before glob_match().
+ */
+struct glob_hint {
+	size_t head;		/* bytes of literal head (0: starts with '*') */
+	const char *seg;	/* the literal after the stars, in the glob */
+	size_t seg_len;
+};
+
+static void hint_init(const char *g, struct glob_hint *h)
 {
-	size_t i;
+	h->head = strcspn(g, "*?[\\");
+	h->seg = g + strspn(g, "*");
+	h->seg_len = h->head ? 0 : strcspn(h->seg, "*?[\\");
+}
 
-	for (i = 0; i < nr; i++) {
-		const char *g = rule[i].glob;
-		/* literal parts of the pattern rule most names out cheaply */
-		size_t lit = strcspn(g, "*?[\\");
+static int hint_ok(const char *g, const struct glob_hint *h, const char *s,
+		   size_t len)
+{
+	if (h->head)
+		return *g == *s && !strncmp(g, s, h->head);
+	return !h->seg_len || memmem(s, len, h->seg, h->seg_len);
+}
 
-		if (strncmp(g, metric, lit))
-			continue;
-		if (!lit) {
-			char seg[64];
-			size_t n;
+/* The direction of the first rule that matches; 2 if none does. */
+static int lookup(const struct dir_rule *rule, struct glob_hint *hint,
+		  size_t nr, const char *metric)
+{
+	size_t i, len = strlen(metric);
 
-			g += strspn(g, "*");
-			n = strcspn(g, "*?[\\");
-			if (n && n < sizeof(seg)) {
-				memcpy(seg, g, n);
-				seg[n] = '\0';
-				if (!strstr(metric, seg))
-					continue;
-			}
-		}
-		if (glob_match(rule[i].glob, metric))
+	if (!hint[0].head && !hint[0].seg)
+		for (i = 0; i < nr; i++)
+			hint_init(rule[i].glob, &hint[i]);
+	for (i = 0; i < nr; i++)
+		if (hint_ok(rule[i].glob, &hint[i], metric, len) &&
+		    glob_match(rule[i].glob, metric))
 			return rule[i].dir;
-	}
 	return 2;
 }
+
+static struct glob_hint named_hint[ARRAY_SIZE(named)];
+static struct glob_hint benchmarks_hint[ARRAY_SIZE(benchmarks)];
 
 /*
  * Rates and times per operation, read from the shape of a name or unit:
@@ -185,18 +252,16 @@ int direction_builtin(const char *metric, const char *unit)
 	const char *last;
 	int d;
 
-	d = lookup(named, ARRAY_SIZE(named), metric);
+	d = lookup(named, named_hint, ARRAY_SIZE(named), metric);
 	if (d != 2)
 		return d;
 	/* a rate or time unit decides before the words */
 	if (unit && *unit && (d = rate_vote(unit)))
 		return d;
 	if (unit && *unit) {
-		if (word_in(unit, strlen(unit), higher_words,
-			    ARRAY_SIZE(higher_words)))
+		if (word_in(unit, strlen(unit), &higher_index))
 			return DIR_HIGHER;
-		if (word_in(unit, strlen(unit), lower_words,
-			    ARRAY_SIZE(lower_words)))
+		if (word_in(unit, strlen(unit), &lower_index))
 			return DIR_LOWER;
 	}
 	/* the last dotted component first: "fio.read_clat_mean_ns" */
@@ -208,7 +273,7 @@ int direction_builtin(const char *metric, const char *unit)
 	d = words_vote(last);
 	if (d != DIR_UNKNOWN)
 		return d;
-	d = lookup(benchmarks, ARRAY_SIZE(benchmarks), metric);
+	d = lookup(benchmarks, benchmarks_hint, ARRAY_SIZE(benchmarks), metric);
 	if (d != 2)
 		return d;
 	return words_vote(metric);
@@ -328,10 +393,15 @@ static const char *const kpis[] = {
 
 int metric_is_kpi(const char *metric)
 {
-	size_t i;
+	static struct glob_hint hint[ARRAY_SIZE(kpis)];
+	size_t i, len = strlen(metric);
 
+	if (!hint[0].head && !hint[0].seg)
+		for (i = 0; i < ARRAY_SIZE(kpis); i++)
+			hint_init(kpis[i], &hint[i]);
 	for (i = 0; i < ARRAY_SIZE(kpis); i++)
-		if (glob_match(kpis[i], metric))
+		if (hint_ok(kpis[i], &hint[i], metric, len) &&
+		    glob_match(kpis[i], metric))
 			return 1;
 	return 0;
 }

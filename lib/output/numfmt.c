@@ -1,0 +1,165 @@
+/*
+ * printf's %f and %g without printf (numfmt.h).
+ */
+#include "core/compat.h"
+#include "output/numfmt.h"
+
+/* 10^k, exact in long double for k <= 27 */
+static long double pow10l_exact(int k)
+{
+	static long double p[28];
+
+	if (!p[0]) {
+		int i;
+
+		p[0] = 1;
+		for (i = 1; i < 28; i++)
+			p[i] = p[i - 1] * 10;
+	}
+	return p[k];
+}
+
+/*
+ * a * 10^k rounded to the nearest integer into *m, if that is certainly
+ * what exact arithmetic gives: 0, or -1 when the caller must ask
+ * snprintf (a tie or near one, or a value too large to hold exactly).
+ */
+static int scaled_round(long double a, int k, uint64_t *m)
+{
+	long double x, r, frac;
+
+	if (k >= 0) {
+		if (k > 27)
+			return -1;
+		x = a * pow10l_exact(k);	/* one rounding: 2^-64 relative */
+	} else {
+		if (-k > 27)
+			return -1;
+		x = a / pow10l_exact(-k);
+	}
+	if (!(x < 9007199254740992.0L))		/* 2^53 */
+		return -1;
+	r = floorl(x);
+	frac = x - r;
+	/*
+	 * x is within 2^-63 relative of the exact product: below 2^53 that
+	 * is under 2^-10 absolute.  A remainder that close to a half could
+	 * round either way (and an exact tie goes to the even digit).
+	 */
+	if (fabsl(frac - 0.5L) < 0x1p-9L)
+		return -1;
+	*m = (uint64_t)r + (frac > 0.5L);
+	return 0;
+}
+
+/* The decimal digits of m, at least min of them (zeros in front). */
+static int digits_of(uint64_t m, int min, char *d)
+{
+	char tmp[24];
+	int n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	while (n < min)
+		tmp[n++] = '0';
+	for (i = 0; i < n; i++)
+		d[i] = tmp[n - 1 - i];
+	return n;
+}
+
+size_t fmt_fixed(char *buf, double v, int prec, int plus)
+{
+	char d[24];
+	uint64_t m;
+	int n, pos = 0, i;
+
+	if (!isfinite(v) || prec < 0 || prec > 17 ||
+	    scaled_round(fabsl((long double)v), prec, &m))
+		return (size_t)snprintf(buf, NUMFMT_BUF, plus ? "%+.*f" : "%.*f",
+					prec, v);
+	if (signbit(v))
+		buf[pos++] = '-';
+	else if (plus)
+		buf[pos++] = '+';
+	n = digits_of(m, prec + 1, d);
+	for (i = 0; i < n - prec; i++)
+		buf[pos++] = d[i];
+	if (prec) {
+		buf[pos++] = '.';
+		for (; i < n; i++)
+			buf[pos++] = d[i];
+	}
+	buf[pos] = '\0';
+	return (size_t)pos;
+}
+
+size_t fmt_general(char *buf, double v, int prec)
+{
+	long double a = fabsl((long double)v);
+	char d[24];
+	uint64_t m, top;
+	int e, n, pos = 0, i;
+
+	if (!isfinite(v) || prec < 1 || prec > 17)
+		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	if (a == 0)
+		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	/* the decimal exponent from the binary one, then corrected */
+	frexp(v, &e);
+	e = (int)floor((e - 1) * 0.30102999566398120);
+	top = (uint64_t)pow10l_exact(prec);
+	if (scaled_round(a, prec - 1 - e, &m))
+		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	if (m < top / 10) {		/* the estimate was one too high */
+		e--;
+		if (scaled_round(a, prec - 1 - e, &m))
+			return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	}
+	if (m >= top) {			/* one too low, or rounding carried */
+		e++;
+		if (scaled_round(a, prec - 1 - e, &m))
+			return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	}
+	if (m < top / 10 || m >= top)
+		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	n = digits_of(m, prec, d);
+	while (n > 1 && d[n - 1] == '0')	/* %g drops trailing zeros */
+		n--;
+	if (signbit(v))
+		buf[pos++] = '-';
+	if (e < -4 || e >= prec) {
+		buf[pos++] = d[0];
+		if (n > 1) {
+			buf[pos++] = '.';
+			for (i = 1; i < n; i++)
+				buf[pos++] = d[i];
+		}
+		buf[pos++] = 'e';
+		buf[pos++] = e < 0 ? '-' : '+';
+		if (e < 0)
+			e = -e;
+		if (e >= 100)
+			buf[pos++] = (char)('0' + e / 100);
+		buf[pos++] = (char)('0' + e / 10 % 10);
+		buf[pos++] = (char)('0' + e % 10);
+	} else if (e < 0) {
+		buf[pos++] = '0';
+		buf[pos++] = '.';
+		for (i = -1; i > e; i--)
+			buf[pos++] = '0';
+		for (i = 0; i < n; i++)
+			buf[pos++] = d[i];
+	} else {
+		for (i = 0; i <= e; i++)
+			buf[pos++] = i < n ? d[i] : '0';
+		if (n > e + 1) {
+			buf[pos++] = '.';
+			for (i = e + 1; i < n; i++)
+				buf[pos++] = d[i];
+		}
+	}
+	buf[pos] = '\0';
+	return (size_t)pos;
+}
