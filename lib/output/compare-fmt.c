@@ -1536,11 +1536,11 @@ static void csv_field(FILE *f, const char *s)
 
 static void csv_num(FILE *f, double v)
 {
-	char buf[40];
+	char buf[NUMFMT_BUF];
 
 	fputc(',', f);
 	if (isfinite(v))
-		fwrite(buf, 1, fmt_g15(buf, v), f);
+		fwrite(buf, 1, fmt_general(buf, v, 15), f);
 }
 
 static int write_csv(const struct comparison *c, int all, FILE *f)

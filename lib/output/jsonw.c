@@ -3,6 +3,7 @@
  */
 #include "core/compat.h"
 #include "output/jsonw.h"
+#include "output/numfmt.h"
 
 void jw_init(struct jsonw *w, struct sbuf *out)
 {
@@ -119,105 +120,17 @@ void jw_str(struct jsonw *w, const char *key, const char *s)
 		sbuf_add(w->out, "null", 4);
 }
 
-size_t fmt_g15(char *buf, double v)
-{
-	char digits[16];
-	uint64_t m;
-	int e, nd, i, pos = 0;
-	static long double p10[28];
-	long double a = fabsl((long double)v), scaled;
-
-	if (a == 0) {
-		buf[0] = '0';
-		buf[1] = '\0';
-		return 1;
-	}
-	/* the decimal exponent from the binary one; corrected below */
-	frexp(v, &e);
-	e = (int)floor((e - 1) * 0.30102999566398120);
-	if (e < -290 || e > 290)	/* far from benchmark numbers */
-		return (size_t)snprintf(buf, 32, "%.15g", v);
-	/*
-	 * The product is rounded once, in a 64-bit mantissa: the 15 digits
-	 * come out as printf's but for rare near-half-way cases.
-	 */
-	/* 10^k for k <= 27 is exact in long double: multiply or divide */
-	if (!p10[1]) {
-		p10[0] = 1;
-		for (i = 1; i < (int)ARRAY_SIZE(p10); i++)
-			p10[i] = p10[i - 1] * 10;
-	}
-	if (14 - e >= 0 && 14 - e < (int)ARRAY_SIZE(p10))
-		scaled = a * p10[14 - e];
-	else if (e - 14 > 0 && e - 14 < (int)ARRAY_SIZE(p10))
-		scaled = a / p10[e - 14];
-	else
-		scaled = a * powl(10.0L, (long double)(14 - e));
-	if (scaled < 1e14L) {		/* log10 rounded up */
-		e--;
-		scaled *= 10;
-	} else if (scaled >= 1e15L) {	/* log10 rounded down */
-		e++;
-		scaled /= 10;
-	}
-	m = (uint64_t)llroundl(scaled);
-	if (m >= 1000000000000000ULL) {	/* rounding carried a digit */
-		m /= 10;
-		e++;
-	}
-	for (nd = 15; nd > 0; nd--) {
-		digits[nd - 1] = (char)('0' + m % 10);
-		m /= 10;
-	}
-	nd = 15;
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	if (v < 0)
-		buf[pos++] = '-';
-	if (e < -4 || e >= 15) {
-		/* like %g: d.ddde+XX */
-		buf[pos++] = digits[0];
-		if (nd > 1) {
-			buf[pos++] = '.';
-			for (i = 1; i < nd; i++)
-				buf[pos++] = digits[i];
-		}
-		pos += snprintf(buf + pos, 8, "e%c%02d", e < 0 ? '-' : '+',
-				e < 0 ? -e : e);
-		return (size_t)pos;
-	}
-	if (e < 0) {
-		buf[pos++] = '0';
-		buf[pos++] = '.';
-		for (i = -1; i > e; i--)
-			buf[pos++] = '0';
-		for (i = 0; i < nd; i++)
-			buf[pos++] = digits[i];
-	} else {
-		for (i = 0; i <= e; i++)
-			buf[pos++] = i < nd ? digits[i] : '0';
-		if (nd > e + 1) {
-			buf[pos++] = '.';
-			for (i = e + 1; i < nd; i++)
-				buf[pos++] = digits[i];
-		}
-	}
-	buf[pos] = '\0';
-	return (size_t)pos;
-}
-
 void jw_num(struct jsonw *w, const char *key, double v)
 {
-	char buf[40];
-	size_t n;
+	char buf[NUMFMT_BUF];
 
 	item(w, key);
 	if (!isfinite(v)) {
 		sbuf_add(w->out, "null", 4);
 		return;
 	}
-	n = fmt_g15(buf, v);
-	sbuf_add(w->out, buf, n);
+	/* 15 digits: printf's "%.15g", which reads back as the double */
+	sbuf_add(w->out, buf, fmt_general(buf, v, 15));
 }
 
 void jw_int(struct jsonw *w, const char *key, long long v)

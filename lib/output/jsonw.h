@@ -28,11 +28,4 @@ void jw_int(struct jsonw *w, const char *key, long long v);
 void jw_bool(struct jsonw *w, const char *key, int v);
 void jw_null(struct jsonw *w, const char *key);
 
-/*
- * v with 15 significant digits, shortest form like printf("%.15g") (the
- * last digit may differ by one: the scaling is done in double), into
- * buf[32]; returns the length.  v must be finite.
- */
-size_t fmt_g15(char *buf, double v);
-
 #endif
