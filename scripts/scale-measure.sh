@@ -177,8 +177,9 @@ pg_start
 # pg_start's trap removes TRASH too: not a directory we were given
 [ "$keep" = 0 ] || trap 'pg_stop' EXIT
 pg_psql -c "CREATE DATABASE scale"
-pg_psql -d scale -1 -f "$SRC/schema/pg/$(cd "$SRC/schema/pg" &&
-	ls [0-9][0-9][0-9][0-9]-*.sql | sort | tail -n 1)"
+# the baseline and every later step, in order
+cat $(ls "$SRC"/schema/pg/[0-9][0-9][0-9][0-9]-*.sql | sort) >"$TRASH/pg-schema.sql"
+pg_psql -d scale -1 -f "$TRASH/pg-schema.sql"
 csv="FORMAT csv"
 pg_psql -d scale -1 <<EOF
 \\copy imports(id, path, sha256, format, size, file_size, imported_at, is_dir, message) FROM '$TRASH/pg/imports.csv' WITH ($csv)
