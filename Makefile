@@ -127,6 +127,7 @@ bench: deps-check $(PROG)
 	@PERFSIFT=$(CURDIR)/$(PROG) BENCH_STATS=$(CURDIR)/$(B)/bench-stats \
 		BENCH_JANSSON=$(CURDIR)/$(B)/bench-jansson \
 		BENCH_STORE=$(CURDIR)/$(B)/bench-store \
+		BENCH_TSV=$${BENCH_TSV:-$(CURDIR)/$(B)/bench.tsv} \
 		CP_SYNTH=$(CURDIR)/$(B)/cp-synth scripts/bench.sh
 
 $(B)/bench-jansson: tests/bench-jansson.c

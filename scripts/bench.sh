@@ -1,14 +1,20 @@
 #!/bin/bash
 # make bench: measure perfsift against the SPEC §11 performance targets and
-# print one table (figure, measured value, target, pass/miss).  The machine
-# is shared and noisy: these are figures to read, never a timed test, so a
-# missed target does not fail; only a broken import or benchmark does.
-# docs/bench.md says what each figure means and keeps past results.
+# print one table: each figure, the median of several runs and their
+# spread (min-max), the floor it is measured against in the same run, the
+# ratio to that floor, the target and pass/miss.  The machine is shared
+# and noisy: these are figures to read, never a timed test, so a missed
+# target does not fail; only a broken import or measurement does.
+# docs/performance.md says what each figure means and keeps past results.
 #
 #   PERFSIFT=./perfsift BENCH_STATS=build/bench-stats \
-#       BENCH_JANSSON=build/bench-jansson CP_SYNTH=build/cp-synth \
-#       scripts/bench.sh
-#   BENCH_1GB=1 ...   also import a 1 GB CSV for the peak-RSS target (slow)
+#       BENCH_JANSSON=build/bench-jansson BENCH_STORE=build/bench-store \
+#       CP_SYNTH=build/cp-synth scripts/bench.sh
+#   BENCH_TSV=FILE    also write the table as TSV, one line per figure:
+#                     key median min max floor ratio target verdict
+#   BENCH_1GB=1       also import 1 GB inputs for the peak-RSS target (slow)
+#   BENCH_BIG=N       runs per variant of the large compare database
+#                     (default 100: 2 x 100 x 50,000 = 10 M samples)
 set -eu
 
 LC_ALL=C
@@ -19,16 +25,22 @@ unset PERFSIFT_DB 2>/dev/null || true
 PERFSIFT=${PERFSIFT:-./perfsift}
 BENCH_STATS=${BENCH_STATS:-build/bench-stats}
 BENCH_JANSSON=${BENCH_JANSSON:-build/bench-jansson}
+BENCH_STORE=${BENCH_STORE:-build/bench-store}
 CP_SYNTH=${CP_SYNTH:-build/cp-synth}
 BENCH_1GB=${BENCH_1GB:-0}
-RUNS=3			# import timings: best of RUNS, a fresh database each
-COMPARE_RUNS=5		# compare timings: best of COMPARE_RUNS
+BENCH_BIG=${BENCH_BIG:-100}
+BENCH_TSV=${BENCH_TSV:-}
+RUNS=3			# imports (and whole-second figures): median of RUNS
+COMPARE_RUNS=5		# sub-second figures: median of COMPARE_RUNS
 
 case $PERFSIFT in /*) ;; *) PERFSIFT=$PWD/$PERFSIFT ;; esac
 case $BENCH_STATS in /*) ;; *) BENCH_STATS=$PWD/$BENCH_STATS ;; esac
 case $BENCH_JANSSON in /*) ;; *) BENCH_JANSSON=$PWD/$BENCH_JANSSON ;; esac
+case $BENCH_STORE in /*) ;; *) BENCH_STORE=$PWD/$BENCH_STORE ;; esac
 case $CP_SYNTH in /*) ;; *) CP_SYNTH=$PWD/$CP_SYNTH ;; esac
 [ -x "$BENCH_JANSSON" ] || BENCH_JANSSON=
+[ -x "$BENCH_STORE" ] || BENCH_STORE=
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
 
 tmp=$(mktemp -d /tmp/perfsift-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,67 +50,12 @@ trap 'exit 143' TERM
 failed=0
 nr_pass=0
 nr_miss=0
+: >"$tmp/tsv"
 
 # ---------------------------------------------------------------- helpers
 
-# calc EXPR: evaluate an awk expression (floating point) and print it
-calc() {
-	awk "BEGIN { print $1 }"
-}
-
-# fmt_int X: X rounded, with thousands separators (1234567 -> 1,234,567)
-fmt_int() {
-	awk -v x="$1" 'BEGIN {
-		s = sprintf("%.0f", x); out = ""
-		while (length(s) > 3) {
-			out = "," substr(s, length(s) - 2) out
-			s = substr(s, 1, length(s) - 3)
-		}
-		print s out
-	}'
-}
-
-# fmt FORMAT X: printf through awk (so that X may be any number awk reads)
-fmt() {
-	awk -v f="$1" -v x="$2" 'BEGIN { printf f, x }'
-}
-
-# check VALUE OP TARGET: set vd to "pass" or "miss" (OP is >= or <=) and
-# count it; not in $(...), whose subshell would lose the count
-check() {
-	vd=$(awk -v a="$1" -v op="$2" -v b="$3" 'BEGIN {
-		ok = op == ">=" ? a + 0 >= b + 0 : a + 0 <= b + 0
-		print ok ? "pass" : "miss"
-	}')
-	if [ "$vd" = pass ]; then
-		nr_pass=$((nr_pass + 1))
-	else
-		nr_miss=$((nr_miss + 1))
-	fi
-}
-
-section() {
-	printf '\n%s\n' "$*"
-}
-
-# row FIGURE MEASURED [TARGET [VERDICT]]
-row() {
-	local line
-	line=$(printf '  %-40s %15s %14s  %s' "$1" "$2" "${3:-}" "${4:-}")
-	printf '%s\n' "${line%"${line##*[! ]}"}"
-}
-
-note() {
-	printf '  %s\n' "$*"
-}
-
-fail() {
-	printf '  FAILED: %s\n' "$*"
-	if [ -s "$tmp/err" ]; then
-		sed -e 's/^/    | /' "$tmp/err" | head -n 10
-	fi
-	failed=1
-}
+# calc, fmt, summarize, judge, fig and the other helpers of the table
+. "$srcdir/scripts/bench-lib.sh"
 
 # A GNU time that reports the peak RSS (%M, KiB), else poll /proc
 # (BENCH_TIME= forces the polling, to test it).
@@ -158,15 +115,40 @@ run_timed() {
 	return "$rc"
 }
 
-# best_import NAME EXPECT ARGS...: import ARGS RUNS times, each into a
+# timed N CMD...: run CMD N times (stdout to $tmp/out); med, lo and hi of
+# the wall times in seconds.  Returns 1 (and says so) on failure.
+timed() {
+	local n=$1 i ts=
+	shift
+	for i in $(seq "$n"); do
+		if ! run_timed "$tmp/out" "$@"; then
+			fail "$* (exit $t_rc)"
+			return 1
+		fi
+		ts="$ts $t_elapsed"
+	done
+	summarize $ts
+}
+
+# printed N CMD...: run CMD N times; each prints one number (a helper's
+# own timing, in seconds); med, lo and hi of them
+printed() {
+	local n=$1 i x vs=
+	shift
+	for i in $(seq "$n"); do
+		x=$("$@" 2>"$tmp/err") || { fail "$*"; return 1; }
+		vs="$vs $x"
+	done
+	summarize $vs
+}
+
+# imported NAME EXPECT ARGS...: import ARGS RUNS times, each into a
 # fresh database (a re-import of the same content is skipped by design),
-# check that stdout says EXPECT, and set best_s (the fastest run) and
-# max_rss_kb (the largest peak RSS seen).  Returns 1 on failure.
-best_import() {
-	local name=$1 expect=$2 i db
+# check that stdout says EXPECT; med, lo and hi of the times in seconds,
+# rss_med, rss_lo and rss_hi of the peak RSS in MiB.  Returns 1 on failure.
+imported() {
+	local name=$1 expect=$2 i db ts= rs=
 	shift 2
-	best_s=
-	max_rss_kb=0
 	for i in $(seq "$RUNS"); do
 		db=$tmp/$name-$i.db
 		if ! want_rss=1 run_timed "$tmp/out" \
@@ -181,33 +163,46 @@ best_import() {
 			return 1
 		fi
 		rm -f "$db" "$db-wal" "$db-shm"
-		if [ -z "$best_s" ] || [ "$(calc "$t_elapsed < $best_s")" = 1 ]
-		then
-			best_s=$t_elapsed
-		fi
-		if [ "$t_rss_kb" -gt "$max_rss_kb" ]; then
-			max_rss_kb=$t_rss_kb
-		fi
+		ts="$ts $t_elapsed"
+		rs="$rs $(calc "$t_rss_kb / 1024")"
 	done
+	summarize $rs
+	rss_med=$med rss_lo=$lo rss_hi=$hi
+	summarize $ts
 }
 
-# best_time N CMD...: run CMD N times (stdout to $tmp/out); set best to
-# the fastest wall time in seconds.  Returns 1 (and says so) on failure.
-best_time() {
-	local n=$1 i
-	shift
-	best=
-	for i in $(seq "$n"); do
-		if ! run_timed "$tmp/out" "$@"; then
-			fail "$* (exit $t_rc)"
-			best=
-			return 1
-		fi
-		if [ -z "$best" ] || [ "$(calc "$t_elapsed < $best")" = 1 ]
-		then
-			best=$t_elapsed
-		fi
-	done
+# rss_fig KEY LABEL: the peak-RSS row of the last imported(), <= 64 MiB
+rss_fig() {
+	local m=$med l=$lo h=$hi
+	med=$rss_med lo=$rss_lo hi=$rss_hi
+	judge "$med" "<=" 64
+	fig "$1" "$2" %.1f "" "<= 64 MiB" "$vd"
+	med=$m lo=$l hi=$h
+}
+
+# cat_floor FILE...: med of `cat` of the files (from the page cache), as
+# the rate floor of a text format: sets floor_s (seconds)
+cat_floor() {
+	timed "$COMPARE_RUNS" cat "$@" || return 1
+	floor_s=$med
+}
+
+# mb_fig KEY LABEL BYTES [TARGET]: the MB/s row of the last timing (med,
+# lo, hi in seconds) beside the floor floor_s (seconds, the same bytes);
+# TARGET ">= N" (MB/s) or "<= Rx" (times slower than the floor)
+mb_fig() {
+	local floor= t=${4:-} r
+	per "$(calc "$3 / 1e6")"
+	[ -z "${floor_s:-}" ] || floor=$(calc "$3 / 1e6 / $floor_s")
+	vd=
+	case $t in
+	'>= '*)
+		judge "$med" ">=" "${t#>= }" ;;
+	'<= '*x)
+		r=${t#<= }
+		[ -z "$floor" ] || judge "$(calc "$floor / $med")" "<=" "${r%x}" ;;
+	esac
+	fig "$1" "$2" %.1f "$floor" "$t" "$vd"
 }
 
 # gen_csv FILE LABELS ITERATIONS METRICS SEED: a long-format CSV
@@ -255,6 +250,10 @@ fio_ver=missing
 if [ -n "$fio_bin" ]; then
 	fio_ver=$("$fio_bin" --version)
 fi
+# the journal and cache settings of lib/store/db.c, for sqlite3's runs:
+# a floor with a cheaper journal would not be the same work
+sqlite_pragmas=(-cmd 'PRAGMA journal_mode = WAL'
+	-cmd 'PRAGMA synchronous = NORMAL' -cmd 'PRAGMA cache_size = -32768')
 
 echo "perfsift benchmarks (SPEC.md §11), $(date -u '+%Y-%m-%d %H:%M UTC')"
 version=$("$PERFSIFT" --version 2>/dev/null || echo 'perfsift ?')
@@ -262,11 +261,16 @@ echo "$version, $(nproc) CPUs," \
 	"Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "sqlite3 $sqlite_ver, fio $fio_ver," \
 	"peak RSS via ${time_bin:-VmHWM polled from /proc/PID/status}"
-echo "Times are the best of several runs on a shared machine: figures to"
-echo "compare, not a test.  MB = 10^6 bytes, MiB = 2^20."
+echo "median of $COMPARE_RUNS runs (sub-second figures) or $RUNS" \
+	"(imports and longer ones); spread = min-max of those runs;"
+echo "ratio = how many times slower than the floor (median / floor time,"
+echo "floor / median rate).  A miss is a figure to look at, not a failure."
+echo "MB = 10^6 bytes, MiB = 2^20."
 echo
-row FIGURE MEASURED "SPEC TARGET"
-printf '  %s\n' "$(printf '%78s' '' | tr ' ' -)"
+line=$(printf '  %-46s %10s %19s %10s %7s  %-15s %s' "FIGURE [unit]" \
+	median "spread (min-max)" floor ratio target verdict)
+printf '%s\n' "$line"
+printf '  %s\n' "$(printf '%122s' '' | tr ' ' -)"
 
 # ------------------------------------------------- 1. CSV import (1M samples)
 
@@ -274,89 +278,99 @@ csv=$tmp/big.csv
 gen_csv "$csv" 2 10 50000 42
 csv_bytes=$(size_of "$csv")
 csv_rows=1000000
-section "1. CSV import"
-csv_mb=$(fmt %.1f "$(calc "$csv_bytes / 1e6")")
-note "$(fmt_int $csv_rows) samples: 2 labels x 10 iterations x" \
-	"50,000 metrics, $csv_mb MB"
-
-csv_rss_kb=
-if best_import csv "$csv_rows samples" "$csv"; then
-	csv_s=$best_s
-	csv_rss_kb=$max_rss_kb
-	sps=$(calc "$csv_rows / $csv_s")
-	row "perfsift import, best of $RUNS" "$(fmt '%.2f s' "$csv_s")"
-	check "$sps" ">=" 500000
-	row "samples/s" "$(fmt_int "$sps")" ">= 500,000" "$vd"
-	row "MB/s" "$(fmt %.1f "$(calc "$csv_bytes / 1e6 / $csv_s")")"
-
-	if [ -n "$sqlite_bin" ]; then
-		best=
-		for i in $(seq "$RUNS"); do
-			db=$tmp/sqlite-$i.db
-			# the table first, so --skip 1 drops the header row;
-			# .import runs inside one transaction; timed the same
-			# way as perfsift, through GNU time
-			if ! want_rss=1 run_timed "$tmp/out" "$sqlite_bin" "$db" \
-				'CREATE TABLE t(label TEXT, iteration INTEGER, metric TEXT, value REAL);' \
-				".import --csv --skip 1 $csv t"; then
-				fail "sqlite3 .import"
-				best=
+section "1. CSV import: $(fmt_int $csv_rows) samples (2 labels x 10 iterations" \
+	"x 50,000 metrics), $(fmt %.1f "$(calc "$csv_bytes / 1e6")") MB;" \
+	"floors: sqlite3 .import (WAL, synchronous=NORMAL), cat"
+sq_s=
+if [ -n "$sqlite_bin" ]; then
+	ts=
+	for i in $(seq "$RUNS"); do
+		db=$tmp/sqlite-$i.db
+		# the table first, so --skip 1 drops the header row; .import
+		# runs inside one transaction; timed the same way as
+		# perfsift, through GNU time
+		if ! want_rss=1 run_timed "$tmp/out" \
+			"$sqlite_bin" "${sqlite_pragmas[@]}" "$db" \
+			'CREATE TABLE t(label TEXT, iteration INTEGER, metric TEXT, value REAL);' \
+			".import --csv --skip 1 $csv t"; then
+			fail "sqlite3 .import"
+			ts=
+			break
+		fi
+		if [ "$i" = 1 ]; then
+			n=$("$sqlite_bin" "$db" 'SELECT count(*) FROM t')
+			if [ "$n" != "$csv_rows" ]; then
+				echo "sqlite3 imported $n rows" >"$tmp/err"
+				fail "sqlite3 .import row count"
+				ts=
 				break
 			fi
-			if [ "$i" = 1 ]; then
-				n=$("$sqlite_bin" "$db" 'SELECT count(*) FROM t')
-				if [ "$n" != "$csv_rows" ]; then
-					echo "sqlite3 imported $n rows" >"$tmp/err"
-					fail "sqlite3 .import row count"
-					best=
-					break
-				fi
-			fi
-			rm -f "$db" "$db-journal"
-			if [ -z "$best" ] ||
-			   [ "$(calc "$t_elapsed < $best")" = 1 ]; then
-				best=$t_elapsed
-			fi
-		done
-		if [ -n "$best" ]; then
-			ratio=$(calc "$csv_s / $best")
-			check "$ratio" "<=" 2
-			row "sqlite3 .import, best of $RUNS" \
-				"$(fmt '%.2f s' "$best")"
-			row "perfsift time / sqlite3 time" \
-				"$(fmt '%.2fx' "$ratio")" "<= 2x" "$vd"
 		fi
-	else
-		note "sqlite3 .import: skipped (no sqlite3 binary)"
+		rm -f "$db" "$db-wal" "$db-shm"
+		ts="$ts $t_elapsed"
+	done
+	if [ -n "$ts" ]; then
+		summarize $ts
+		sq_s=$med
 	fi
+fi
+floor_s=
+cat_floor "$csv" || true
+if imported csv "$csv_rows samples" "$csv"; then
+	judge "$(calc "$med / ${sq_s:-0}")" "<=" 1.5
+	[ -n "$sq_s" ] || vd=
+	fig import_csv_s "perfsift import [s]" %.2f "$sq_s" "<= 1.5x" "$vd"
+	keep
+	per $csv_rows
+	judge "$med" ">=" 500000
+	fig import_csv_samples_per_s "  rate [samples/s]" int "" \
+		">= 500,000" "$vd"
+	restore
+	mb_fig import_csv_mbps "  parse rate [MB/s]" "$csv_bytes"
+	rss_fig import_csv_rss_mib "  peak RSS [MiB]"
+fi
+if [ "$BENCH_1GB" = 1 ]; then
+	# 2 labels x 352 iterations x 50,000 metrics: about 1 GB; more runs
+	# rather than more metrics, as a long series of test runs grows
+	big_rows=$((2 * 352 * 50000))
+	gen_csv "$tmp/1g.csv" 2 352 50000 43
+	if RUNS=1 imported csv1g "$big_rows samples" "$tmp/1g.csv"; then
+		rss_fig import_csv1g_rss_mib "  1 GB CSV, 1 run: peak RSS [MiB]"
+		per $big_rows
+		fig import_csv1g_samples_per_s \
+			"  1 GB CSV, 1 run [samples/s]" int
+	fi
+	rm -f "$tmp"/1g.*
 fi
 
 # ------------------------------------------------- 2. fio JSON import
 
-section "2. fio JSON import"
-# the storage floor: the rows of an import written again, nothing parsed
-BENCH_STORE=${BENCH_STORE:-build/bench-store}
-case $BENCH_STORE in /*) ;; *) BENCH_STORE=$PWD/$BENCH_STORE ;; esac
-[ -x "$BENCH_STORE" ] || BENCH_STORE=
+section "2. fio JSON import: one real fio run, numbers varied; floor:" \
+	"jansson's bare parse of the same bytes (build/bench-jansson)"
+# jansson_floor FILE...: the median of RUNS bare parses into floor_s
+jansson_floor() {
+	floor_s=
+	[ -n "$BENCH_JANSSON" ] || return 0
+	printed "$RUNS" "$BENCH_JANSSON" 1 "$@" || return 0
+	floor_s=$med
+}
 
-# store_floor SRC JS: import SRC once more, keep its database, and print
-# the rows "storage alone" (bench-store, best of RUNS) and its ratio to
-# jansson's parse JS (seconds)
-store_floor() {
-	local st
+# store_fig KEY LABEL SRC: import SRC once more, keep its database, and
+# time the rows' storage alone (bench-store, nothing parsed) beside
+# jansson's parse floor_s: the floor under the storage side
+store_fig() {
 	rm -f "$tmp/rows.db"*
 	if [ -n "$BENCH_STORE" ] &&
-	   "$PERFSIFT" --db "$tmp/rows.db" import -q "$1" >/dev/null &&
-	   st=$("$BENCH_STORE" "$RUNS" "$tmp/rows.db" "$tmp/store.db"); then
-		row "  the same rows' storage alone" "$(fmt '%.2f s' "$st")"
-		row "  storage alone / jansson parse" \
-			"$(fmt '%.2fx' "$(calc "$st / $2")")"
+	   "$PERFSIFT" --db "$tmp/rows.db" import -q "$3" >/dev/null &&
+	   printed "$RUNS" "$BENCH_STORE" 1 "$tmp/rows.db" "$tmp/store.db"
+	then
+		fig "$1" "$2" %.2f "${floor_s:-}"
 	fi
 	rm -f "$tmp/rows.db"*
 }
 
 if [ -z "$fio_bin" ]; then
-	note "skipped: fio is not installed (scripts/deps.sh check installs it)"
+	section "  skipped: fio is not installed (scripts/deps.sh check installs it)"
 elif ! (cd "$tmp" && "$fio_bin" --name=b --rw=randread --size=1m \
 		--runtime=1 --time_based=0 --filename="$tmp/f" \
 		--output-format=json >"$tmp/fio.json" 2>"$tmp/err"); then
@@ -427,168 +441,284 @@ else
 	}' "$tmp/fio.json" >"$tmp/fio-2000-jobs.json"
 
 	fio_bytes=$(cat "$tmp"/fio/*.json | wc -c | tr -d ' ')
-	note "2,000 files, $(fmt %.1f "$(calc "$fio_bytes / 1e6")") MB: one real" \
-		"fio run, numbers varied per file"
-	if best_import fio "imported 2000 files" "$tmp/fio"; then
-		row "perfsift import DIR, best of $RUNS" \
-			"$(fmt '%.2f s' "$best_s")"
-		mbs=$(calc "$fio_bytes / 1e6 / $best_s")
-		check "$mbs" ">=" 100
-		row "MB/s (2,000 small files)" "$(fmt %.1f "$mbs")" \
-			">= 100" "$vd"
-		note "(per-file costs dominate here: open, detect, content hash,"
-		note " one transaction and one run per file; not parse speed alone)"
-		check "$(calc "2000 / $best_s")" ">=" 2000
-		row "files/s" "$(fmt_int "$(calc "2000 / $best_s")")" \
+	jansson_floor "$tmp"/fio/*.json
+	if imported fio "imported 2000 files" "$tmp/fio"; then
+		keep
+		mb_fig import_fio_dir_mbps \
+			"2,000 files, $(fmt %.1f "$(calc "$fio_bytes / 1e6")") MB: parse rate [MB/s]" \
+			"$fio_bytes" "<= 1.5x"
+		restore
+		per 2000
+		judge "$med" ">=" 2000
+		fig import_fio_dir_files_per_s "  files [files/s]" int "" \
 			">= 2,000" "$vd"
-		if [ -n "$BENCH_JANSSON" ] &&
-		   js=$("$BENCH_JANSSON" "$RUNS" "$tmp"/fio/*.json); then
-			row "  jansson's bare parse of the same files" \
-				"$(fmt '%.2f s' "$js")"
-			check "$(calc "$best_s / $js")" "<=" 1.5
-			row "  import / jansson parse" \
-				"$(fmt '%.2fx' "$(calc "$best_s / $js")")" \
-				"<= 1.5x" "$vd"
-			store_floor "$tmp/fio" "$js"
-		fi
+		rss_fig import_fio_dir_rss_mib "  peak RSS [MiB]"
+		store_fig import_fio_dir_store_s \
+			"  the rows' storage alone (bench-store) [s]" "$tmp/fio"
 	fi
 	one_bytes=$(size_of "$tmp/fio-2000-jobs.json")
-	if best_import fio1 "imported 1 file" "$tmp/fio-2000-jobs.json"; then
-		mbs=$(calc "$one_bytes / 1e6 / $best_s")
-		check "$mbs" ">=" 100
-		note "the same 2,000 jobs in one file," \
-			"$(fmt %.1f "$(calc "$one_bytes / 1e6")") MB:"
-		row "perfsift import FILE, best of $RUNS" \
-			"$(fmt '%.2f s' "$best_s")"
-		row "MB/s (one file)" "$(fmt %.1f "$mbs")" ">= 100" "$vd"
-		if [ -n "$BENCH_JANSSON" ] &&
-		   js=$("$BENCH_JANSSON" "$RUNS" "$tmp/fio-2000-jobs.json"); then
-			row "  jansson's bare parse of the same file" \
-				"$(fmt '%.2f s' "$js")"
-			check "$(calc "$best_s / $js")" "<=" 1.5
-			row "  import / jansson parse" \
-				"$(fmt '%.2fx' "$(calc "$best_s / $js")")" \
-				"<= 1.5x" "$vd"
-			store_floor "$tmp/fio-2000-jobs.json" "$js"
-		fi
+	jansson_floor "$tmp/fio-2000-jobs.json"
+	if imported fio1 "imported 1 file" "$tmp/fio-2000-jobs.json"; then
+		mb_fig import_fio_file_mbps \
+			"the 2,000 jobs in 1 file: parse rate [MB/s]" \
+			"$one_bytes" "<= 1.5x"
+		rss_fig import_fio_file_rss_mib "  peak RSS [MiB]"
+		store_fig import_fio_file_store_s \
+			"  the rows' storage alone (bench-store) [s]" \
+			"$tmp/fio-2000-jobs.json"
 	fi
+	rm -rf "$tmp/fio" "$tmp"/fio*.json
 fi
 
-# ------------------------------------------------- 3. peak RSS
+# ------------------------------------------------- 3. lib/stats
 
-section "3. Peak RSS of the CSV import"
-if [ -n "$csv_rss_kb" ]; then
-	mb=$(calc "$csv_rss_kb / 1024")
-	check "$mb" "<=" 64
-	row "$csv_mb MB CSV, $(fmt_int $csv_rows) samples" \
-		"$(fmt '%.1f MiB' "$mb")" "<= 64 MiB" "$vd"
-	note "(SPEC: <= 64 MB importing a 1 GB input; this is the 1M-sample file)"
-fi
-if [ "$BENCH_1GB" = 1 ]; then
-	# 2 labels x 352 iterations x 50,000 metrics: about 1 GB; more runs
-	# rather than more metrics, as a long series of test runs grows
-	big_rows=$((2 * 352 * 50000))
-	gen_csv "$tmp/1g.csv" 2 352 50000 43
-	bytes=$(size_of "$tmp/1g.csv")
-	if want_rss=1 run_timed "$tmp/out" \
-		"$PERFSIFT" --db "$tmp/1g.db" import -q "$tmp/1g.csv"; then
-		mb=$(calc "$t_rss_kb / 1024")
-		check "$mb" "<=" 64
-		note "$(fmt %.2f "$(calc "$bytes / 1e9")") GB CSV, one run:" \
-			"$(fmt %.0f "$t_elapsed") s"
-		row "peak RSS (1 GB CSV)" \
-			"$(fmt '%.1f MiB' "$mb")" "<= 64 MiB" "$vd"
-		row "samples/s (1 GB CSV)" \
-			"$(fmt_int "$(calc "$big_rows / $t_elapsed")")"
-	else
-		fail "perfsift import of the 1 GB CSV"
-	fi
-	rm -f "$tmp"/1g.*
-else
-	note "1 GB case skipped: at the speed above it takes minutes, over the"
-	note "bench's budget; run with BENCH_1GB=1 to include it"
-fi
-
-# ------------------------------------------------- 4. lib/stats
-
-section "4. lib/stats micro-benchmark (tests/bench-stats.c, best of 3 passes)"
+section "3. lib/stats micro-benchmark (tests/bench-stats.c, 300,000 pairs" \
+	"of 5 vs 5 samples, $RUNS processes)"
 if [ ! -x "$BENCH_STATS" ]; then
 	: >"$tmp/err"
 	fail "$BENCH_STATS is not built"
-elif ! "$BENCH_STATS" >"$tmp/stats" 2>"$tmp/err"; then
-	fail "bench-stats"
 else
-	st() {
-		awk -v k="$1" '$1 == k { print $2 }' "$tmp/stats"
-	}
-	note "$(fmt_int "$(st comparisons)") comparisons of 5 vs 5 samples," \
-		"new random data each"
-	row "ns per comparison" "$(fmt %.0f "$(st compare_ns)")"
-	note "(= 2 x stats_summarize + stats_welch + stats_mwu + stats_change_ci)"
-	row "ns per stats_summarize (5 values)" "$(fmt %.0f "$(st summarize_ns)")"
-	row "ns per stats_welch" "$(fmt %.0f "$(st welch_ns)")"
-	row "ns per stats_mwu (exact)" "$(fmt %.0f "$(st mwu_ns)")"
-	row "ns per stats_change_ci" "$(fmt %.0f "$(st change_ci_ns)")"
-	row "us per stats_bh (5,000 p-values)" \
-		"$(fmt %.0f "$(calc "$(st bh5000_ns) / 1000")")"
-	for m in 5000 20000; do
-		ms=$(calc "($(st compare_ns) * $m + $(st bh5000_ns) * $m / 5000) / 1e6")
-		row "stats part of a $(fmt_int $m)-metric compare" \
-			"$(fmt '%.1f ms' "$ms")" \
-			"(of $([ $m = 5000 ] && echo 50 || echo 160) ms)"
+	for i in $(seq "$RUNS"); do
+		"$BENCH_STATS" 300000 >"$tmp/stats-$i" 2>"$tmp/err" ||
+			{ fail "bench-stats"; break; }
 	done
-	note "checksum $(st checksum)"
+	# st_fig KEY LABEL STAT SCALE: one bench-stats figure over the runs
+	st_fig() {
+		summarize $(awk -v k="$3" -v s="$4" '$1 == k { print $2 * s }' \
+			"$tmp"/stats-*)
+		fig "$1" "$2" %.0f
+	}
+	st_fig stats_compare_ns "one comparison [ns]" compare_ns 1
+	st_fig stats_summarize_ns "  stats_summarize, 5 values [ns]" summarize_ns 1
+	st_fig stats_welch_ns "  stats_welch [ns]" welch_ns 1
+	st_fig stats_mwu_ns "  stats_mwu, exact [ns]" mwu_ns 1
+	st_fig stats_change_ci_ns "  stats_change_ci [ns]" change_ci_ns 1
+	st_fig stats_bh5000_us "stats_bh of 5,000 p-values [us]" bh5000_ns 0.001
+	# the statistics' share of a 20,000-metric compare: 20,000
+	# comparisons and the BH pass scaled to 20,000
+	summarize $(for f in "$tmp"/stats-*; do
+		awk '$1 == "compare_ns" { c = $2 } $1 == "bh5000_ns" { b = $2 }
+		     END { print (c * 20000 + b * 4) / 1e6 }' "$f"
+	done)
+	fig stats_part_compare20k_ms "stats part of a 20,000-metric compare [ms]" %.1f
+	cs=$(awk '$1 == "checksum" { print $2 }' "$tmp"/stats-* | sort -u)
+	if [ "$(echo "$cs" | wc -l)" != 1 ]; then
+		echo "checksums differ between runs: $cs" >"$tmp/err"
+		fail "bench-stats checksum"
+	fi
+	section "  (checksum $cs: the same on every run of the same lib/stats)"
 fi
 
-# ------------------------------------------------- 5. compare
+# ------------------------------------------------- 4. compare
 
-section "5. compare"
-if ! "$PERFSIFT" --db "$tmp/help.db" help compare >/dev/null 2>&1; then
-	echo "compare: not yet measured (needs perfsift compare)"
-else
-	note "2 variants x 5 runs, compare base new --all --format json," \
-		"best of $COMPARE_RUNS"
-	if best_time "$COMPARE_RUNS" "$PERFSIFT" --version; then
-		row "process start-up (perfsift --version)" \
-			"$(fmt '%.1f ms' "$(calc "$best * 1000")")"
+# the floor of compare: every sample of the two variants read, grouped
+# and averaged by sqlite3 alone, on the real schema
+floor_sql="SELECT m.name, v.label, count(*), avg(s.value)
+	FROM samples s JOIN runs r ON r.id = s.run_id
+	JOIN variants v ON v.id = r.variant_id
+	JOIN metrics m ON m.id = s.metric_id
+	WHERE v.label IN ('base', 'new') GROUP BY m.name, v.label;"
+
+# cmp_db M R: the database of 2 variants x R runs x M metrics, made once
+cmp_db() {
+	db=$tmp/cmp-$1-$2.db
+	[ -e "$db" ] && return 0
+	gen_csv "$tmp/cmp.csv" 2 "$2" "$1" 44
+	"$PERFSIFT" --db "$db" import -q "$tmp/cmp.csv" >/dev/null \
+		2>"$tmp/err" || { fail "import of the $1 x $2 compare data"; return 1; }
+	rm -f "$tmp/cmp.csv"
+}
+
+# cmp_floor: sqlite3's GROUP BY over $db, median into floor_ms
+cmp_floor() {
+	floor_ms=
+	[ -n "$sqlite_bin" ] || return 0
+	timed "$COMPARE_RUNS" "$sqlite_bin" "$db" "$floor_sql" || return 0
+	if [ "$(wc -l <"$tmp/out")" != $((2 * $1)) ]; then
+		echo "sqlite3 printed $(wc -l <"$tmp/out") groups" >"$tmp/err"
+		fail "the GROUP BY floor"
+		return 0
 	fi
-	for m in 5000 20000; do
-		target=$([ $m = 5000 ] && echo 50 || echo 160)
-		gen_csv "$tmp/cmp.csv" 2 5 "$m" 44
-		db=$tmp/cmp-$m.db
-		if ! "$PERFSIFT" --db "$db" import -q "$tmp/cmp.csv" \
-			>/dev/null 2>"$tmp/err"; then
-			fail "import of the $m-metric compare data"
+	scale 1000
+	floor_ms=$med
+}
+
+# cmp_time M R FORMAT: time compare --all in FORMAT (text: no --format)
+# over $db; checks one row per metric; med, lo, hi in ms.  Returns 2
+# when compare refuses the data as more than its memory budget (the
+# first, untimed run, which also warms the page cache, tells).
+cmp_time() {
+	local f= rc=0
+	[ "$3" = text ] || f="--format $3"
+	"$PERFSIFT" --db "$db" compare base new --all $f >/dev/null \
+		2>"$tmp/err" || rc=$?
+	if [ "$rc" = 4 ] && grep -q 'within 64 MiB' "$tmp/err"; then
+		return 2
+	fi
+	timed "$COMPARE_RUNS" "$PERFSIFT" --db "$db" compare base new --all $f ||
+		return 1
+	# every row names its metric (mmtests: six statistics a metric)
+	n=$(grep -c 'metric\.' "$tmp/out" || true)
+	if [ "$n" -lt "$1" ]; then
+		: >"$tmp/err"
+		fail "compare --format $3 printed $n rows, not $1"
+		return 1
+	fi
+	scale 1000
+}
+
+# cmp_rss KEY LABEL: the peak RSS of one compare --all --format json
+# over $db against 64 MiB; "refused" (a miss, not a broken measurement)
+# when compare declines the data as more than its memory budget.
+# Returns 0 when compare ran (t_elapsed is its time), else 1.
+cmp_rss() {
+	if want_rss=1 run_timed "$tmp/out" "$PERFSIFT" --db "$db" \
+		compare base new --all --format json; then
+		med=$(calc "$t_rss_kb / 1024") lo=$med hi=$med
+		judge "$med" "<=" 64
+		fig "$1" "$2" %.1f "" "<= 64 MiB" "$vd"
+		return 0
+	fi
+	if [ "$t_rc" = 4 ] && grep -q 'within 64 MiB' "$tmp/err"; then
+		missing "$1" "$2" "<= 64 MiB" refused
+	else
+		fail "compare peak RSS over $db (exit $t_rc)"
+	fi
+	return 1
+}
+
+section "4. compare base new --all: 2 variants x R runs x M metrics;" \
+	"floor: sqlite3's GROUP BY (metric, label) of the same samples"
+if timed "$COMPARE_RUNS" "$PERFSIFT" --version; then
+	scale 1000
+	fig startup_ms "process start-up (perfsift --version) [ms]" %.1f
+fi
+if cmp_db 20000 5; then
+	cmp_floor 20000
+	for f in text mmtests lkp json csv markdown; do
+		key=compare_${f}_m20000_r5_ms
+		label="M = 20,000, R = 5, --format $f [ms]"
+		rc=0
+		cmp_time 20000 5 "$f" || rc=$?
+		case $rc in
+		2) missing "$key" "$label" "<= 62, <= 1.0x" refused ;;
+		0)
+			judge "$med" "<=" 62
+			v=$vd
+			judge "$(calc "$med / ${floor_ms:-0}")" "<=" 1
+			[ -n "$floor_ms" ] || vd=miss
+			[ "$v" = pass ] && [ "$vd" = pass ] || v=miss
+			fig "$key" "$label" %.1f "$floor_ms" "<= 62, <= 1.0x" "$v"
+			;;
+		esac
+	done
+	cmp_rss compare_m20000_r5_rss_mib \
+		"  peak RSS, --format json, 1 run [MiB]" || true
+fi
+# linear in metrics and in runs: the time per sample read (a metric in
+# one run of one variant) should stay flat as M or R grows.  The largest
+# sizes are refused today (compare loads both variants within 64 MiB);
+# they print "refused" until compare streams.
+section "  growth: the time per sample (metric-run: 2 x R x M of them)" \
+	"should stay flat"
+for mr in 5000:5 10000:5 20000:5 50000:5 20000:10 20000:15 20000:20; do
+	m=${mr%:*} r=${mr#*:}
+	cmp_db "$m" "$r" || continue
+	floor_ms=
+	for f in json text; do
+		key=growth_${f}_m${m}_r${r}
+		label="M = $(fmt_int "$m"), R = $r, --format $f [ms]"
+		rc=0
+		cmp_time "$m" "$r" "$f" || rc=$?
+		if [ "$rc" = 2 ]; then
+			missing "${key}_ms" "$label" "" refused
+			continue
+		elif [ "$rc" != 0 ]; then
 			continue
 		fi
-		if best_time "$COMPARE_RUNS" "$PERFSIFT" --db "$db" \
-			compare base new --all --format json; then
-			# one row per metric, or we timed something else
-			n=$(grep -o '"metric" *:' "$tmp/out" | wc -l)
-			ms=$(calc "$best * 1000")
-			check "$ms" "<=" "$target"
-			row "$(fmt_int $m) metrics" "$(fmt '%.1f ms' "$ms")" \
-				"<= $target ms" "$vd"
-			if [ "$n" != "$m" ]; then
-				: >"$tmp/err"
-				fail "compare --all printed $n rows, not $m"
-			fi
-		fi
-		# how much of it is the JSON writer
-		if best_time "$COMPARE_RUNS" "$PERFSIFT" --db "$db" \
-			compare base new --all --format csv; then
-			row "  the same, --format csv" \
-				"$(fmt '%.1f ms' "$(calc "$best * 1000")")"
-		fi
-		rm -f "$db" "$db-wal" "$db-shm"
+		# the floor once per database, and only when compare ran
+		[ -n "$floor_ms" ] || { keep; cmp_floor "$m"; restore; }
+		samples=$((2 * r * m))
+		fig "${key}_ms" "$label" %.1f "$floor_ms"
+		scale "$(calc "1e6 / $samples")"
+		fig "${key}_ns_per_sample" "  per sample [ns]" %.0f \
+			"${floor_ms:+$(calc "$floor_ms * 1e6 / $samples")}"
 	done
-	note "(wall time of the whole process: start-up, open, query, stats,"
-	note " output; the last run's output is checked for one row per metric)"
+	[ "$m:$r" = 20000:5 ] || rm -f "$db" "$db-wal" "$db-shm"
+done
+rm -f "$tmp"/cmp-*
+
+# the peak RSS whatever the number of samples: a database 100 times the
+# size above (BENCH_BIG runs per variant x 50,000 metrics), one run
+big_n=$((2 * BENCH_BIG * 50000))
+section "  memory: 2 variants x $BENCH_BIG runs x 50,000 metrics," \
+	"--format json"
+gen_csv "$tmp/cmp.csv" 2 "$BENCH_BIG" 50000 46
+db=$tmp/big.db
+if ! "$PERFSIFT" --db "$db" import -q "$tmp/cmp.csv" \
+	>/dev/null 2>"$tmp/err"; then
+	fail "import of the large compare database"
+elif cmp_rss compare_big_rss_mib \
+	"$(fmt_int $big_n) samples: peak RSS, 1 run [MiB]"; then
+	med=$(calc "$t_elapsed * 1000") lo=$med hi=$med
+	fig compare_big_json_ms "  $(fmt_int $big_n) samples, 1 run [ms]" %.1f
 fi
+rm -f "$tmp/cmp.csv" "$tmp"/big.db*
+
+# ------------------------------------------------- 5. regressions
+
+section "5. regressions: 100 variants (import order) x 5 runs x 5,000" \
+	"metrics, 10 metrics 20 % worse from the 51st; floor: sqlite3's GROUP BY"
+awk -v commits=100 -v iters=5 -v metrics=5000 -v seed=45 'BEGIN {
+	srand(seed)
+	for (m = 0; m < metrics; m++)
+		level[m] = 1 + 1e4 * rand()
+	print "label,iteration,metric,value"
+	for (c = 0; c < commits; c++)
+		for (i = 0; i < iters; i++)
+			for (m = 0; m < metrics; m++) {
+				v = level[m] * (0.98 + 0.04 * rand())
+				if (c >= 50 && m % 500 == 0)
+					v *= 1.2
+				printf "c%03d,%d,metric.%06d,%.6g\n", c, i, m, v
+			}
+}' >"$tmp/reg.csv"
+db=$tmp/reg.db
+# lower is better, so that the planted rise is a regression
+if ! { "$PERFSIFT" --db "$db" import -q "$tmp/reg.csv" &&
+       "$PERFSIFT" --db "$db" metrics --set-direction 'metric.*=lower'
+     } >/dev/null 2>"$tmp/err"; then
+	fail "the regressions database"
+else
+	rm -f "$tmp/reg.csv"
+	floor_ms=
+	if [ -n "$sqlite_bin" ] && timed "$RUNS" "$sqlite_bin" "$db" \
+		"SELECT m.name, v.label, count(*), avg(s.value)
+		 FROM samples s JOIN runs r ON r.id = s.run_id
+		 JOIN variants v ON v.id = r.variant_id
+		 JOIN metrics m ON m.id = s.metric_id
+		 GROUP BY m.name, v.label;"; then
+		scale 1000
+		floor_ms=$med
+	fi
+	if timed "$RUNS" "$PERFSIFT" --db "$db" regressions; then
+		if ! grep -q '^10 regressions among 100 variants' "$tmp/out" ||
+		   [ "$(grep -c '^c050  *c049 ' "$tmp/out")" != 10 ]; then
+			cp "$tmp/out" "$tmp/err"
+			fail "regressions did not find the 10 planted steps"
+		fi
+		scale 1000
+		judge "$med" "<=" 1000
+		fig regressions_ms "regressions, median of $RUNS [ms]" %.0f \
+			"$floor_ms" "<= 1,000" "$vd"
+	fi
+fi
+rm -f "$db" "$db-wal" "$db-shm"
 
 # ------------------------------------------------- 6. lkp result tree
 
-section "6. lkp result tree (100 commits x 5 runs x 2,000 stats: job.yaml + stats.json)"
+section "6. lkp result tree: 100 commits x 5 runs x 2,000 stats (job.yaml" \
+	"+ stats.json); floor: jansson's bare parse of the stats.json files"
 gen_lkp_tree() {
 	/usr/bin/python3 - "$1" <<'PY'
 import json, os, random, sys
@@ -612,16 +742,19 @@ PY
 }
 if gen_lkp_tree "$tmp/lkp"; then
 	lkp_bytes=$(du -sb "$tmp/lkp" | cut -f1)
-	if best_import lkp "imported 500 directories: 500 runs, 1000000 samples" \
+	jansson_floor $(find "$tmp/lkp" -name stats.json)
+	if imported lkp "imported 500 directories: 500 runs, 1000000 samples" \
 		"$tmp/lkp"; then
-		row "perfsift import TREE, best of $RUNS" "$(fmt '%.2f s' "$best_s")"
-		row "run directories/s" "$(fmt_int "$(calc "500 / $best_s")")"
-		row "files/s (job.yaml + stats.json)" \
-			"$(fmt_int "$(calc "1000 / $best_s")")"
-		row "samples/s" "$(fmt_int "$(calc "1000000 / $best_s")")"
-		row "MB/s" "$(fmt %.1f "$(calc "$lkp_bytes / 1e6 / $best_s")")"
-		row "peak RSS" "$(fmt '%.1f MiB' "$(calc "$max_rss_kb / 1024")")" \
-			"<= 64 MiB"
+		keep
+		mb_fig import_lkp_mbps "$(fmt %.1f "$(calc "$lkp_bytes / 1e6")") MB: parse rate [MB/s]" \
+			"$lkp_bytes"
+		restore
+		per 1000000
+		fig import_lkp_samples_per_s "  rate [samples/s]" int
+		restore
+		per 500
+		fig import_lkp_dirs_per_s "  run directories [dirs/s]" int
+		rss_fig import_lkp_rss_mib "  peak RSS [MiB]"
 	fi
 	rm -rf "$tmp/lkp"
 else
@@ -630,7 +763,8 @@ fi
 
 # ------------------------------------------------- 7. procfs series
 
-section "7. procfs series (lkp monitor format, /proc/vmstat records)"
+section "7. procfs series: lkp monitor format, /proc/vmstat records of 190" \
+	"counters; floor: cat"
 # gen_series FILE MB: vmstat records of 190 counters, 1 s apart, until
 # the file holds MB megabytes
 gen_series() {
@@ -654,61 +788,57 @@ gen_series() {
 }
 gen_series "$tmp/series" 200
 series_bytes=$(stat -c %s "$tmp/series")
-best_time 3 cat "$tmp/series"
-cat_s=$best
-if best_import series "imported 1 file: 1 run, 190 samples" \
-	"$tmp/series"; then
-	mbs=$(calc "$series_bytes / 1e6 / $best_s")
-	check "$mbs" ">=" 200
-	row "$(fmt %.0f "$(calc "$series_bytes / 1e6")") MB series, best of $RUNS" \
-		"$(fmt '%.2f s' "$best_s")"
-	row "MB/s" "$(fmt %.1f "$mbs")" ">= 200" "$vd"
-	row "  floor: cat of the same bytes, MB/s" \
-		"$(fmt %.0f "$(calc "$series_bytes / 1e6 / $cat_s")")"
-	points=$(( $(grep -c '^time: ' "$tmp/series") * 190 ))
-	row "points/s" "$(fmt_int "$(calc "$points / $best_s")")"
-	mb=$(calc "$max_rss_kb / 1024")
-	check "$mb" "<=" 64
-	row "peak RSS" "$(fmt '%.1f MiB' "$mb")" "<= 64 MiB" "$vd"
+cat_floor "$tmp/series" || true
+if imported series "imported 1 file: 1 run, 190 samples" "$tmp/series"; then
+	keep
+	mb_fig import_series_mbps "$(fmt %.0f "$(calc "$series_bytes / 1e6")") MB series: parse rate [MB/s]" \
+		"$series_bytes" ">= 200"
+	restore
+	per $(( $(grep -c '^time: ' "$tmp/series") * 190 ))
+	fig import_series_points_per_s "  rate [points/s]" int
+	rss_fig import_series_rss_mib "  peak RSS [MiB]"
 fi
 rm -f "$tmp/series"
 if [ "$BENCH_1GB" = 1 ]; then
 	gen_series "$tmp/series" 1000
-	RUNS=1 best_import series1g "imported 1 file: 1 run, 190 samples" \
-		"$tmp/series" &&
-	{
-		mb=$(calc "$max_rss_kb / 1024")
-		check "$mb" "<=" 64
-		row "peak RSS (1 GB series)" "$(fmt '%.1f MiB' "$mb")" \
-			"<= 64 MiB" "$vd"
-		row "MB/s (1 GB series)" "$(fmt %.1f "$(calc "$(stat -c %s "$tmp/series") / 1e6 / $best_s")")"
-	}
+	if RUNS=1 imported series1g "imported 1 file: 1 run, 190 samples" \
+		"$tmp/series"; then
+		rss_fig import_series1g_rss_mib "  1 GB series, 1 run: peak RSS [MiB]"
+		floor_s=
+		mb_fig import_series1g_mbps "  1 GB series, 1 run [MB/s]" \
+			"$(stat -c %s "$tmp/series")"
+	fi
 	rm -f "$tmp/series"
 fi
 
 # ------------------------------------------------- 8. robot emails
-section "8. an mbox of 1,000 kernel test robot emails (lkp-table through the mail decoder)"
+
+section "8. an mbox of 1,000 kernel test robot emails (lkp-table through" \
+	"the mail decoder); floor: cat"
 # message 1 of the hand-written thread fixture (multipart, quoted-
 # printable, a base64 attachment), 1,000 times under new Message-IDs
-srcdir=$(cd "$(dirname "$0")/.." && pwd)
 awk 'NR < 99' "$srcdir/tests/fixtures/mail/robot-thread.mbox" >"$tmp/one.eml"
 for i in $(seq 1000); do
 	sed "s/^Message-ID: <2025/Message-ID: <$i-2025/" "$tmp/one.eml"
 done >"$tmp/robot.mbox"
 mbox_bytes=$(stat -c %s "$tmp/robot.mbox")
-if best_import mbox "imported 1000 messages: 0 runs, 0 samples, 14000 aggregates" \
+cat_floor "$tmp/robot.mbox" || true
+if imported mbox "imported 1000 messages: 0 runs, 0 samples, 14000 aggregates" \
 	"$tmp/robot.mbox"; then
-	row "$(fmt %.1f "$(calc "$mbox_bytes / 1e6")") MB mbox, best of $RUNS" \
-		"$(fmt '%.2f s' "$best_s")"
-	row "messages/s" "$(fmt_int "$(calc "1000 / $best_s")")"
-	row "aggregates/s" "$(fmt_int "$(calc "14000 / $best_s")")"
-	row "MB/s" "$(fmt %.1f "$(calc "$mbox_bytes / 1e6 / $best_s")")"
-	row "peak RSS" "$(fmt '%.1f MiB' "$(calc "$max_rss_kb / 1024")")"
+	keep
+	mb_fig import_mbox_mbps "$(fmt %.1f "$(calc "$mbox_bytes / 1e6")") MB mbox: parse rate [MB/s]" \
+		"$mbox_bytes"
+	restore
+	per 1000
+	fig import_mbox_messages_per_s "  messages [messages/s]" int
+	rss_fig import_mbox_rss_mib "  peak RSS [MiB]"
 fi
 rm -f "$tmp/robot.mbox" "$tmp/one.eml"
 
 # ------------------------------------------------- 9. MMTests trees
-section "9. an MMTests work/log: 20 runs x 10 iterations x 5 benchmarks (mmtests-tree)"
+
+section "9. an MMTests work/log: 20 runs x 10 iterations x 5 benchmarks" \
+	"(mmtests-tree); floor: cat of every file"
 # gen_mmtests DIR: blogbench (7 logs), kernbench (2 thread counts x 3),
 # ebizzy (2 x 3, 8 threads), hackbench (3 group counts x 3) and stream
 # (5 logs) per iteration, with tests-timestamp; made-up numbers around
@@ -763,72 +893,85 @@ gen_mmtests() {
 }
 gen_mmtests "$tmp/mmlog"
 mm_files=$(find "$tmp/mmlog" -type f | wc -l)
-mm_bytes=$(du -sb "$tmp/mmlog" | cut -f1)
-if best_import mmtests "imported 100 directories: 4200 runs, 17600 samples, 9600 series points" \
+mm_bytes=$(find "$tmp/mmlog" -type f -exec cat {} + | wc -c)
+find "$tmp/mmlog" -type f | sort >"$tmp/mm-files"
+floor_s=
+if timed "$COMPARE_RUNS" xargs cat <"$tmp/mm-files"; then
+	floor_s=$med
+fi
+if imported mmtests "imported 100 directories: 4200 runs, 17600 samples, 9600 series points" \
 	"$tmp/mmlog"; then
-	row "$(fmt_int "$mm_files") files, $(fmt %.1f "$(calc "$mm_bytes / 1e6")") MB, best of $RUNS" \
-		"$(fmt '%.2f s' "$best_s")"
-	row "files/s" "$(fmt_int "$(calc "$mm_files / $best_s")")"
-	row "values/s (17,600 samples + 9,600 observations)" \
-		"$(fmt_int "$(calc "27200 / $best_s")")"
-	row "peak RSS" "$(fmt '%.1f MiB' "$(calc "$max_rss_kb / 1024")")"
+	keep
+	mb_fig import_mmtests_mbps "$(fmt_int "$mm_files") files, $(fmt %.1f "$(calc "$mm_bytes / 1e6")") MB: parse rate [MB/s]" \
+		"$mm_bytes"
+	restore
+	per "$mm_files"
+	fig import_mmtests_files_per_s "  files [files/s]" int
+	restore
+	per 27200
+	fig import_mmtests_values_per_s "  samples + observations [values/s]" int
+	rss_fig import_mmtests_rss_mib "  peak RSS [MiB]"
 fi
 rm -rf "$tmp/mmlog"
 
 # ------------------------------------------------- 10. change points
-section "10. change points (tests/cp-synth.c --bench; normal noise, 1..5 runs a commit)"
+
+section "10. change points (tests/cp-synth.c --bench, $RUNS processes; each" \
+	"figure in it is already its best of 5, or of 3 at 1M points)"
 if [ ! -x "$CP_SYNTH" ]; then
 	: >"$tmp/err"
 	fail "$CP_SYNTH is not built"
-elif ! "$CP_SYNTH" --bench >"$tmp/cp" 2>"$tmp/err"; then
-	fail "cp-synth --bench"
 else
-	# cpv KEY: the figure cp-synth printed for KEY
-	cpv() {
-		awk -v k="$1" '$1 == k { print $2 }' "$tmp/cp"
+	for i in $(seq "$RUNS"); do
+		"$CP_SYNTH" --bench >"$tmp/cp-$i" 2>"$tmp/err" ||
+			{ fail "cp-synth --bench"; break; }
+	done
+	# cp_fig KEY LABEL STAT [TARGET]: one cp-synth figure over the runs
+	cp_fig() {
+		summarize $(awk -v k="$3" '$1 == k { print $2 }' "$tmp"/cp-*)
+		vd=
+		[ -z "${4:-}" ] || judge "$med" "<=" "$4"
+		fig "$1" "$2" %.1f "" "${4:+<= $(fmt_int "$4")}" "$vd"
 	}
-	# cp_rows CASE TARGET_MS: time, recall and precision of each mode
-	cp_rows() {
-		local mode label ms
-		for mode in detect windowed otava; do
-			case $mode in
-			detect) label="cp_detect (whole series)" ;;
-			windowed) label="windowed, W = 50 (default options)" ;;
-			otava) label="windowed, Otava's plain merge" ;;
-			esac
-			ms=$(cpv "$1_${mode}_ms")
-			if [ "$mode" = otava ]; then
-				row "$label" "$(fmt '%.1f ms' "$ms")"
-			else
-				check "$ms" "<=" "$2"
-				row "$label" "$(fmt '%.1f ms' "$ms")" \
-					"<= $(fmt_int "$2") ms" "$vd"
-			fi
-			row "  recall / precision (exact commit)" \
-				"$(fmt %.1f "$(calc "100 * $(cpv "$1_${mode}_recall")")") / $(fmt '%.1f %%' "$(calc "100 * $(cpv "$1_${mode}_precision")")")"
-		done
+	# cp_quality CASE MODE: recall and precision at the exact commit
+	# (the same on every run: the series are seeded)
+	cp_quality() {
+		local r p
+		r=$(awk -v k="$1_$2_recall" '$1 == k { print 100 * $2; exit }' "$tmp"/cp-1)
+		p=$(awk -v k="$1_$2_precision" '$1 == k { print 100 * $2; exit }' "$tmp"/cp-1)
+		section "    recall $(fmt %.1f "$r") %, precision $(fmt %.1f "$p") %"
+		printf '%s\t%s\t\t\t\t\t\t\n%s\t%s\t\t\t\t\t\t\n' \
+			"cp_$1_$2_recall_pct" "$r" "cp_$1_$2_precision_pct" "$p" \
+			>>"$tmp/tsv"
 	}
-	note "$(fmt_int "$(cpv cp10k_points)") points, $(cpv cp10k_steps) steps" \
-		"of +-3 sd, best of 5:"
-	cp_rows cp10k 50
-	note "$(fmt_int "$(cpv cp1m_points)") points, $(cpv cp1m_steps) steps" \
-		"of +-3 sd, cp_detect once, the windowed modes best of 3:"
-	cp_rows cp1m 2000
-	us=$(cpv append_us_median)
-	check "$us" "<=" 100
-	row "cp_stream_append of 1 point to it, median" \
-		"$(fmt '%.1f us' "$us")" "<= 100 us" "$vd"
-	row "  99th percentile of $(fmt_int "$(cpv append_n)") appends" \
-		"$(fmt '%.1f us' "$(cpv append_us_p99)")"
-	row "  of which merged everything (no barrier)" \
-		"$(cpv append_full_merges)"
+	for c in cp10k:10,000:50 cp1m:1,000,000:2000; do
+		k=${c%%:*} t=${c##*:} n=${c#*:} n=${n%:*}
+		cp_fig "${k}_detect_ms" "$n points: cp_detect [ms]" \
+			"${k}_detect_ms" "$t"
+		cp_quality "$k" detect
+		cp_fig "${k}_windowed_ms" "  windowed, W = 50 (default) [ms]" \
+			"${k}_windowed_ms" "$t"
+		cp_quality "$k" windowed
+		cp_fig "${k}_otava_ms" "  windowed, Otava's plain merge [ms]" \
+			"${k}_otava_ms"
+		cp_quality "$k" otava
+	done
+	cp_fig cp_append_us "cp_stream_append of 1 point, median [us]" \
+		append_us_median 100
+	cp_fig cp_append_p99_us "  99th percentile of 2,000 appends [us]" \
+		append_us_p99
 fi
 
 # ------------------------------------------------- summary
 
 echo
-echo "targets met: $nr_pass of $((nr_pass + nr_miss))" \
-	"(a miss is a figure to look at, not a failure)"
+echo "targets met: $nr_pass of $((nr_pass + nr_miss))"
+if [ -n "$BENCH_TSV" ]; then
+	{
+		printf 'key\tmedian\tmin\tmax\tfloor\tratio\ttarget\tverdict\n'
+		cat "$tmp/tsv"
+	} >"$BENCH_TSV"
+fi
 if [ "$failed" != 0 ]; then
 	echo "bench: some measurements FAILED (see above)" >&2
 	exit 1

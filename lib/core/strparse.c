@@ -238,6 +238,41 @@ int str_natcmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
+int str_natkey(const char *s, struct sbuf *out)
+{
+	size_t start = out->len;
+
+	while (*s) {
+		const char *e;
+		size_t len;
+
+		if (!isdigit((unsigned char)*s)) {
+			sbuf_addch(out, *s++);
+			continue;
+		}
+		/* as str_natcmp(): leading zeros go, a last 0 stays */
+		while (*s == '0' && isdigit((unsigned char)s[1]))
+			s++;
+		for (e = s; isdigit((unsigned char)*e); e++)
+			;
+		len = (size_t)(e - s);
+		if (len > 255) {
+			sbuf_setlen(out, start);
+			return -1;
+		}
+		/* a digit byte: it compares with other bytes as a digit does */
+		if (len < 9) {
+			sbuf_addch(out, '0' + (int)len);
+		} else {
+			sbuf_addch(out, '9');
+			sbuf_addch(out, (int)len);
+		}
+		sbuf_add(out, s, len);
+		s = e;
+	}
+	return 0;
+}
+
 void str_ascii_minus(char *s)
 {
 	/* both start with 0xe2: most lines have none, and stay as they are */

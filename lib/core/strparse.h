@@ -1,5 +1,6 @@
 #ifndef STRPARSE_H
 #define STRPARSE_H
+#include "core/sbuf.h"
 /*
  * Cursor helpers for parsing (curl's strparse): each takes a pointer to
  * the cursor, and advances it only on success.  They return 0 on success
@@ -30,6 +31,15 @@ int ends_with(const char *s, const char *suffix);
  * before "clat_10%" and "m2" before "m10".  Like strcmp's sign.
  */
 int str_natcmp(const char *a, const char *b);
+/*
+ * The key of s under natural order: strcmp() of two keys has the sign of
+ * str_natcmp() of their strings, so that thousands of names sort by one
+ * byte comparison each.  Each run of digits becomes its length (a digit
+ * byte '1'..'8', or '9' and a byte of the length from 9 on) and its
+ * digits without leading zeros; anything else is copied.  Appended to
+ * out; -1 (out unchanged) for a run of more than 255 digits.
+ */
+int str_natkey(const char *s, struct sbuf *out);
 /*
  * A minus that a mail client or an editor made typographic (U+2212 MINUS
  * SIGN, U+2013 EN DASH) before a digit becomes '-', in place (s only

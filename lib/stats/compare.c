@@ -1031,6 +1031,50 @@ static int cmp_metric_idx(const void *x, const void *y)
 			  rank_loader->mname[*(const size_t *)y]);
 }
 
+/* the same order through str_natkey()'s keys: one strcmp each */
+static const char *const *rank_keys;
+
+static int cmp_metric_key(const void *x, const void *y)
+{
+	return strcmp(rank_keys[*(const size_t *)x],
+		      rank_keys[*(const size_t *)y]);
+}
+
+/*
+ * The metrics' indexes in natural order of their names: by keys when
+ * every name has one (glibc's qsort is a merge sort: equal names keep
+ * their order either way).
+ */
+static void sort_metrics(struct loader *l, size_t *idx)
+{
+	struct sbuf keys = SBUF_INIT;
+	size_t *off = xmalloc((l->nr_m + 1) * sizeof(*off)), i;
+	const char **key = NULL;
+
+	for (i = 0; i < l->nr_m; i++) {
+		idx[i] = i;
+		off[i] = keys.len;
+		if (str_natkey(l->mname[i], &keys))
+			break;
+		sbuf_addch(&keys, '\0');
+	}
+	if (i == l->nr_m) {
+		key = xmalloc((l->nr_m + 1) * sizeof(*key));
+		for (i = 0; i < l->nr_m; i++)
+			key[i] = keys.buf + off[i];
+		rank_keys = key;
+		QSORT(idx, l->nr_m, cmp_metric_key);
+		rank_keys = NULL;
+	} else {
+		for (i = 0; i < l->nr_m; i++)
+			idx[i] = i;
+		QSORT(idx, l->nr_m, cmp_metric_idx);
+	}
+	free(key);
+	free(off);
+	sbuf_release(&keys);
+}
+
 /*
  * Sort the rows by testcase/params/machine, then metric in natural
  * order: rank the groups and metrics once, then sort on the integers
@@ -1050,9 +1094,7 @@ static void sort_rows(struct loader *l)
 	QSORT(idx, l->nr_groups, cmp_group_idx);
 	for (i = 0; i < l->nr_groups; i++)
 		grank[idx[i]] = (unsigned)i;
-	for (i = 0; i < l->nr_m; i++)
-		idx[i] = i;
-	QSORT(idx, l->nr_m, cmp_metric_idx);
+	sort_metrics(l, idx);
 	for (i = 0; i < l->nr_m; i++)
 		mrank[idx[i]] = (unsigned)i;
 	rank_loader = NULL;

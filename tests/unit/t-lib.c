@@ -964,6 +964,70 @@ TEST(params_canonical)
 
 /* ---- main --------------------------------------------------------- */
 
+/* str_natkey(): strcmp of keys has the sign of str_natcmp, always */
+TEST(natkey)
+{
+	static const char alphabet[] = "ab._0019z";
+	uint64_t seed = 88172645463325252ULL;
+	char a[40], b[40];
+	struct sbuf ka = SBUF_INIT, kb = SBUF_INIT;
+	long i, bad = 0;
+
+	for (i = 0; i < 200000; i++) {
+		size_t la, lb, j;
+		int want, got;
+
+		/* xorshift64: two strings of up to 30 bytes, digit-heavy */
+		seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+		la = seed % 31;
+		lb = (seed >> 8) % 31;
+		for (j = 0; j < la; j++) {
+			seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+			a[j] = alphabet[seed % (sizeof(alphabet) - 1)];
+		}
+		a[la] = '\0';
+		/* half the time b shares a's start, so runs meet */
+		if (seed & 1) {
+			memcpy(b, a, la + 1);
+			lb = la;
+			if (lb)
+				b[(seed >> 20) % lb] = alphabet[(seed >> 30) % (sizeof(alphabet) - 1)];
+		} else {
+			for (j = 0; j < lb; j++) {
+				seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+				b[j] = alphabet[seed % (sizeof(alphabet) - 1)];
+			}
+			b[lb] = '\0';
+		}
+		sbuf_setlen(&ka, 0);
+		sbuf_setlen(&kb, 0);
+		check_int(0, str_natkey(a, &ka));
+		check_int(0, str_natkey(b, &kb));
+		want = str_natcmp(a, b);
+		got = strcmp(ka.buf ? ka.buf : "", kb.buf ? kb.buf : "");
+		if ((want > 0) != (got > 0) || (want < 0) != (got < 0))
+			if (bad++ < 5)
+				test_msg("natkey: '%s' vs '%s': natcmp %d, keys %d",
+					 a, b, want, got);
+	}
+	check_int(0, bad);
+	/* a run of 256 digits has no key */
+	memset(a, '7', 30);
+	{
+		struct sbuf big = SBUF_INIT;
+		int k;
+
+		for (k = 0; k < 9; k++)
+			sbuf_add(&big, a, 30);
+		sbuf_setlen(&ka, 0);
+		check_int(-1, str_natkey(big.buf, &ka));
+		check_int(0, ka.len);
+		sbuf_release(&big);
+	}
+	sbuf_release(&ka);
+	sbuf_release(&kb);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -992,6 +1056,7 @@ int main(int argc, char **argv)
 	test_input_truncated_gzip();
 	test_input_line_cap();
 	test_params_canonical();
+	test_natkey();
 	rmdir(tmpdir);
 	return test_done();
 }
