@@ -697,7 +697,7 @@ static int load_aggregates(struct loader *l, size_t v)
 static void finish_side(struct cmp_side *s)
 {
 	if (s->source == SIDE_SAMPLES) {
-		if (stats_summarize(s->v, s->nv, &s->sum)) {
+		if (stats_moments(s->v, s->nv, &s->sum)) {
 			s->source = SIDE_NONE;
 			return;
 		}

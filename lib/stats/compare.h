@@ -99,8 +99,8 @@ struct cmp_side {
 	enum { SIDE_NONE, SIDE_SAMPLES, SIDE_AGGREGATE } source;
 	double *v;		/* owned: the samples */
 	size_t nv, alloc;
-	/* from samples: stats_summarize(); from an aggregate: mean, sd */
-	struct stats_summary sum;
+	/* from samples: stats_moments(); from an aggregate: mean, sd */
+	struct stats_moments sum;
 	long n;			/* -1: not known (aggregate) */
 	double mean;
 	double sd;		/* sample sd (n-1) for samples; for an

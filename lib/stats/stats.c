@@ -201,53 +201,79 @@ double stats_quantile_sorted(const double *sorted, size_t n, double p)
 	return lo_v + d * g;
 }
 
-int stats_summarize(const double *x, size_t n, struct stats_summary *out)
+int stats_moments(const double *x, size_t n, struct stats_moments *out)
 {
-	double buf[STATS_STACK_N], *v;
-	double mean, inv_sum = 0, log_sum = 0;
+	double mean, lo, hi, inv_sum = 0;
 	int same;
 	size_t i;
 
 	if (n == 0 || !stats_all_finite(x, n))
 		return -1;
+	lo = hi = x[0];
+	for (i = 1; i < n; i++) {
+		if (x[i] < lo)
+			lo = x[i];
+		if (x[i] > hi)
+			hi = x[i];
+	}
+	out->n = n;
+	out->min = lo;
+	out->max = hi;
+	/* all equal: exact answers, no rounding noise in sd */
+	same = lo == hi;
+	mean = same ? lo : stats_mean(x, n);
+	out->mean = mean;
+	out->sd_pop = same ? 0 : sd_from(x, n, mean, (double)n);
+	if (n >= 2)
+		out->sd_sample = same ? 0 : sd_from(x, n, mean,
+						    (double)(n - 1));
+	else
+		out->sd_sample = NAN;
+	if (lo > 0) {
+		for (i = 0; i < n; i++)
+			inv_sum += 1 / x[i];
+		out->hmean = same ? lo : (double)n / inv_sum;
+	} else {
+		out->hmean = NAN;
+	}
+	return 0;
+}
+
+int stats_summarize(const double *x, size_t n, struct stats_summary *out)
+{
+	struct stats_moments m;
+	double buf[STATS_STACK_N], *v, log_sum = 0;
+	size_t i;
+
+	if (stats_moments(x, n, &m))
+		return -1;
 	v = get_sorted(x, n, buf);
 	if (!v)
 		return -1;
-
 	out->n = n;
-	out->min = v[0];
-	out->max = v[n - 1];
-	/* all equal: exact answers, no rounding noise in sd */
-	same = v[0] == v[n - 1];
-	mean = same ? v[0] : stats_mean(x, n);
-	out->mean = mean;
+	out->min = m.min;
+	out->max = m.max;
+	out->mean = m.mean;
 	out->median = stats_quantile_sorted(v, n, 0.5);
 	out->q1 = stats_quantile_sorted(v, n, 0.25);
 	out->q3 = stats_quantile_sorted(v, n, 0.75);
-	out->sd_pop = same ? 0 : sd_from(x, n, mean, (double)n);
+	out->sd_pop = m.sd_pop;
+	out->sd_sample = m.sd_sample;
 	if (n >= 2) {
-		out->sd_sample = same ? 0 : sd_from(x, n, mean,
-						    (double)(n - 1));
 		out->sem = out->sd_sample / sqrt((double)n);
-		out->cv_pct = mean != 0 ?
-			100 * out->sd_sample / fabs(mean) : NAN;
+		out->cv_pct = m.mean != 0 ?
+			100 * out->sd_sample / fabs(m.mean) : NAN;
 	} else {
-		out->sd_sample = NAN;
 		out->sem = NAN;
 		out->cv_pct = NAN;
 	}
-
-	if (v[0] > 0) {
-		for (i = 0; i < n; i++) {
-			inv_sum += 1 / x[i];
+	out->hmean = m.hmean;
+	if (m.min > 0) {
+		for (i = 0; i < n; i++)
 			log_sum += log(x[i]);
-		}
-		out->hmean = (double)n / inv_sum;
-		out->gmean = exp(log_sum / (double)n);
-		if (v[0] == v[n - 1])
-			out->hmean = out->gmean = v[0];
+		out->gmean = m.min == m.max ? m.min
+					    : exp(log_sum / (double)n);
 	} else {
-		out->hmean = NAN;
 		out->gmean = NAN;
 	}
 	put_sorted(v, buf);

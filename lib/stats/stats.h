@@ -58,6 +58,22 @@ struct stats_summary {
  * with its default method, including its rounding.
  */
 int stats_summarize(const double *x, size_t n, struct stats_summary *out);
+
+/*
+ * The part of a summary a comparison keeps for each side of each row:
+ * no sort, no logarithm, a third of the size.  The same numbers as
+ * stats_summarize()'s fields of these names, bit for bit.
+ */
+struct stats_moments {
+	size_t n;
+	double mean;		/* arithmetic mean */
+	double hmean;		/* harmonic mean; NAN unless every x > 0 */
+	double min, max;
+	double sd_sample;	/* n-1 divisor; NAN if n < 2 */
+	double sd_pop;		/* n divisor */
+};
+/* Fill *out from x[0..n); 0, or -1 (untouched) as stats_summarize(). */
+int stats_moments(const double *x, size_t n, struct stats_moments *out);
 /* 1 if every x[i] is finite (n = 0: 1), else 0. */
 int stats_all_finite(const double *x, size_t n);
 
