@@ -127,6 +127,15 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"VALUES (?,?)",
 		[ST_METRIC_INFO] = "SELECT name, coalesce(kind, 0) FROM "
 			"metrics WHERE id = ?",
+		/*
+		 * The known shas a hex prefix abbreviates: a range of the
+		 * indexes (every sha byte sorts below 'g'), not a scan
+		 */
+		[ST_RESOLVE_COMMIT] = "SELECT sha FROM commits WHERE sha >= ?1 "
+			"AND sha < ?1 || 'g' UNION SELECT commit_sha FROM "
+			"variants WHERE commit_sha >= ?1 AND commit_sha < "
+			"?1 || 'g' AND length(commit_sha) > length(?1) "
+			"ORDER BY 1 LIMIT 20",
 		[ST_HAS_SAMPLE] = "SELECT 1 FROM samples WHERE run_id = ? AND "
 			"metric_id = (SELECT id FROM metrics WHERE name = ?)",
 		[ST_SET_STATE] = "UPDATE metrics SET direction = "
@@ -417,11 +426,6 @@ static int is_hex_n(const char *s, size_t min, size_t max)
 static int resolve_commit(struct import_ctx *ctx, const char *commit,
 			  long line, char **full)
 {
-	static const char *const sql =
-		"SELECT sha FROM commits WHERE substr(sha, 1, length(?1)) = ?1"
-		" UNION SELECT commit_sha FROM variants WHERE"
-		" length(commit_sha) > length(?1) AND"
-		" substr(commit_sha, 1, length(?1)) = ?1 ORDER BY 1 LIMIT 20";
 	sqlite3_stmt *st;
 	char **cand = NULL;
 	size_t nr = 0, alloc = 0, i;
@@ -430,7 +434,7 @@ static int resolve_commit(struct import_ctx *ctx, const char *commit,
 	*full = NULL;
 	if (!is_hex_n(commit, 7, 39))
 		return 0;
-	st = db_prepare(ctx->db, sql);
+	st = stmt(ctx->db, ST_RESOLVE_COMMIT);
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, commit, -1, SQLITE_TRANSIENT);
@@ -438,7 +442,7 @@ static int resolve_commit(struct import_ctx *ctx, const char *commit,
 		ALLOC_GROW(cand, nr + 1, alloc);
 		cand[nr++] = xstrdup((const char *)sqlite3_column_text(st, 0));
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (nr == 1) {
 		*full = cand[0];
 		free(cand);
