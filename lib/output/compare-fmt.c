@@ -58,6 +58,20 @@ static void put_fixed(FILE *f, double v, int width, int prec, int plus)
 	fwrite_unlocked(buf, 1, pad + n, f);
 }
 
+/* The confidence interval of the change: "[-1.37%, +2.34%]", or "-". */
+static void add_ci(struct sbuf *sb, const struct cmp_vs *x)
+{
+	if (!isfinite(x->ci_low_pct)) {
+		sbuf_addstr(sb, "-");
+		return;
+	}
+	sbuf_addch(sb, '[');
+	add_fixed(sb, x->ci_low_pct, 2, 1);
+	sbuf_add(sb, "%, ", 3);
+	add_fixed(sb, x->ci_high_pct, 2, 1);
+	sbuf_add(sb, "%]", 2);
+}
+
 static void add_long(struct sbuf *sb, long v)
 {
 	char buf[24], *p = buf + sizeof(buf);
@@ -145,50 +159,79 @@ static void group_title(struct sbuf *sb, const struct cmp_row *r)
 /* ---- text ---- */
 
 /* Display width of UTF-8 text: continuation bytes take no column. */
-static size_t width(const char *s)
+static size_t width(const char *s, size_t len)
 {
-	size_t w = 0;
+	size_t w = 0, i;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	for (i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
 	return w;
 }
 
-/* A grid of cells printed with aligned columns (right: bit per column). */
+/*
+ * A grid of cells printed with aligned columns (right: bit per column).
+ * The cells are one text, each from its start offset to the next one's:
+ * a table of 20,000 rows is 200,000 cells, and an allocation each cost
+ * more time and memory than their text.  grid_next() returns the text
+ * to append the new cell to; only the newest cell may be appended to.
+ */
 struct grid {
-	struct sbuf *cell;
+	struct sbuf text;
+	size_t *start;
 	size_t ncols, nr, alloc;
 	unsigned long right;
 };
 
 static struct sbuf *grid_next(struct grid *g)
 {
-	ALLOC_GROW(g->cell, g->nr + 1, g->alloc);
-	sbuf_init(&g->cell[g->nr], 0);
-	return &g->cell[g->nr++];
+	ALLOC_GROW(g->start, g->nr + 2, g->alloc);
+	g->start[g->nr++] = g->text.len;
+	return &g->text;
 }
 
 static void grid_print(struct grid *g, FILE *f)
 {
+	static const char spaces[] = "                                ";
 	size_t *w = xcalloc(g->ncols, sizeof(*w)), i;
 
-	for (i = 0; i < g->nr; i++)
-		if (width(g->cell[i].buf) > w[i % g->ncols])
-			w[i % g->ncols] = width(g->cell[i].buf);
+	if (!g->nr)
+		goto out;
+	g->start[g->nr] = g->text.len;
 	for (i = 0; i < g->nr; i++) {
-		size_t col = i % g->ncols;
-		int pad = (int)(w[col] - width(g->cell[i].buf));
-		int last = col == g->ncols - 1;
+		size_t cw = width(g->text.buf + g->start[i],
+				  g->start[i + 1] - g->start[i]);
 
-		if (g->right & (1UL << col))
-			fprintf(f, "%*s%s", pad, "", g->cell[i].buf);
-		else
-			fprintf(f, "%s%*s", g->cell[i].buf, last ? 0 : pad, "");
-		fputs(last ? "\n" : "  ", f);
+		if (cw > w[i % g->ncols])
+			w[i % g->ncols] = cw;
 	}
-	for (i = 0; i < g->nr; i++)
-		sbuf_release(&g->cell[i]);
-	free(g->cell);
+	for (i = 0; i < g->nr; i++) {
+		size_t col = i % g->ncols, len = g->start[i + 1] - g->start[i];
+		size_t pad = w[col] - width(g->text.buf + g->start[i], len);
+		int last = col == g->ncols - 1;
+		int right = !!(g->right & (1UL << col));
+
+		if (last && !right)
+			pad = 0;
+		while (right && pad) {
+			size_t n = pad < sizeof(spaces) - 1 ? pad
+							    : sizeof(spaces) - 1;
+
+			fwrite_unlocked(spaces, 1, n, f);
+			pad -= n;
+		}
+		fwrite_unlocked(g->text.buf + g->start[i], 1, len, f);
+		while (pad) {
+			size_t n = pad < sizeof(spaces) - 1 ? pad
+							    : sizeof(spaces) - 1;
+
+			fwrite_unlocked(spaces, 1, n, f);
+			pad -= n;
+		}
+		fwrite_unlocked(last ? "\n" : "  ", 1, last ? 1 : 2, f);
+	}
+out:
+	sbuf_release(&g->text);
+	free(g->start);
 	free(w);
 	memset(g, 0, sizeof(*g));
 }
@@ -230,16 +273,7 @@ static void text_row(struct grid *g, const struct comparison *c,
 	side_text(grid_next(g), &r->side[0]);
 	side_text(grid_next(g), &r->side[v]);
 	cmp_fmt_pct(grid_next(g), x->change_pct);
-	sb = grid_next(g);
-	if (isfinite(x->ci_low_pct)) {
-		sbuf_addch(sb, '[');
-		add_fixed(sb, x->ci_low_pct, 2, 1);
-		sbuf_add(sb, "%, ", 3);
-		add_fixed(sb, x->ci_high_pct, 2, 1);
-		sbuf_add(sb, "%]", 2);
-	} else {
-		sbuf_addstr(sb, "-");
-	}
+	add_ci(grid_next(g), x);
 	cmp_fmt_pval(grid_next(g), x->p);
 	cmp_fmt_pval(grid_next(g), x->q);
 	sbuf_addstr(grid_next(g), cmp_method_name(x->method));
@@ -282,8 +316,8 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 		c->opts.alpha);
 	for (v = 1; v < c->nvar; v++) {
 		for (i = 0; i < c->nr; i = k) {
-			struct grid g = { NULL, ARRAY_SIZE(head), 0, 0,
-					  0x7UL << 3 | 1UL << 6 };
+			struct grid g = { SBUF_INIT, NULL, ARRAY_SIZE(head), 0,
+					  0, 0x7UL << 3 | 1UL << 6 };
 			struct sbuf t = SBUF_INIT;
 			size_t n = 0;
 
@@ -1087,14 +1121,24 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 /* lkp ncompare value: %10.2f below 1000, %10.4g above 1e8, else %10d. */
 static void fmt_lkp_value(char *buf, size_t len, double v)
 {
-	if (!isfinite(v))
+	char num[NUMFMT_BUF];
+	size_t n;
+
+	if (!isfinite(v)) {
 		snprintf(buf, len, "%10s", "-");
-	else if (fabs(v) < 1000)
-		snprintf(buf, len, "%10.2f", v);
+		return;
+	}
+	if (fabs(v) < 1000)
+		n = fmt_fixed(num, v, 2, 0);
 	else if (fabs(v) > 1e8)
-		snprintf(buf, len, "%10.4g", v);
-	else
-		snprintf(buf, len, "%10lld", (long long)trunc(v));
+		n = fmt_general(num, v, 4);
+	else	/* %lld of the value truncated: %.0f of it */
+		n = fmt_fixed(num, trunc(v), 0, 0);
+	/* right-aligned in 10 columns, as "%10..." */
+	if (len < 11 || n >= len)
+		BUG("fmt_lkp_value: a buffer of %zu bytes", len);
+	memset(buf, ' ', n < 10 ? 10 - n : 0);
+	memcpy(buf + (n < 10 ? 10 - n : 0), num, n + 1);
 }
 
 /*
@@ -1391,12 +1435,15 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 					fprintf(f, "%10s ", s->change_source);
 				else if (!isfinite(ch))
 					fprintf(f, "%11s", "");
-				else if (lkp_absolute(r->metric))
-					fprintf(f, "%+10.1f ", ch);
-				else if (fabs(ch) >= 1e5)
+				else if (lkp_absolute(r->metric)) {
+					put_fixed(f, ch, 10, 1, 1);
+					fputc_unlocked(' ', f);
+				} else if (fabs(ch) >= 1e5) {
 					fprintf(f, "%+10.2g%%", ch);
-				else
-					fprintf(f, "%+10.1f%%", ch);
+				} else {
+					put_fixed(f, ch, 10, 1, 1);
+					fputc_unlocked('%', f);
+				}
 				fmt_lkp_value(vb, sizeof(vb), mean);
 				lkp_err(eb, sizeof(eb), s);
 				fprintf(f, " %s%s", vb, eb);
@@ -1600,13 +1647,18 @@ static int write_csv(const struct comparison *c, int all, FILE *f)
 
 static void md_cell(FILE *f, const char *s)
 {
-	fputs("| ", f);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s, f);
+	fwrite_unlocked("| ", 1, 2, f);
+	while (*s) {
+		size_t n = strcspn(s, "|");
+
+		fwrite_unlocked(s, 1, n, f);
+		s += n;
+		if (*s == '|') {
+			fwrite_unlocked("\\|", 1, 2, f);
+			s++;
+		}
 	}
-	fputc(' ', f);
+	fwrite_unlocked(" ", 1, 1, f);
 }
 
 static int write_markdown(const struct comparison *c, int all, FILE *f)
@@ -1649,11 +1701,7 @@ static int write_markdown(const struct comparison *c, int all, FILE *f)
 			cmp_fmt_pct(&sb, x->change_pct);
 			md_cell(f, sb.buf);
 			sbuf_reset(&sb);
-			if (isfinite(x->ci_low_pct))
-				sbuf_addf(&sb, "[%+.2f%%, %+.2f%%]",
-					  x->ci_low_pct, x->ci_high_pct);
-			else
-				sbuf_addstr(&sb, "-");
+			add_ci(&sb, x);
 			md_cell(f, sb.buf);
 			sbuf_reset(&sb);
 			cmp_fmt_pval(&sb, x->p);
