@@ -177,7 +177,7 @@ static size_t width(const char *s, size_t len)
  */
 struct grid {
 	struct sbuf text;
-	size_t *start;
+	uint32_t *start;	/* a table's text stays far below 4 GiB */
 	size_t ncols, nr, alloc;
 	unsigned long right;
 };
@@ -185,7 +185,9 @@ struct grid {
 static struct sbuf *grid_next(struct grid *g)
 {
 	ALLOC_GROW(g->start, g->nr + 2, g->alloc);
-	g->start[g->nr++] = g->text.len;
+	if (g->text.len > UINT32_MAX)
+		BUG("a text table of %zu bytes", g->text.len);
+	g->start[g->nr++] = (uint32_t)g->text.len;
 	return &g->text;
 }
 
@@ -196,7 +198,7 @@ static void grid_print(struct grid *g, FILE *f)
 
 	if (!g->nr)
 		goto out;
-	g->start[g->nr] = g->text.len;
+	g->start[g->nr] = (uint32_t)g->text.len;
 	for (i = 0; i < g->nr; i++) {
 		size_t cw = width(g->text.buf + g->start[i],
 				  g->start[i + 1] - g->start[i]);

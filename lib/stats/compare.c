@@ -1150,39 +1150,83 @@ static unsigned number_families(struct comparison *c)
  * counter under two names, a sum beside its only term) are one test, not
  * two: each later twin points at the first.
  */
+/* Do rows a and b hold the same samples on every side? */
+static int same_values(const struct comparison *c, const struct cmp_row *a,
+		       const struct cmp_row *b)
+{
+	size_t v;
+
+	for (v = 0; v < c->nvar; v++)
+		if (a->side[v].nv != b->side[v].nv ||
+		    memcmp(a->side[v].v, b->side[v].v,
+			   a->side[v].nv * sizeof(*a->side[v].v)))
+			return 0;
+	return 1;
+}
+
+/* FNV-1a over the family and every side's count and samples */
+static uint64_t row_hash(const struct comparison *c, const struct cmp_row *r)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t v, i;
+
+#define MIX(p, n) \
+	for (i = 0; i < (n); i++) \
+		h = (h ^ ((const unsigned char *)(p))[i]) * 0x100000001b3ULL
+	MIX(&r->family, sizeof(r->family));
+	for (v = 0; v < c->nvar; v++) {
+		MIX(&r->side[v].nv, sizeof(r->side[v].nv));
+		MIX(r->side[v].v, r->side[v].nv * sizeof(*r->side[v].v));
+	}
+#undef MIX
+	return h;
+}
+
+/*
+ * Rows of one family whose samples are the same on every side share one
+ * test.  The table holds a hash of each row's samples and the row (12
+ * bytes a slot; the samples themselves as keys cost 11 MB at 50,000
+ * rows); rows under the same hash are compared sample by sample, so
+ * that only equal samples make twins.
+ */
 static void find_twins(struct comparison *c)
 {
-	struct strmap seen = STRMAP_INIT;
-	struct sbuf key = SBUF_INIT;
-	size_t i, v;
+	size_t cap = 64, mask, i, v;
+	uint64_t *key;
+	uint32_t *row;
 
+	while (cap < 2 * c->nr)
+		cap <<= 1;
+	mask = cap - 1;
+	key = xcalloc(cap, sizeof(*key));	/* 0: empty */
+	row = xmalloc(cap * sizeof(*row));
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
-		int64_t twin;
+		uint64_t h;
+		size_t k;
 		int samples = 1;
 
 		r->dup_of = -1;
-		sbuf_reset(&key);
-		sbuf_add(&key, &r->family, sizeof(r->family));
-		for (v = 0; v < c->nvar; v++) {
-			const struct cmp_side *sd = &r->side[v];
-
-			if (sd->source != SIDE_SAMPLES) {
+		for (v = 0; v < c->nvar; v++)
+			if (r->side[v].source != SIDE_SAMPLES)
 				samples = 0;
-				break;
-			}
-			sbuf_add(&key, &sd->nv, sizeof(sd->nv));
-			sbuf_add(&key, sd->v, sd->nv * sizeof(*sd->v));
-		}
 		if (!samples)
 			continue;
-		if (strmap_get(&seen, key.buf, key.len, &twin))
-			r->dup_of = (long)twin;
-		else
-			strmap_put(&seen, key.buf, key.len, (int64_t)i);
+		h = row_hash(c, r) | 1;
+		for (k = (size_t)h & mask; key[k]; k = (k + 1) & mask)
+			if (key[k] == h &&
+			    c->rows[row[k]].family == r->family &&
+			    same_values(c, &c->rows[row[k]], r)) {
+				r->dup_of = (long)row[k];
+				break;
+			}
+		if (!key[k]) {
+			key[k] = h;
+			row[k] = (uint32_t)i;
+		}
 	}
-	strmap_clear(&seen);
-	sbuf_release(&key);
+	free(key);
+	free(row);
 }
 
 /*
@@ -1510,6 +1554,9 @@ void compare_decide(struct comparison *c)
 			c->nr_unknown += vs->verdict == CMP_UNKNOWN;
 		}
 	}
+	/* the notes are interned: their maps go before the output */
+	strmap_clear(&c->note_index);
+	strmap_clear(&c->note_by_runs);
 }
 
 int compare_variants(struct db *db, struct selector *var, size_t nvar,
@@ -1528,9 +1575,18 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	out->mwu_need_n = stats_mwu_min_n(opts->alpha);
 	l.db = db;
 	l.c = out;
+	/*
+	 * Everything is read once: SQLite's page cache (32 MiB for an
+	 * import) would only hold pages already used.  1 MiB keeps the
+	 * comparison's memory to its rows.
+	 */
+	if (db_exec(db, "PRAGMA cache_size = -1024"))
+		goto out;
 	if (direction_load(db, &l.dirs) || load_metrics(&l) ||
 	    (opts->mm_pool && load_positions(&l)))
 		goto out;
+	/* usually a row a metric: no array doubled past it (and copied) */
+	ALLOC_GROW(out->rows, l.nr_m, out->alloc);
 	for (v = 0; v < nvar; v++)
 		if (load_samples(&l, v) || load_aggregates(&l, v) ||
 		    (opts->mm_pool && load_pool(&l, v)))
