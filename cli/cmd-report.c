@@ -476,6 +476,7 @@ int cmd_report(int argc, const char **argv, struct perfsift_ctx *ctx)
 	if (status)
 		goto out;
 	a.o.mm_pool = a.style == REPORT_MMTESTS;
+	a.o.keep_samples = 1;	/* its charts draw each run */
 	if (compare_variants(db, var, nvar, &a.o, &cmp)) {
 		status = EXIT_ENV;
 		goto out;

@@ -197,6 +197,7 @@ static int load_compare(struct db *db, const struct plot_request *rq,
 		o.testcase_globs.v = tglob;
 		o.testcase_globs.nr = 1;
 	}
+	o.keep_samples = 1;	/* the chart draws each run */
 	if (compare_variants(db, var, rq->nr_var, &o, &cmp)) {
 		free(var);
 		free(names);

@@ -437,9 +437,8 @@ static double mm_value(const struct cmp_row *r, const struct cmp_side *s,
 		return hi && isfinite(s->sum.hmean) ? s->sum.hmean
 						    : s->sum.mean;
 	case MM_STDDEV:
-		if (hi && isfinite(s->sum.hmean))
-			return stats_mmtests_hstddev(s->v, s->nv);
-		return s->nv > 1 ? s->sum.sd_sample : NAN;
+		/* from the samples as they came (digest_row() in compare.c) */
+		return s->mm_sd;
 	case MM_COEFFVAR: {
 		double m = mm_value(r, s, MM_MEAN), sd = mm_value(r, s,
 								   MM_STDDEV);
@@ -447,8 +446,7 @@ static double mm_value(const struct cmp_row *r, const struct cmp_side *s,
 		return m == 0 ? 0 : sd * 100 / m;
 	}
 	case MM_BMEAN:
-		return stats_mmtests_best_mean(s->v, s->nv, 95, hi,
-					       hi && isfinite(s->sum.hmean));
+		return s->mm_bmean;
 	case MM_NR:
 		break;
 	}
@@ -1184,14 +1182,9 @@ static int lkp_absolute(const char *metric)
  */
 static double lkp_mean(const struct cmp_side *s)
 {
-	double sum = 0;
-	size_t i;
-
 	if (s->source != SIDE_SAMPLES || !s->nv)
 		return s->mean;
-	for (i = 0; i < s->nv; i++)
-		sum += s->v[i];
-	return sum / (double)s->nv;
+	return s->plain_mean;	/* taken from the samples (compare.c) */
 }
 
 /* A column title: the commit when the variant is one, else its label. */

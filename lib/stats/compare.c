@@ -108,6 +108,12 @@ struct loader {
 	size_t nr_m, alloc_m;
 	struct direction_overrides dirs;
 	size_t mem_bytes;	/* rows and samples so far: CMP_MEM_BUDGET */
+	/* by variant: its runs in load order, and each run's group */
+	struct vruns {
+		int64_t *id;
+		size_t *group;
+		size_t nr;
+	} *vrun;
 };
 
 /*
@@ -521,39 +527,67 @@ static int add_sample(struct loader *l, size_t v, size_t g, int64_t mid,
 }
 
 /*
- * The values of one run: its run_values blob in one step, or, for a run
- * too large to have been packed, its rows of samples.
+ * The values of one run for the metrics of ids lo <= id < hi: from its
+ * run_values blob (ascending ids: a binary search for lo, then a read in
+ * pieces up to hi), or, for a run without one, from its rows of samples.
  */
 static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
-		    sqlite3_stmt *packed, sqlite3_stmt *rows)
+		    int64_t lo, int64_t hi, sqlite3_stmt *rows)
 {
+	unsigned char buf[RUN_VALUE_SIZE * 4096];
+	sqlite3_blob *b;
 	int rc;
 
-	sqlite3_bind_int64(packed, 1, run);
-	rc = sqlite3_step(packed);
-	if (rc == SQLITE_ROW) {
-		const unsigned char *p = sqlite3_column_blob(packed, 0);
-		size_t n = (size_t)sqlite3_column_bytes(packed, 0) /
-			   RUN_VALUE_SIZE, i;
+	if (sqlite3_blob_open(l->db->sq, "main", "run_values", "data", run, 0,
+			      &b) == SQLITE_OK) {
+		size_t n = (size_t)sqlite3_blob_bytes(b) / RUN_VALUE_SIZE;
+		size_t a = 0, z = n, i;
 
-		for (i = 0; i < n; i++) {
-			int64_t mid;
-			double x;
-			int derived;
+		while (a < z) {
+			size_t m = a + (z - a) / 2;
+			unsigned char e[4];
 
-			run_value_at(p, i, &mid, &x, &derived);
-			if (add_sample(l, v, g, mid, x, derived)) {
-				sqlite3_reset(packed);
-				return -1;
-			}
+			if (sqlite3_blob_read(b, e, 4, (int)(m * RUN_VALUE_SIZE)))
+				goto fail_blob;
+			if ((int64_t)(le_get_u32(e) & ~RUN_VALUE_DERIVED) < lo)
+				a = m + 1;
+			else
+				z = m;
 		}
-		sqlite3_reset(packed);
+		for (i = a; i < n;) {
+			size_t k = n - i < sizeof(buf) / RUN_VALUE_SIZE ?
+					   n - i : sizeof(buf) / RUN_VALUE_SIZE, j;
+
+			if (sqlite3_blob_read(b, buf, (int)(k * RUN_VALUE_SIZE),
+					      (int)(i * RUN_VALUE_SIZE)))
+				goto fail_blob;
+			for (j = 0; j < k; j++) {
+				int64_t mid;
+				double x;
+				int derived;
+
+				run_value_at(buf, j, &mid, &x, &derived);
+				if (mid >= hi) {
+					sqlite3_blob_close(b);
+					return 0;
+				}
+				if (add_sample(l, v, g, mid, x, derived)) {
+					sqlite3_blob_close(b);
+					return -1;
+				}
+			}
+			i += k;
+		}
+		sqlite3_blob_close(b);
 		return 0;
-	}
-	sqlite3_reset(packed);
-	if (rc != SQLITE_DONE)
+fail_blob:
+		sqlite3_blob_close(b);
 		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+	}
+	/* no blob (a run without samples, or one too large to pack) */
 	sqlite3_bind_int64(rows, 1, run);
+	sqlite3_bind_int64(rows, 2, lo);
+	sqlite3_bind_int64(rows, 3, hi);
 	while ((rc = sqlite3_step(rows)) == SQLITE_ROW)
 		if (add_sample(l, v, g, sqlite3_column_int64(rows, 0),
 			       sqlite3_column_double(rows, 1),
@@ -567,39 +601,201 @@ static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
 	return 0;
 }
 
-static int load_samples(struct loader *l, size_t v)
+/* The runs of variant v and their groups, into l->vrun[v]. */
+static int list_runs(struct loader *l, size_t v)
 {
 	struct comparison *c = l->c;
-	sqlite3_stmt *packed = NULL, *rows = NULL;
 	struct strmap run_group = STRMAP_INIT;
-	int64_t *ids = NULL;
+	struct vruns *vr = &l->vrun[v];
 	long i;
+
+	if (map_runs(l, v, &run_group, &c->runs[v], &vr->id)) {
+		strmap_clear(&run_group);
+		return -1;
+	}
+	vr->group = xmalloc(((size_t)c->runs[v] + 1) * sizeof(*vr->group));
+	for (i = 0; i < c->runs[v]; i++) {
+		int64_t g = -1;
+
+		strmap_get(&run_group, (const char *)&vr->id[i],
+			   sizeof(vr->id[i]), &g);
+		vr->group[i] = (size_t)g;
+	}
+	vr->nr = (size_t)c->runs[v];
+	strmap_clear(&run_group);
+	return 0;
+}
+
+static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
+		      double *diff, double *s2);
+
+/* FNV-1a over n bytes, from h */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* a second hash, independent of the first: multiply-xorshift by word */
+static uint64_t mix64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n >= 8) {
+		uint64_t w;
+
+		memcpy(&w, b, 8);
+		h ^= w * 0x9e3779b97f4a7c15ULL;
+		h = (h << 27 | h >> 37) * 0xbf58476d1ce4e5b9ULL;
+		b += 8;
+		n -= 8;
+	}
+	while (n--)
+		h = (h ^ *b++) * 0x94d049bb133111ebULL;
+	return h ^ h >> 31;
+}
+
+/*
+ * What the tests and the tables need of row r's samples, taken while
+ * they are loaded: each side's moments, whether it is constant, its
+ * first value, MMTests' spread and best mean (--format mmtests); each
+ * pair's Welch and U tests and log-scale figures; a 128-bit hash of
+ * every side's samples for twins.  Then, unless keep_samples, the
+ * samples go.  Returns how many were freed.
+ */
+static size_t digest_row(struct loader *l, struct cmp_row *r)
+{
+	struct comparison *c = l->c;
+	uint64_t h0 = 0xcbf29ce484222325ULL, h1 = 0x243f6a8885a308d3ULL;
+	size_t v, freed = 0;
+
+	for (v = 0; v < c->nvar; v++) {
+		struct cmp_side *s = &r->side[v];
+		int hi = r->direction == DIR_HIGHER;
+		size_t i;
+
+		h0 = fnv1a(h0, &s->nv, sizeof(s->nv));
+		h1 = mix64(h1, &s->nv, sizeof(s->nv));
+		s->mm_sd = s->mm_bmean = NAN;
+		if (s->source != SIDE_SAMPLES || !s->nv)
+			continue;
+		h0 = fnv1a(h0, s->v, s->nv * sizeof(*s->v));
+		h1 = mix64(h1, s->v, s->nv * sizeof(*s->v));
+		if (stats_moments(s->v, s->nv, &s->sum))
+			s->sum.n = 0;	/* finish_side() drops the side */
+		s->plain_mean = 0;
+		for (i = 0; i < s->nv; i++)
+			s->plain_mean += s->v[i];
+		s->plain_mean /= (double)s->nv;
+		if (c->opts.mm_pool && s->sum.n) {
+			int harm = hi && isfinite(s->sum.hmean);
+
+			s->mm_sd = harm ? stats_mmtests_hstddev(s->v, s->nv) :
+				   s->nv > 1 ? s->sum.sd_sample : NAN;
+			s->mm_bmean = stats_mmtests_best_mean(s->v, s->nv, 95,
+							      hi, harm);
+		}
+	}
+	r->hash[0] = h0;
+	r->hash[1] = h1;
+	for (v = 1; v < c->nvar; v++) {
+		const struct cmp_side *a = &r->side[0], *b = &r->side[v];
+		struct cmp_vs *vs = &r->vs[v - 1];
+		struct stats_test t;
+
+		vs->welch_ok = vs->mwu_ok = vs->logs = 0;
+		vs->welch_p = vs->mwu_p = NAN;
+		if (a->source != SIDE_SAMPLES || b->source != SIDE_SAMPLES)
+			continue;
+		vs->logs = (signed char)log_pooled(a, b, &vs->log_diff,
+						   &vs->log_s2);
+		if (a->nv >= 2 && b->nv >= 2 &&
+		    stats_welch(a->v, a->nv, b->v, b->nv, &t) == 0) {
+			vs->welch_ok = 1;
+			vs->welch_p = t.p;
+		}
+		/* the U test where test_pair() could take it */
+		if ((c->opts.test == CMP_TEST_MWU ||
+		     (c->opts.test == CMP_TEST_AUTO && a->nv >= 2 &&
+		      b->nv >= 2 && stats_mwu_min_p(a->nv, b->nv) *
+		      CMP_MWU_GRID <= c->opts.alpha)) &&
+		    stats_mwu(a->v, a->nv, b->v, b->nv, &t) == 0) {
+			vs->mwu_ok = 1;
+			vs->mwu_p = t.p;
+		}
+	}
+	if (c->opts.keep_samples)
+		return 0;
+	for (v = 0; v < c->nvar; v++) {
+		struct cmp_side *s = &r->side[v];
+
+		if (s->v)
+			freed += s->nv;
+		free(s->v);
+		s->v = NULL;
+		s->alloc = 0;
+	}
+	return freed;
+}
+
+/*
+ * The samples of every variant, a range of metric ids at a time: each
+ * range's rows are digested (digest_row()) before the next is read, so
+ * that at most about CMP_CHUNK_SAMPLES samples are held (with
+ * keep_samples: all of them, in one range).
+ */
+static int load_samples(struct loader *l)
+{
+	struct comparison *c = l->c;
+	sqlite3_stmt *rows;
+	size_t v, i, runs = 0, chunk = CMP_CHUNK_SAMPLES;
+	int64_t lo, width;
+	const char *env = getenv("PERFSIFT_CMP_CHUNK");
 	int ret = -1;
 
-	/* the runs first: their group, and how many */
-	if (map_runs(l, v, &run_group, &c->runs[v], &ids))
-		goto out;
-	packed = db_prepare(l->db, "SELECT data FROM run_values WHERE "
-				   "run_id = ?");
+	for (v = 0; v < c->nvar; v++) {
+		if (list_runs(l, v))
+			return -1;
+		runs += l->vrun[v].nr;
+	}
+	if (env && *env)
+		chunk = (size_t)strtoull(env, NULL, 10);
+	width = c->opts.keep_samples || !runs ? l->max_metric_id + 1 :
+		(int64_t)(chunk / runs);
+	if (width < 1)
+		width = 1;
 	rows = db_prepare(l->db, "SELECT metric_id, value, derived FROM "
-				 "samples WHERE run_id = ?");
-	if (!packed || !rows)
-		goto out;
-	for (i = 0; i < c->runs[v]; i++) {
-		int64_t g;
+				 "samples WHERE run_id = ? AND metric_id >= ? "
+				 "AND metric_id < ?");
+	if (!rows)
+		return -1;
+	for (lo = 0; lo <= l->max_metric_id; lo += width) {
+		size_t first = c->nr;
 
-		if (!strmap_get(&run_group, (const char *)&ids[i],
-				sizeof(ids[i]), &g))
-			continue;
-		if (load_run(l, v, (size_t)g, ids[i], packed, rows))
-			goto out;
+		for (v = 0; v < c->nvar; v++)
+			for (i = 0; i < l->vrun[v].nr; i++)
+				if (l->vrun[v].group[i] != (size_t)-1 &&
+				    load_run(l, v, l->vrun[v].group[i],
+					     l->vrun[v].id[i], lo, lo + width,
+					     rows))
+					goto out;
+		/* the rows of this range's metrics were made by it */
+		for (i = first; i < c->nr; i++) {
+			/* 12 bytes a sample were counted: its double, slack */
+			size_t freed = 12 * digest_row(l, &c->rows[i]);
+
+			l->mem_bytes = freed < l->mem_bytes ?
+				       l->mem_bytes - freed : 0;
+		}
+		if (lo > INT64_MAX - width)
+			break;
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(packed);
 	sqlite3_finalize(rows);
-	free(ids);
-	strmap_clear(&run_group);
 	return ret;
 }
 
@@ -697,7 +893,8 @@ static int load_aggregates(struct loader *l, size_t v)
 static void finish_side(struct cmp_side *s)
 {
 	if (s->source == SIDE_SAMPLES) {
-		if (stats_moments(s->v, s->nv, &s->sum)) {
+		/* the moments were taken as the samples came (digest_row) */
+		if (!s->sum.n) {
 			s->source = SIDE_NONE;
 			return;
 		}
@@ -797,8 +994,9 @@ static void test_pair(struct comparison *c, const struct cmp_side *a,
 			   min_p * CMP_MWU_GRID <= need &&
 			   a->nv >= 2 && b->nv >= 2);
 		if (use_mwu) {
-			if (stats_mwu(a->v, a->nv, b->v, b->nv, &t) == 0) {
-				vs->p = t.p;
+			/* the tests ran on the samples (digest_row()) */
+			if (vs->mwu_ok) {
+				vs->p = vs->mwu_p;
 				vs->method = CMP_MWU;
 			}
 			if (min_p > c->opts.alpha)
@@ -817,8 +1015,8 @@ static void test_pair(struct comparison *c, const struct cmp_side *a,
 				 "need >= 2 runs per side");
 			return;
 		}
-		if (stats_welch(a->v, a->nv, b->v, b->nv, &t) == 0) {
-			vs->p = t.p;
+		if (vs->welch_ok) {
+			vs->p = vs->welch_p;
 			vs->method = CMP_WELCH;
 		}
 		return;
@@ -850,14 +1048,7 @@ static void test_pair(struct comparison *c, const struct cmp_side *a,
 /* Every value of a side the same (an exact quantity measured again). */
 static int constant_side(const struct cmp_side *s)
 {
-	size_t i;
-
-	if (s->source != SIDE_SAMPLES || !s->nv)
-		return 0;
-	for (i = 1; i < s->nv; i++)
-		if (s->v[i] != s->v[0])
-			return 0;
-	return 1;
+	return s->source == SIDE_SAMPLES && s->nv && s->sum.min == s->sum.max;
 }
 
 /*
@@ -877,7 +1068,7 @@ static int exact_pair(struct comparison *c, const struct cmp_side *a,
 		return 0;
 	}
 	vs->exact_decided = 1;
-	vs->exact_changed = a->v[0] != b->v[0];
+	vs->exact_changed = a->sum.min != b->sum.min;	/* both constant */
 	set_note(c, vs, "exact metric: the change decides, no test");
 	return 1;
 }
@@ -904,7 +1095,8 @@ static void change_and_ci(const struct comparison *c,
 /* Every value of both sides one and the same: nothing to test. */
 static int identical(const struct cmp_side *a, const struct cmp_side *b)
 {
-	return constant_side(a) && constant_side(b) && a->v[0] == b->v[0];
+	return constant_side(a) && constant_side(b) &&
+	       a->sum.min == b->sum.min;
 }
 
 /*
@@ -1150,44 +1342,12 @@ static unsigned number_families(struct comparison *c)
  * counter under two names, a sum beside its only term) are one test, not
  * two: each later twin points at the first.
  */
-/* Do rows a and b hold the same samples on every side? */
-static int same_values(const struct comparison *c, const struct cmp_row *a,
-		       const struct cmp_row *b)
-{
-	size_t v;
-
-	for (v = 0; v < c->nvar; v++)
-		if (a->side[v].nv != b->side[v].nv ||
-		    memcmp(a->side[v].v, b->side[v].v,
-			   a->side[v].nv * sizeof(*a->side[v].v)))
-			return 0;
-	return 1;
-}
-
-/* FNV-1a over the family and every side's count and samples */
-static uint64_t row_hash(const struct comparison *c, const struct cmp_row *r)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t v, i;
-
-#define MIX(p, n) \
-	for (i = 0; i < (n); i++) \
-		h = (h ^ ((const unsigned char *)(p))[i]) * 0x100000001b3ULL
-	MIX(&r->family, sizeof(r->family));
-	for (v = 0; v < c->nvar; v++) {
-		MIX(&r->side[v].nv, sizeof(r->side[v].nv));
-		MIX(r->side[v].v, r->side[v].nv * sizeof(*r->side[v].v));
-	}
-#undef MIX
-	return h;
-}
-
 /*
  * Rows of one family whose samples are the same on every side share one
- * test.  The table holds a hash of each row's samples and the row (12
- * bytes a slot; the samples themselves as keys cost 11 MB at 50,000
- * rows); rows under the same hash are compared sample by sample, so
- * that only equal samples make twins.
+ * test.  The samples are gone by now (digest_row()): rows are the same
+ * when their 128-bit hashes of every side's count and samples are (two
+ * independent 64-bit hashes; a false match would take some 2^64 rows).
+ * The table holds a hash and the row, 12 bytes a slot.
  */
 static void find_twins(struct comparison *c)
 {
@@ -1202,7 +1362,7 @@ static void find_twins(struct comparison *c)
 	row = xmalloc(cap * sizeof(*row));
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
-		uint64_t h;
+		uint64_t h = r->hash[0] | 1;
 		size_t k;
 		int samples = 1;
 
@@ -1212,14 +1372,15 @@ static void find_twins(struct comparison *c)
 				samples = 0;
 		if (!samples)
 			continue;
-		h = row_hash(c, r) | 1;
-		for (k = (size_t)h & mask; key[k]; k = (k + 1) & mask)
-			if (key[k] == h &&
-			    c->rows[row[k]].family == r->family &&
-			    same_values(c, &c->rows[row[k]], r)) {
+		for (k = (size_t)h & mask; key[k]; k = (k + 1) & mask) {
+			const struct cmp_row *t = &c->rows[row[k]];
+
+			if (key[k] == h && t->hash[1] == r->hash[1] &&
+			    t->family == r->family) {
 				r->dup_of = (long)row[k];
 				break;
 			}
+		}
 		if (!key[k]) {
 			key[k] = h;
 			row[k] = (uint32_t)i;
@@ -1262,12 +1423,12 @@ static int testable(struct comparison *c, struct cmp_row *r, size_t v)
 /*
  * The family guard (docs/statistics.md, "The family's spread").  A row
  * of positive samples, n >= 2 a side, is seen on the log scale: the
- * difference of its mean logs, their pooled variance s2 on
- * d = n1 + n2 - 2 degrees of freedom and 1/n1 + 1/n2.  0 if not such a
- * row.
+ * difference of its mean logs and their pooled variance s2 on
+ * d = n1 + n2 - 2 degrees of freedom (d and 1/n1 + 1/n2 are computed
+ * where the figures are used).  0 if not such a row.
  */
 static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
-		      double *diff, double *s2, double *d, double *scale)
+		      double *diff, double *s2)
 {
 	const struct cmp_side *s[2] = { a, b };
 	double mean[2], ss = 0;
@@ -1292,9 +1453,7 @@ static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
 		}
 	}
 	*diff = mean[1] - mean[0];
-	*d = (double)(a->nv + b->nv - 2);
-	*s2 = ss / *d;
-	*scale = 1 / (double)a->nv + 1 / (double)b->nv;
+	*s2 = ss / (double)(a->nv + b->nv - 2);
 	return 1;
 }
 
@@ -1407,10 +1566,19 @@ static int compute(struct comparison *c)
 				struct fam_row *x = &fr[j - start];
 
 				x->test = testable(c, r, v);
-				x->logs = x->test &&
-					  log_pooled(&r->side[0], &r->side[v],
-						     &x->diff, &x->s2, &x->d,
-						     &x->scale);
+				x->logs = x->test && r->vs[v - 1].logs;
+				if (x->logs) {
+					const struct cmp_vs *d = &r->vs[v - 1];
+
+					size_t na = r->side[0].nv;
+					size_t nb = r->side[v].nv;
+
+					x->diff = d->log_diff;
+					x->s2 = d->log_s2;
+					x->d = (double)(na + nb - 2);
+					x->scale = 1 / (double)na +
+						   1 / (double)nb;
+				}
 				tests += (size_t)x->test;
 			}
 			need = c->opts.fdr && tests ?
@@ -1587,8 +1755,11 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 		goto out;
 	/* usually a row a metric: no array doubled past it (and copied) */
 	ALLOC_GROW(out->rows, l.nr_m, out->alloc);
+	l.vrun = xcalloc(nvar, sizeof(*l.vrun));
+	if (load_samples(&l))
+		goto out;
 	for (v = 0; v < nvar; v++)
-		if (load_samples(&l, v) || load_aggregates(&l, v) ||
+		if (load_aggregates(&l, v) ||
 		    (opts->mm_pool && load_pool(&l, v)))
 			goto out;
 	sort_rows(&l);
@@ -1615,6 +1786,11 @@ out:
 	strmap_clear(&l.rows);
 	strmap_clear(&l.metrics);
 	direction_release(&l.dirs);
+	for (v = 0; l.vrun && v < nvar; v++) {
+		free(l.vrun[v].id);
+		free(l.vrun[v].group);
+	}
+	free(l.vrun);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
  * Formatting lives in compare-fmt.c; this file only computes.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include "store/db.h"
 #include "store/query.h"
 #include "stats/stats.h"
@@ -61,8 +62,22 @@ struct cmp_opts {
 	 * logs our extractors read) or 2026 (current); 0: 2020.
 	 */
 	int mm_style;
+	/*
+	 * Keep every row's samples (cmp_side.v) after the tests: the
+	 * charts draw each run.  Without it compare reads the samples a
+	 * range of metrics at a time and keeps of them only what the tests
+	 * and the tables use (the digest in cmp_side and cmp_vs), so that
+	 * its memory is its rows' whatever the number of samples.
+	 */
+	int keep_samples;
 };
 #define CMP_MIN_CHANGE_PCT 1.0
+/*
+ * Samples compare holds at once without keep_samples: the metrics of
+ * one range times every run (2 MiB of values).  $PERFSIFT_CMP_CHUNK
+ * sets it (tests: the answers must not depend on it).
+ */
+#define CMP_CHUNK_SAMPLES ((size_t)1 << 18)
 /*
  * --test auto takes the U test when its smallest p-value is this many
  * times below the level its family needs (finer steps than that lose
@@ -80,7 +95,7 @@ struct cmp_opts {
  * metrics x 5 runs 57 MiB; 55,000 x 2 runs 59 MiB, about the most rows
  * it takes (docs/performance.md).
  */
-#define CMP_MEM_BUDGET ((size_t)40 << 20)
+#define CMP_MEM_BUDGET ((size_t)44 << 20)
 #define CMP_OPTS_INIT { .dim = DIM_AUTO, .test = CMP_TEST_AUTO, \
 			.alpha = 0.05, .fdr = 1, \
 			.min_change_pct = CMP_MIN_CHANGE_PCT }
@@ -99,8 +114,18 @@ struct agg_stat {
 /* One variant's values on one row. */
 struct cmp_side {
 	enum { SIDE_NONE, SIDE_SAMPLES, SIDE_AGGREGATE } source;
-	double *v;		/* owned: the samples */
-	size_t nv, alloc;
+	double *v;		/* owned: the samples; NULL once digested
+				 * unless opts.keep_samples */
+	size_t nv, alloc;	/* nv stays: the number of samples */
+	/*
+	 * The digest of the samples, taken while they were loaded (with
+	 * sum: the moments; constant when sum.min == sum.max)
+	 */
+	double mm_sd, mm_bmean;	/* MMTests' Stddev (HStddev for a higher-
+				 * is-better metric) and B*mean-95, with
+				 * the row's direction (opts.mm_pool) */
+	double plain_mean;	/* the sum in order over n, as lkp's
+				 * ncompare computes a mean */
 	/* from samples: stats_moments(); from an aggregate: mean, sd */
 	struct stats_moments sum;
 	long n;			/* -1: not known (aggregate) */
@@ -152,7 +177,16 @@ struct cmp_vs {
 	long runs_needed;	/* > 0: runs per side that would decide the
 				 * observed change (when not significant) */
 	enum cmp_verdict verdict;
+	/*
+	 * The digest of both sides' samples (when both are samples),
+	 * taken while they were loaded: the tests' results on them, and
+	 * the log-scale figures of the family guard.
+	 */
+	signed char welch_ok, mwu_ok;	/* that test gave its p */
+	signed char logs;		/* log figures below (log_pooled) */
 	const char *note;	/* borrowed: interned in the comparison */
+	double welch_p, mwu_p;
+	double log_diff, log_s2;	/* d and scale follow from the n's */
 };
 
 struct cmp_row {
@@ -169,6 +203,7 @@ struct cmp_row {
 	long dup_of;		/* >= 0: the row with the same values, whose
 				 * test this row shares (not counted twice) */
 	unsigned group_rank, metric_rank;	/* sort keys (private) */
+	uint64_t hash[2];	/* of every side's samples: twins */
 	struct cmp_side *side;			/* owned, one per variant */
 	struct cmp_vs *vs;			/* nvar - 1, in side's block */
 };

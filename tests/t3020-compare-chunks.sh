@@ -1,0 +1,79 @@
+#!/bin/sh
+# compare reads the samples a range of metrics at a time and keeps of
+# each row only its digest (moments, the tests' results, the log-scale
+# figures, MMTests' spread and best mean, a hash for twins): its memory
+# is its rows', whatever the number of samples.  The answers must not
+# depend on the range: every output format, every test option, three
+# variants, two groups, twins, exact and constant metrics, n = 1 sides,
+# aggregates, and an MMTests tree (its pool), with ranges of 1, 13 and
+# the default number of samples ($PERFSIFT_CMP_CHUNK), byte for byte.
+# plot compare keeps the samples (it draws each run): the same rows.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'data: 3 labels x 2 testcases x 4 runs, twins, exact, constant, n = 1' '
+	awk "BEGIN {
+		srand(3020); print \"label,testcase,iteration,metric,value,kind\"
+		split(\"base new third\", lab, \" \")
+		for (l = 1; l <= 3; l++) for (t = 1; t <= 2; t++)
+		for (i = 0; i < 4; i++) {
+			for (m = 0; m < 120; m++) {
+				v = (10 + m) * (1 + 0.03 * rand())
+				if (l == 2 && m % 9 == 0) v *= 1.08
+				if (m % 17 == 0) v = -v
+				printf \"%s,t%d,%d,m%03d_ops,%.6g,\\n\", lab[l], t, i, m, v
+			}
+			w = 100 + i + (l == 3)
+			printf \"%s,t%d,%d,twin_a_ms,%d,\\n\", lab[l], t, i, w
+			printf \"%s,t%d,%d,twin_b_ms,%d,\\n\", lab[l], t, i, w
+			printf \"%s,t%d,%d,const_ops,42,\\n\", lab[l], t, i
+			printf \"%s,t%d,%d,size_bytes,%d,exact\\n\", lab[l], t, i, 1000 + (l == 2)
+			if (i == 0)
+				printf \"%s,t%d,%d,once_ms,%d,\\n\", lab[l], t, i, 5 + l
+		}
+	}" >d.csv &&
+	perfsift import d.csv >out &&
+	perfsift import "$SRC/tests/data/csv/aggregates/input" >>out
+'
+
+test_expect_success 'every format and test: the same bytes from any range' '
+	for test in auto welch mwu; do
+		for f in text json csv markdown lkp mmtests; do
+			for chunk in "" 1 13; do
+				PERFSIFT_CMP_CHUNK=$chunk perfsift compare base new third \
+					--all --test $test --format $f \
+					>"out.$test.$f.${chunk:-d}" 2>&1 ||
+					return 1
+			done &&
+			test_cmp "out.$test.$f.d" "out.$test.$f.1" &&
+			test_cmp "out.$test.$f.d" "out.$test.$f.13" || return 1
+		done
+	done &&
+	grep -q "twin_b_ms" out.auto.json.d &&
+	grep -q "^size_bytes .* none  *unchanged" out.auto.text.d
+'
+
+test_expect_success 'an MMTests tree (the pool of --format mmtests): the same bytes' '
+	PERFSIFT_DB=$TRASH/mm.db &&
+	perfsift import "$SRC/tests/data/mmtests-tree/work/log/6.1-vanilla" \
+		"$SRC/tests/data/mmtests-tree/work/log/6.1-patched" >out &&
+	for f in mmtests json; do
+		perfsift compare 6.1-vanilla 6.1-patched --all --format $f \
+			>mm.$f.d &&
+		PERFSIFT_CMP_CHUNK=1 perfsift compare 6.1-vanilla 6.1-patched \
+			--all --format $f >mm.$f.1 &&
+		test_cmp mm.$f.d mm.$f.1 || return 1
+	done &&
+	grep -q kernbench mm.mmtests.d
+'
+
+test_expect_success 'plot compare keeps the samples: each run is drawn' '
+	perfsift plot compare base new --metric "m001_ops" --testcase t1 \
+		--script >plot.gp &&
+	grep "^base,t1,[0-3],m001_ops," d.csv | cut -d, -f5 >runs &&
+	test $(wc -l <runs) = 4 &&
+	while read -r x; do
+		grep -q "$x" plot.gp || return 1
+	done <runs
+'
+
+test_done
