@@ -118,6 +118,8 @@ struct cmp_metrics {
 	struct comparison owner;	/* owns the names (its pool) */
 	struct loader l;		/* its metric arrays and mindex */
 	size_t *order;			/* owned: metric indexes, natural order */
+	char *kpi;			/* owned: by rank in that order,
+					 * metric_is_kpi() */
 };
 
 /*
@@ -813,6 +815,19 @@ static int64_t set_note(struct comparison *c, struct cmp_vs *vs,
 	return (int64_t)c->nr_notes++;
 }
 
+/* Every value of a side the same (an exact quantity measured again). */
+static int constant_side(const struct cmp_side *s)
+{
+	size_t i;
+
+	if (s->source != SIDE_SAMPLES || !s->nv)
+		return 0;
+	for (i = 1; i < s->nv; i++)
+		if (s->v[i] != s->v[0])
+			return 0;
+	return 1;
+}
+
 /*
  * The p-value of one pair of sides.  need: the level a p-value must
  * reach for the first discovery in the row's family (alpha / the
@@ -860,7 +875,16 @@ static void test_pair(struct comparison *c, const struct cmp_side *a,
 				 "need >= 2 runs per side");
 			return;
 		}
-		if (stats_welch(a->v, a->nv, b->v, b->nv, &t) == 0) {
+		/*
+		 * the sides' summaries hold stats_welch()'s own mean and sd
+		 * unless a side is constant (then the summary's are exact)
+		 */
+		if ((constant_side(a) || constant_side(b) ?
+			     stats_welch(a->v, a->nv, b->v, b->nv, &t) :
+			     stats_welch_summary(a->mean, a->sd_sample,
+						 (double)a->nv, b->mean,
+						 b->sd_sample, (double)b->nv,
+						 &t)) == 0) {
 			vs->p = t.p;
 			vs->method = CMP_WELCH;
 		}
@@ -888,19 +912,6 @@ static void test_pair(struct comparison *c, const struct cmp_side *a,
 			 "per side");
 	else
 		set_note(c, vs, "no standard deviation given: no test possible");
-}
-
-/* Every value of a side the same (an exact quantity measured again). */
-static int constant_side(const struct cmp_side *s)
-{
-	size_t i;
-
-	if (s->source != SIDE_SAMPLES || !s->nv)
-		return 0;
-	for (i = 1; i < s->nv; i++)
-		if (s->v[i] != s->v[0])
-			return 0;
-	return 1;
 }
 
 /*
@@ -1193,6 +1204,9 @@ struct cmp_metrics *cmp_metrics_load(struct db *db)
 	rank_loader = l;
 	sort_metrics(l, m->order);
 	rank_loader = NULL;
+	m->kpi = xmalloc(l->nr_m + 1);
+	for (i = 0; i < l->nr_m; i++)
+		m->kpi[i] = (char)metric_is_kpi(l->mname[m->order[i]]);
 	return m;
 }
 
@@ -1217,6 +1231,7 @@ void cmp_metrics_free(struct cmp_metrics *m)
 	direction_release(&l->dirs);
 	comparison_release(&m->owner);
 	free(m->order);
+	free(m->kpi);
 	free(m);
 }
 
@@ -1244,12 +1259,13 @@ static unsigned number_families(struct comparison *c)
 		sbuf_add(&key, &r->group_rank, sizeof(r->group_rank));
 		sbuf_add(&key, r->metric, dot ? (size_t)(dot - r->metric) :
 						 strlen(r->metric));
-		if (metric_is_kpi(r->metric))
+		/* sort_rows() ranked the metrics in the cache's order */
+		if (c->opts.metrics ? c->opts.metrics->kpi[r->metric_rank] :
+				      metric_is_kpi(r->metric))
 			sbuf_addstr(&key, "\x1fkpi");
-		if (!strmap_get(&ids, key.buf, key.len, &id)) {
-			id = nr++;
-			strmap_put(&ids, key.buf, key.len, id);
-		}
+		id = nr;
+		if (!strmap_get_or_put(&ids, key.buf, key.len, &id))
+			nr++;
 		r->family = (unsigned)id;
 	}
 	strmap_clear(&ids);
@@ -1258,41 +1274,65 @@ static unsigned number_families(struct comparison *c)
 }
 
 /*
+ * The key of row i's values: its family, then each side's samples.
+ * 0 when a side has no samples (such a row has no twin).
+ */
+static int twin_key(const struct comparison *c, size_t i, struct sbuf *key)
+{
+	const struct cmp_row *r = &c->rows[i];
+	size_t v;
+
+	sbuf_reset(key);
+	sbuf_add(key, &r->family, sizeof(r->family));
+	for (v = 0; v < c->nvar; v++) {
+		const struct cmp_side *sd = &r->side[v];
+
+		if (sd->source != SIDE_SAMPLES)
+			return 0;
+		sbuf_add(key, &sd->nv, sizeof(sd->nv));
+		sbuf_add(key, sd->v, sd->nv * sizeof(*sd->v));
+	}
+	return 1;
+}
+
+/*
  * Rows of one family whose values are the same on every side (the same
  * counter under two names, a sum beside its only term) are one test, not
- * two: each later twin points at the first.
+ * two: each later twin points at the first.  Twins share their family
+ * and first value: the whole key (long, and hashed byte by byte) goes
+ * into the map only for rows that share those with an earlier row.
  */
 static void find_twins(struct comparison *c)
 {
-	struct strmap seen = STRMAP_INIT;
+	struct strmap first = STRMAP_INIT, seen = STRMAP_INIT;
 	struct sbuf key = SBUF_INIT;
-	size_t i, v;
+	size_t i;
 
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
-		int64_t twin;
-		int samples = 1;
+		char pre[sizeof(r->family) + sizeof(double)];
+		int64_t f = (int64_t)i, twin;
 
 		r->dup_of = -1;
-		sbuf_reset(&key);
-		sbuf_add(&key, &r->family, sizeof(r->family));
-		for (v = 0; v < c->nvar; v++) {
-			const struct cmp_side *sd = &r->side[v];
-
-			if (sd->source != SIDE_SAMPLES) {
-				samples = 0;
-				break;
-			}
-			sbuf_add(&key, &sd->nv, sizeof(sd->nv));
-			sbuf_add(&key, sd->v, sd->nv * sizeof(*sd->v));
-		}
-		if (!samples)
+		if (!twin_key(c, i, &key))
 			continue;
-		if (strmap_get(&seen, key.buf, key.len, &twin))
+		/* finish_side() left samples only where there is one */
+		memcpy(pre, &r->family, sizeof(r->family));
+		memcpy(pre + sizeof(r->family), r->side[0].v, sizeof(double));
+		if (!strmap_get_or_put(&first, pre, sizeof(pre), &f))
+			continue;
+		if (f >= 0) {
+			/* the earlier row's key, once: it comes first */
+			twin_key(c, (size_t)f, &key);
+			strmap_put(&seen, key.buf, key.len, f);
+			strmap_put(&first, pre, sizeof(pre), -1);
+			twin_key(c, i, &key);
+		}
+		twin = (int64_t)i;
+		if (strmap_get_or_put(&seen, key.buf, key.len, &twin))
 			r->dup_of = (long)twin;
-		else
-			strmap_put(&seen, key.buf, key.len, (int64_t)i);
 	}
+	strmap_clear(&first);
 	strmap_clear(&seen);
 	sbuf_release(&key);
 }
@@ -1327,6 +1367,9 @@ static int testable(struct comparison *c, struct cmp_row *r, size_t v)
 	return 1;
 }
 
+/* log_pooled() keeps the logs of this many runs a side */
+#define LOG_BUF_N 32
+
 /*
  * The family guard (docs/statistics.md, "The family's spread").  A row
  * of positive samples, n >= 2 a side, is seen on the log scale: the
@@ -1345,16 +1388,23 @@ static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
 	    a->nv < 2 || b->nv < 2)
 		return 0;
 	for (k = 0; k < 2; k++) {
-		double sum = 0;
+		/* each log once where the runs are few (the common case) */
+		double sum = 0, buf[LOG_BUF_N];
+		int keep = s[k]->nv <= LOG_BUF_N;
 
 		for (i = 0; i < s[k]->nv; i++) {
+			double lg;
+
 			if (!(s[k]->v[i] > 0) || !isfinite(s[k]->v[i]))
 				return 0;
-			sum += log(s[k]->v[i]);
+			lg = log(s[k]->v[i]);
+			if (keep)
+				buf[i] = lg;
+			sum += lg;
 		}
 		mean[k] = sum / (double)s[k]->nv;
 		for (i = 0; i < s[k]->nv; i++) {
-			double e = log(s[k]->v[i]) - mean[k];
+			double e = (keep ? buf[i] : log(s[k]->v[i])) - mean[k];
 
 			ss += e * e;
 		}
