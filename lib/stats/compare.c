@@ -1296,43 +1296,82 @@ static int twin_key(const struct comparison *c, size_t i, struct sbuf *key)
 }
 
 /*
+ * What twins share before the rest of their values: the family and the
+ * base's first value (finish_side() left samples only where there is
+ * one).  Its hash, and whether two rows share it.
+ */
+static size_t twin_prefix_hash(const struct cmp_row *r)
+{
+	uint64_t b;
+
+	memcpy(&b, r->side[0].v, sizeof(b));
+	b ^= (uint64_t)r->family * 0x9e3779b97f4a7c15ULL;
+	return (size_t)((b * 0xff51afd7ed558ccdULL) >> 32);
+}
+
+static int same_prefix(const struct cmp_row *a, const struct cmp_row *b)
+{
+	return a->family == b->family &&
+	       !memcmp(a->side[0].v, b->side[0].v, sizeof(*a->side[0].v));
+}
+
+static int all_samples(const struct comparison *c, const struct cmp_row *r)
+{
+	size_t v;
+
+	for (v = 0; v < c->nvar; v++)
+		if (r->side[v].source != SIDE_SAMPLES)
+			return 0;
+	return 1;
+}
+
+/*
  * Rows of one family whose values are the same on every side (the same
  * counter under two names, a sum beside its only term) are one test, not
- * two: each later twin points at the first.  Twins share their family
- * and first value: the whole key (long, and hashed byte by byte) goes
- * into the map only for rows that share those with an earlier row.
+ * two: each later twin points at the first.  A table of the rows by
+ * their prefix finds the candidates; the whole key (long, and hashed
+ * byte by byte) goes into a map only for rows whose prefix an earlier
+ * row shares.
  */
 static void find_twins(struct comparison *c)
 {
-	struct strmap first = STRMAP_INIT, seen = STRMAP_INIT;
+	struct strmap seen = STRMAP_INIT;
 	struct sbuf key = SBUF_INIT;
-	size_t i;
+	size_t size = 16, i, h, *first;	/* first[h]: a row, or SIZE_MAX */
+	char *keyed = xcalloc(c->nr + 1, 1);	/* its key is in seen */
 
+	while (size < 2 * c->nr)
+		size *= 2;
+	first = xmalloc(size * sizeof(*first));
+	memset(first, 0xff, size * sizeof(*first));
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
-		char pre[sizeof(r->family) + sizeof(double)];
-		int64_t f = (int64_t)i, twin;
+		int64_t twin;
 
 		r->dup_of = -1;
-		if (!twin_key(c, i, &key))
+		if (!all_samples(c, r))
 			continue;
-		/* finish_side() left samples only where there is one */
-		memcpy(pre, &r->family, sizeof(r->family));
-		memcpy(pre + sizeof(r->family), r->side[0].v, sizeof(double));
-		if (!strmap_get_or_put(&first, pre, sizeof(pre), &f))
+		for (h = twin_prefix_hash(r) & (size - 1); first[h] != SIZE_MAX;
+		     h = (h + 1) & (size - 1))
+			if (same_prefix(&c->rows[first[h]], r))
+				break;
+		if (first[h] == SIZE_MAX) {
+			first[h] = i;
 			continue;
-		if (f >= 0) {
-			/* the earlier row's key, once: it comes first */
-			twin_key(c, (size_t)f, &key);
-			strmap_put(&seen, key.buf, key.len, f);
-			strmap_put(&first, pre, sizeof(pre), -1);
-			twin_key(c, i, &key);
 		}
+		if (!keyed[first[h]]) {
+			/* the earlier row's key, once: it comes first */
+			twin_key(c, first[h], &key);
+			strmap_put(&seen, key.buf, key.len, (int64_t)first[h]);
+			keyed[first[h]] = 1;
+		}
+		twin_key(c, i, &key);
 		twin = (int64_t)i;
 		if (strmap_get_or_put(&seen, key.buf, key.len, &twin))
 			r->dup_of = (long)twin;
 	}
-	strmap_clear(&first);
+	free(first);
+	free(keyed);
 	strmap_clear(&seen);
 	sbuf_release(&key);
 }
