@@ -64,9 +64,9 @@ static void rehash(struct strmap *m)
 	free(old.slots);
 }
 
-void strmap_put(struct strmap *m, const char *key, size_t len, int64_t value)
+static void put_hashed(struct strmap *m, const char *key, size_t len,
+		       uint64_t h, int64_t value)
 {
-	uint64_t h = fnv1a(key, len);
 	struct strmap_entry *e;
 
 	/* at most half full: linear probing stays short */
@@ -86,6 +86,28 @@ void strmap_put(struct strmap *m, const char *key, size_t len, int64_t value)
 		m->nr++;
 	}
 	e->value = value;
+}
+
+void strmap_put(struct strmap *m, const char *key, size_t len, int64_t value)
+{
+	put_hashed(m, key, len, fnv1a(key, len), value);
+}
+
+int strmap_get_or_put(struct strmap *m, const char *key, size_t len,
+		      int64_t *value)
+{
+	uint64_t h = fnv1a(key, len);
+	struct strmap_entry *e;
+
+	if (m->alloc) {
+		e = find(m, key, len, h);
+		if (e->key) {
+			*value = e->value;
+			return 1;
+		}
+	}
+	put_hashed(m, key, len, h, *value);
+	return 0;
 }
 
 void strmap_clear(struct strmap *m)

@@ -29,6 +29,13 @@ int strmap_get(const struct strmap *m, const char *key, size_t len,
 	       int64_t *value);
 /* Inserts or replaces. */
 void strmap_put(struct strmap *m, const char *key, size_t len, int64_t value);
+/*
+ * Returns 1 with *value set to key's value if key is present, else puts
+ * *value for it and returns 0: strmap_get() then strmap_put() with one
+ * hash of the key.
+ */
+int strmap_get_or_put(struct strmap *m, const char *key, size_t len,
+		      int64_t *value);
 void strmap_clear(struct strmap *m);
 
 #endif

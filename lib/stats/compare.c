@@ -117,6 +117,18 @@ struct loader {
 };
 
 /*
+ * The metrics of a loader as cmp_metrics_load() read them once, every
+ * direction decided, for the loaders of many comparisons to copy.
+ */
+struct cmp_metrics {
+	struct comparison owner;	/* owns the names (its pool) */
+	struct loader l;		/* its metric arrays and mindex */
+	size_t *order;			/* owned: metric indexes, natural order */
+	char *kpi;			/* owned: by rank in that order,
+					 * metric_is_kpi() */
+};
+
+/*
  * The params part of a row's key: the run's canonical "k=v,k=v" without
  * the --by param:NAME being compared along, and without the params the
  * user asked to ignore (--ignore-param NAME; "*" ignores them all).
@@ -189,12 +201,44 @@ static size_t group_idx(struct loader *l, const char *testcase,
 	return l->nr_groups++;
 }
 
+/* A copy of n elements of size bytes (one more allocated: n may be 0). */
+static void *dup_array(const void *p, size_t n, size_t size)
+{
+	void *d = xmalloc((n + 1) * size);
+
+	memcpy(d, p, n * size);
+	return d;
+}
+
+/* The loader's metric arrays from cmp_opts.metrics; names borrowed. */
+static void metrics_from_cache(struct loader *l, const struct cmp_metrics *m)
+{
+	const struct loader *s = &m->l;
+	size_t n = s->nr_m;
+
+	l->nr_m = l->alloc_m = n;
+	l->max_metric_id = s->max_metric_id;
+	l->mname = dup_array(s->mname, n, sizeof(*l->mname));
+	l->munit = dup_array(s->munit, n, sizeof(*l->munit));
+	l->mid = dup_array(s->mid, n, sizeof(*l->mid));
+	l->mdir = dup_array(s->mdir, n, sizeof(*l->mdir));
+	l->mexact = dup_array(s->mexact, n, sizeof(*l->mexact));
+	l->mstated = dup_array(s->mstated, n, sizeof(*l->mstated));
+	l->msummary = dup_array(s->msummary, n, sizeof(*l->msummary));
+	l->mpos = dup_array(s->mpos, n, sizeof(*l->mpos));
+}
+
 static int load_metrics(struct loader *l)
 {
 	/* every metric: the filters choose rows to show, after the tests */
-	sqlite3_stmt *st = db_prepare(l->db, "SELECT id, name, unit, kind = 3, "
-					     "direction, summary FROM metrics");
+	sqlite3_stmt *st;
 
+	if (l->c->opts.metrics) {
+		metrics_from_cache(l, l->c->opts.metrics);
+		goto index;
+	}
+	st = db_prepare(l->db, "SELECT id, name, unit, kind = 3, "
+			       "direction, summary FROM metrics");
 	if (!st)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -226,6 +270,7 @@ static int load_metrics(struct loader *l)
 		l->nr_m++;
 	}
 	sqlite3_finalize(st);
+index:
 	/* direct arrays by metric id unless the ids run too high */
 	if (l->max_metric_id < ROW_OF_BUDGET) {
 		size_t n = (size_t)l->max_metric_id + 1, i;
@@ -967,6 +1012,7 @@ static int64_t set_note(struct comparison *c, struct cmp_vs *vs,
 	return (int64_t)c->nr_notes++;
 }
 
+
 /*
  * The p-value of one pair of sides.  need: the level a p-value must
  * reach for the first discovery in the row's family (alpha / the
@@ -1073,6 +1119,18 @@ static int exact_pair(struct comparison *c, const struct cmp_side *a,
 	return 1;
 }
 
+static void change_ci(const struct comparison *c, const struct cmp_side *a,
+		      const struct cmp_side *b, struct cmp_vs *vs)
+{
+	vs->ci_low_pct = vs->ci_high_pct = NAN;
+	if (a->n >= 2 && b->n >= 2 && isfinite(a->sd_sample) &&
+	    isfinite(b->sd_sample))
+		stats_change_ci(a->mean, a->sd_sample, (double)a->n, b->mean,
+				b->sd_sample, (double)b->n,
+				1.0 - c->opts.alpha, &vs->ci_low_pct,
+				&vs->ci_high_pct);
+}
+
 static void change_and_ci(const struct comparison *c,
 			  const struct cmp_side *a, const struct cmp_side *b,
 			  struct cmp_vs *vs)
@@ -1084,12 +1142,16 @@ static void change_and_ci(const struct comparison *c,
 	else
 		vs->change_pct = NAN;
 	vs->ci_low_pct = vs->ci_high_pct = NAN;
-	if (a->n >= 2 && b->n >= 2 && isfinite(a->sd_sample) &&
-	    isfinite(b->sd_sample))
-		stats_change_ci(a->mean, a->sd_sample, (double)a->n, b->mean,
-				b->sd_sample, (double)b->n,
-				1.0 - c->opts.alpha, &vs->ci_low_pct,
-				&vs->ci_high_pct);
+	if (!c->opts.ci_later)
+		change_ci(c, a, b, vs);
+}
+
+void compare_row_ci(const struct comparison *c, struct cmp_row *r)
+{
+	size_t v;
+
+	for (v = 1; v < c->nvar; v++)
+		change_ci(c, &r->side[0], &r->side[v], &r->vs[v - 1]);
 }
 
 /* Every value of both sides one and the same: nothing to test. */
@@ -1286,7 +1348,10 @@ static void sort_rows(struct loader *l)
 	QSORT(idx, l->nr_groups, cmp_group_idx);
 	for (i = 0; i < l->nr_groups; i++)
 		grank[idx[i]] = (unsigned)i;
-	sort_metrics(l, idx);
+	if (c->opts.metrics)
+		memcpy(idx, c->opts.metrics->order, l->nr_m * sizeof(*idx));
+	else
+		sort_metrics(l, idx);
 	for (i = 0; i < l->nr_m; i++)
 		mrank[idx[i]] = (unsigned)i;
 	rank_loader = NULL;
@@ -1298,6 +1363,60 @@ static void sort_rows(struct loader *l)
 	free(idx);
 	free(grank);
 	free(mrank);
+}
+
+/* ---- the metrics shared by the comparisons of one command ---- */
+
+struct cmp_metrics *cmp_metrics_load(struct db *db)
+{
+	struct cmp_metrics *m = xcalloc(1, sizeof(*m));
+	struct loader *l = &m->l;
+	size_t i;
+
+	l->db = db;
+	l->c = &m->owner;
+	if (direction_load(db, &l->dirs) || load_metrics(l)) {
+		cmp_metrics_free(m);
+		return NULL;
+	}
+	/* every direction now: the comparisons only copy them */
+	for (i = 0; i < l->nr_m; i++)
+		l->mdir[i] = (signed char)direction_of(&l->dirs, l->mname[i],
+						       l->munit[i],
+						       l->mstated[i]);
+	m->order = xmalloc((l->nr_m + 1) * sizeof(*m->order));
+	rank_loader = l;
+	sort_metrics(l, m->order);
+	rank_loader = NULL;
+	m->kpi = xmalloc(l->nr_m + 1);
+	for (i = 0; i < l->nr_m; i++)
+		m->kpi[i] = (char)metric_is_kpi(l->mname[m->order[i]]);
+	return m;
+}
+
+void cmp_metrics_free(struct cmp_metrics *m)
+{
+	struct loader *l;
+
+	if (!m)
+		return;
+	l = &m->l;
+	free(l->row_of);	/* no group yet: just the array */
+	free(l->mindex);
+	free(l->mid);
+	free(l->mname);
+	free(l->munit);
+	free(l->mdir);
+	free(l->mexact);
+	free(l->mstated);
+	free(l->msummary);
+	free(l->mpos);
+	strmap_clear(&l->metrics);
+	direction_release(&l->dirs);
+	comparison_release(&m->owner);
+	free(m->order);
+	free(m->kpi);
+	free(m);
 }
 
 /*
@@ -1324,12 +1443,13 @@ static unsigned number_families(struct comparison *c)
 		sbuf_add(&key, &r->group_rank, sizeof(r->group_rank));
 		sbuf_add(&key, r->metric, dot ? (size_t)(dot - r->metric) :
 						 strlen(r->metric));
-		if (metric_is_kpi(r->metric))
+		/* sort_rows() ranked the metrics in the cache's order */
+		if (c->opts.metrics ? c->opts.metrics->kpi[r->metric_rank] :
+				      metric_is_kpi(r->metric))
 			sbuf_addstr(&key, "\x1fkpi");
-		if (!strmap_get(&ids, key.buf, key.len, &id)) {
-			id = nr++;
-			strmap_put(&ids, key.buf, key.len, id);
-		}
+		id = nr;
+		if (!strmap_get_or_put(&ids, key.buf, key.len, &id))
+			nr++;
 		r->family = (unsigned)id;
 	}
 	strmap_clear(&ids);
@@ -1338,13 +1458,10 @@ static unsigned number_families(struct comparison *c)
 }
 
 /*
- * Rows of one family whose values are the same on every side (the same
- * counter under two names, a sum beside its only term) are one test, not
- * two: each later twin points at the first.
- */
-/*
- * Rows of one family whose samples are the same on every side share one
- * test.  The samples are gone by now (digest_row()): rows are the same
+ * Rows of one family whose samples are the same on every side (the same
+ * counter under two names, a sum beside its only term) share one test:
+ * each later twin points at the first.  The samples are gone by now
+ * (digest_row()): rows are the same
  * when their 128-bit hashes of every side's count and samples are (two
  * independent 64-bit hashes; a false match would take some 2^64 rows).
  * The table holds a hash and the row, 12 bytes a slot.
@@ -1420,6 +1537,9 @@ static int testable(struct comparison *c, struct cmp_row *r, size_t v)
 	return 1;
 }
 
+/* log_pooled() keeps the logs of this many runs a side */
+#define LOG_BUF_N 32
+
 /*
  * The family guard (docs/statistics.md, "The family's spread").  A row
  * of positive samples, n >= 2 a side, is seen on the log scale: the
@@ -1438,16 +1558,23 @@ static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
 	    a->nv < 2 || b->nv < 2)
 		return 0;
 	for (k = 0; k < 2; k++) {
-		double sum = 0;
+		/* each log once where the runs are few (the common case) */
+		double sum = 0, buf[LOG_BUF_N];
+		int keep = s[k]->nv <= LOG_BUF_N;
 
 		for (i = 0; i < s[k]->nv; i++) {
+			double lg;
+
 			if (!(s[k]->v[i] > 0) || !isfinite(s[k]->v[i]))
 				return 0;
-			sum += log(s[k]->v[i]);
+			lg = log(s[k]->v[i]);
+			if (keep)
+				buf[i] = lg;
+			sum += lg;
 		}
 		mean[k] = sum / (double)s[k]->nv;
 		for (i = 0; i < s[k]->nv; i++) {
-			double e = log(s[k]->v[i]) - mean[k];
+			double e = (keep ? buf[i] : log(s[k]->v[i])) - mean[k];
 
 			ss += e * e;
 		}

@@ -23,6 +23,8 @@ enum cmp_verdict {
 	CMP_UNCHANGED, CMP_REGRESSION, CMP_IMPROVEMENT, CMP_UNKNOWN,
 };
 
+struct cmp_metrics;
+
 struct cmp_opts {
 	enum dim dim;			/* --by; DIM_AUTO: per selector */
 	const char *param;		/* the NAME of param:NAME */
@@ -70,6 +72,21 @@ struct cmp_opts {
 	 * its memory is its rows' whatever the number of samples.
 	 */
 	int keep_samples;
+	/*
+	 * Shared per command (regressions runs one comparison per pair):
+	 * the metrics table, its directions and natural order as
+	 * cmp_metrics_load() read them once; NULL: each comparison reads
+	 * its own.  Borrowed; must outlive the comparisons, whose rows
+	 * borrow its names.
+	 */
+	const struct cmp_metrics *metrics;
+	/*
+	 * Leave the confidence intervals of the change to compare_row_ci()
+	 * (NAN until then): a caller that shows a few rows of many
+	 * comparisons computes them for those rows only.  The verdicts of
+	 * rows without their interval are not to be trusted.
+	 */
+	int ci_later;
 };
 #define CMP_MIN_CHANGE_PCT 1.0
 /*
@@ -241,6 +258,16 @@ void comparison_release(struct comparison *c);
  * vs->q itself first.
  */
 void compare_decide(struct comparison *c);
+
+/*
+ * Read the metrics table once for many comparisons (cmp_opts.metrics).
+ * Returns a new cache to free with cmp_metrics_free(), or NULL after
+ * error() (a database error).
+ */
+struct cmp_metrics *cmp_metrics_load(struct db *db);
+void cmp_metrics_free(struct cmp_metrics *m);
+/* The interval of the change of every variant on row r (ci_later). */
+void compare_row_ci(const struct comparison *c, struct cmp_row *r);
 
 /* Is the row worth showing without --all? */
 int cmp_row_interesting(const struct comparison *c, const struct cmp_row *r);

@@ -106,17 +106,47 @@ double stats_trigamma_inv(double x)
 	return y;
 }
 
+/*
+ * The degrees of freedom repeat from row to row (every row of a family
+ * with the same runs): their polygamma terms are computed once per
+ * distinct d.
+ */
+struct d_terms {
+	double d;		/* NAN: none yet */
+	double neg_digamma;	/* -digamma(d/2) */
+	double log_half;	/* log(d/2) */
+	double tri;		/* trigamma(d/2) */
+};
+
+static void d_terms_for(struct d_terms *t, double d)
+{
+	if (d == t->d)
+		return;
+	t->d = d;
+	t->neg_digamma = -stats_digamma(d / 2);
+	t->log_half = log(d / 2);
+	t->tri = stats_trigamma(d / 2);
+}
+
+/* log(s2) - digamma(d/2) + log(d/2), rounded in that order */
+static double prior_term(double s2, const struct d_terms *t)
+{
+	return log(s2) + t->neg_digamma + t->log_half;
+}
+
 int stats_fit_prior(const double *s2, const double *d, size_t n,
 		    struct stats_prior *out)
 {
 	double sum = 0, ss = 0, tri = 0, mean, var;
+	struct d_terms t = { NAN, 0, 0, 0 };
 	size_t i, m = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!(s2[i] > 0) || !isfinite(s2[i]) || !(d[i] > 0))
 			continue;
-		sum += log(s2[i]) - stats_digamma(d[i] / 2) + log(d[i] / 2);
-		tri += stats_trigamma(d[i] / 2);
+		d_terms_for(&t, d[i]);
+		sum += prior_term(s2[i], &t);
+		tri += t.tri;
 		m++;
 	}
 	if (m < 2)
@@ -127,8 +157,8 @@ int stats_fit_prior(const double *s2, const double *d, size_t n,
 
 		if (!(s2[i] > 0) || !isfinite(s2[i]) || !(d[i] > 0))
 			continue;
-		e = log(s2[i]) - stats_digamma(d[i] / 2) + log(d[i] / 2) -
-		    mean;
+		d_terms_for(&t, d[i]);
+		e = prior_term(s2[i], &t) - mean;
 		ss += e * e;
 	}
 	var = ss / (double)(m - 1) - tri / (double)m;

@@ -4,6 +4,7 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "stats/regressions.h"
+#include "store/direction.h"
 
 /*
  * Labels in import order; within one import (a table of several
@@ -130,14 +131,83 @@ const struct rg_commit *regressions_commit(const struct regressions *rg,
 	return &rg->commit[rg->ncmp == 1 && c->nvar == rg->nvar ? v : k + v];
 }
 
+/*
+ * Could variant v on row r turn out a regression once its q-value is
+ * known?  Not when its mean moved the better way or a direction is
+ * unknown (compare.c's verdict()), nor when its p-value is past alpha
+ * already: Benjamini-Hochberg only raises a p-value (by m / rank >= 1;
+ * the margin covers the rounding of that product and quotient), and
+ * compare_decide() holds q, or p without FDR control, to alpha.  Exact
+ * metrics and source markers decide without either.
+ */
+static int may_regress(const struct comparison *c, const struct cmp_row *r,
+		       size_t v)
+{
+	double a = r->side[0].mean, b = r->side[v].mean;
+	const struct cmp_vs *vs = &r->vs[v - 1];
+
+	if (r->direction == DIR_UNKNOWN || !isfinite(a) || !isfinite(b) ||
+	    a == b || (b < a) != (r->direction == DIR_HIGHER))
+		return 0;
+	if (vs->exact_decided)
+		return vs->exact_changed;
+	if (vs->method == CMP_SOURCE)
+		return 1;
+	return isfinite(vs->p) && vs->p < c->opts.alpha * (1 + 1e-9);
+}
+
+/*
+ * Append the finite p-values of comparison c to p (every row, in row
+ * order, as the one false discovery rate takes them), then drop the rows
+ * that cannot be regressions.  at (returned, caller frees) gives for each
+ * kept row's pair its index in p, or SIZE_MAX; the kept rows get their
+ * intervals, which compare_decide() reads.
+ */
+static size_t *take_p_values(struct comparison *c, double **p, size_t *np,
+			     size_t *alloc_p)
+{
+	size_t nvs = c->nvar - 1, i, v, kept = 0;
+	size_t *at = xmalloc((c->nr * nvs + 1) * sizeof(*at));
+
+	for (i = 0; i < c->nr; i++) {
+		struct cmp_row *r = &c->rows[i];
+		int keep = 0;
+
+		for (v = 0; v < nvs; v++) {
+			at[kept * nvs + v] = SIZE_MAX;
+			if (isfinite(r->vs[v].p)) {
+				ALLOC_GROW(*p, *np + 1, *alloc_p);
+				at[kept * nvs + v] = *np;
+				(*p)[(*np)++] = r->vs[v].p;
+			}
+			keep |= may_regress(c, r, v + 1);
+		}
+		if (!keep) {
+			for (v = 0; v < c->nvar; v++) {
+				free(r->side[v].v);
+				free(r->side[v].mm);
+				free(r->side[v].stats);
+			}
+			free(r->side);
+			continue;
+		}
+		compare_row_ci(c, r);
+		c->rows[kept++] = *r;
+	}
+	/* what stays of the comparison until the output: its kept rows */
+	c->nr = c->alloc = kept;
+	c->rows = xrealloc(c->rows, (kept + 1) * sizeof(*c->rows));
+	return xrealloc(at, (kept * nvs + 1) * sizeof(*at));
+}
+
 int regressions_find(struct db *db, const char *base, enum rg_order order,
 		     const struct cmp_opts *opts, struct regressions *out)
 {
 	struct cmp_opts o = *opts;
 	struct selector bsel;
 	double *p = NULL, *q = NULL;
-	size_t np = 0, alloc_p = 0, i, k, v, b = 0;
-	int r;
+	size_t **at, np = 0, alloc_p = 0, i, k, v;
+	int r, ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	r = list_variants(db, order, out);
@@ -173,49 +243,54 @@ int regressions_find(struct db *db, const char *base, enum rg_order order,
 			return -1;
 	if (out->nvar < 2)
 		return 0;
+	/* the metrics read once for every pair */
+	out->metrics = cmp_metrics_load(db);
+	if (!out->metrics)
+		return -1;
+	o.metrics = out->metrics;
 	o.defer = 1;
+	o.ci_later = 1;
 	out->ncmp = base ? 1 : out->nvar - 1;
 	out->cmp = xcalloc(out->ncmp, sizeof(*out->cmp));
+	at = xcalloc(out->ncmp, sizeof(*at));
 	for (k = 0; k < out->ncmp; k++) {
 		struct selector *pair = base ? out->var : &out->var[k];
 		size_t n = base ? out->nvar : 2;
 
-		if (compare_variants(db, pair, n, &o, &out->cmp[k]))
-			return -1;
+		if (compare_variants(db, pair, n, &o, &out->cmp[k])) {
+			ret = -1;
+			goto out;
+		}
+		at[k] = take_p_values(&out->cmp[k], &p, &np, &alloc_p);
 	}
 	/* one false discovery rate over every p-value of every pair */
-	for (k = 0; k < out->ncmp; k++)
-		for (i = 0; i < out->cmp[k].nr; i++)
-			for (v = 1; v < out->cmp[k].nvar; v++)
-				if (isfinite(out->cmp[k].rows[i].vs[v - 1].p)) {
-					ALLOC_GROW(p, np + 1, alloc_p);
-					p[np++] = out->cmp[k].rows[i].vs[v - 1].p;
-				}
 	q = xmalloc((np + 1) * sizeof(*q));
 	if (opts->fdr && stats_bh(p, np, q)) {
-		free(p);
-		free(q);
-		return error("out of memory computing q-values");
+		ret = error("out of memory computing q-values");
+		goto out;
 	}
 	for (k = 0; k < out->ncmp; k++) {
 		struct comparison *c = &out->cmp[k];
 
 		for (i = 0; i < c->nr; i++)
 			for (v = 1; v < c->nvar; v++) {
-				struct cmp_vs *vs = &c->rows[i].vs[v - 1];
+				size_t b = at[k][i * (c->nvar - 1) + v - 1];
 
-				if (isfinite(vs->p)) {
-					vs->q = opts->fdr ? q[b] : vs->p;
-					b++;
-				}
+				if (b != SIZE_MAX)
+					c->rows[i].vs[v - 1].q =
+						opts->fdr ? q[b] : p[b];
 			}
 		c->opts.defer = 0;
 		compare_decide(c);
 		out->nr_regressions += c->nr_regressions;
 	}
+out:
+	for (k = 0; k < out->ncmp; k++)
+		free(at[k]);
+	free(at);
 	free(p);
 	free(q);
-	return 0;
+	return ret;
 }
 
 void regressions_release(struct regressions *r)
@@ -234,6 +309,7 @@ void regressions_release(struct regressions *r)
 	}
 	free(r->var);
 	free(r->commit);
+	cmp_metrics_free(r->metrics);	/* after the rows borrowing it */
 	memset(r, 0, sizeof(*r));
 }
 

@@ -27,8 +27,14 @@ struct regressions {
 	struct rg_commit *commit;	/* owned: one per variant */
 	size_t nvar;
 	int by_commit;			/* ordered by recorded commit order */
-	struct comparison *cmp;		/* owned: one per pair (or one) */
+	/*
+	 * owned: one per pair (or one), each holding only the rows that
+	 * may be regressions (the others are dropped once their p-values
+	 * are taken, to bound memory)
+	 */
+	struct comparison *cmp;
 	size_t ncmp;
+	struct cmp_metrics *metrics;	/* owned: the comparisons' metrics */
 	long nr_regressions;
 };
 

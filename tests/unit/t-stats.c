@@ -8,6 +8,7 @@
 #include "stats/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -889,6 +890,120 @@ TEST(hl_pinned)
 	check_double_near(NAN, stats_hodges_lehmann(a, 0, b, 3), 0);
 }
 
+/* a fixed stream of uniforms in [0, 1) for the tests below */
+static double unit_rand(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(*x >> 11) / 9007199254740992.0;
+}
+
+static const double *ref_p;	/* for cmp_ref() */
+
+static int cmp_ref(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	if (ref_p[a] != ref_p[b])
+		return ref_p[a] < ref_p[b] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Benjamini-Hochberg the plain way: sort by (p, index), step down. */
+static void bh_reference(const double *p, size_t m, double *q)
+{
+	size_t *ord = malloc((m + 1) * sizeof(*ord)), i, k = 0;
+	double run = 1;
+
+	for (i = 0; i < m; i++) {
+		q[i] = NAN;
+		if (!isnan(p[i]))
+			ord[k++] = i;
+	}
+	ref_p = p;
+	qsort(ord, k, sizeof(*ord), cmp_ref);
+	for (i = k; i-- > 0;) {
+		double v = (double)k * p[ord[i]] / (double)(i + 1);
+
+		if (v < run)
+			run = v;
+		q[ord[i]] = run;
+	}
+	free(ord);
+}
+
+/*
+ * Past BH_RADIX_MIN p-values stats_bh() ranks them by a radix sort (its
+ * fallback for a negative zero is the qsort): the q-values must be
+ * those of the plain sort exactly, ties, zeros and NANs included.
+ */
+TEST(bh_radix_as_sort)
+{
+	enum { M = 3000 };
+	double *p = malloc(M * sizeof(*p)), *q = malloc(M * sizeof(*q));
+	double *want = malloc(M * sizeof(*want));
+	uint64_t x = 15;
+	size_t i, bad = 0;
+	int pass;
+
+	for (i = 0; i < M; i++) {
+		double u = unit_rand(&x);
+
+		switch (i % 6) {
+		case 0: p[i] = round(u * 50) / 50; break;	/* ties */
+		case 1: p[i] = u * 1e-300; break;
+		case 2: p[i] = i % 12 == 2 ? NAN : u; break;
+		case 3: p[i] = i % 18 == 3 ? 0 : u * u; break;
+		case 4: p[i] = i % 24 == 4 ? 1 : 4.9e-324 * (double)(i % 7); break;
+		default: p[i] = u;
+		}
+	}
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			p[10] = -0.0;	/* the qsort */
+		bh_reference(p, M, want);
+		check_int(0, stats_bh(p, M, q));
+		for (i = 0; i < M; i++)
+			bad += !(q[i] == want[i] || (isnan(q[i]) && isnan(want[i])));
+		check_int(0, (int)bad);
+	}
+	free(p);
+	free(q);
+	free(want);
+}
+
+/*
+ * compare tests Welch from the sides' summaries (their mean and sample
+ * sd) unless a side is constant: the same statistic and p-value, to the
+ * last bit, as from the samples.
+ */
+TEST(welch_from_summary)
+{
+	double a[9], b[9];
+	uint64_t x = 45;
+	size_t t, i, bad = 0;
+
+	for (t = 0; t < 500; t++) {
+		size_t na = 2 + t % 7, nb = 2 + (t / 7) % 7;
+		double scale = pow(10, (double)(t % 13) - 4);
+		struct stats_summary sa, sb;
+		struct stats_test w, s;
+
+		for (i = 0; i < na; i++)
+			a[i] = scale * (1 + 0.05 * unit_rand(&x));
+		for (i = 0; i < nb; i++)
+			b[i] = scale * (1.02 + 0.05 * unit_rand(&x));
+		stats_summarize(a, na, &sa);
+		stats_summarize(b, nb, &sb);
+		stats_welch(a, na, b, nb, &w);
+		stats_welch_summary(sa.mean, sa.sd_sample, (double)na, sb.mean,
+				    sb.sd_sample, (double)nb, &s);
+		bad += memcmp(&w.p, &s.p, sizeof(w.p)) ||
+		       memcmp(&w.stat, &s.stat, sizeof(w.stat)) ||
+		       memcmp(&w.df, &s.df, sizeof(w.df));
+	}
+	check_int(0, (int)bad);
+}
+
 /*
  * usage: t-stats [TABLE | SRCDIR]
  * The table path, or the source tree's top directory (what
@@ -984,6 +1099,8 @@ int main(int argc, char **argv)
 	test_bh_pinned();
 	test_hl_pinned();
 	test_extreme_scale_exact();
+	test_bh_radix_as_sort();
+	test_welch_from_summary();
 
 	while (nvecs--)
 		free(vecs[nvecs].v);
