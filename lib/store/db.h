@@ -24,7 +24,8 @@ enum db_stmt {
 	ST_SET_UNIT, ST_SET_KIND, ST_NEXT_ITER, ST_FIND_VARIANT,
 	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_HAS_SAMPLE,
 	ST_SET_STATE, ST_INS_POSITION, ST_INS_HIST, ST_INS_IMPORT,
-	ST_FIND_HASH, ST_SET_HASH, ST_FIND_PATH, ST_RESOLVE_COMMIT, ST_NR,
+	ST_FIND_HASH, ST_SET_HASH, ST_FIND_PATH, ST_RESOLVE_COMMIT, ST_MAX_METRIC, ST_PACK_LIST,
+	ST_PACK_INS, ST_PACK_ROWS, ST_NR,
 };
 
 /*
@@ -85,6 +86,12 @@ void db_close(struct db *db);
 int db_exec(struct db *db, const char *sql);
 /* Prepare a fixed statement, or error() and return NULL. */
 sqlite3_stmt *db_prepare(struct db *db, const char *sql);
+/*
+ * One of the import's statements (enum db_stmt), prepared on first use
+ * and kept with the db (emit.c); reset it after use, never finalize.
+ * NULL after error().
+ */
+sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which);
 int db_begin(struct db *db);
 int db_commit(struct db *db);
 void db_rollback(struct db *db);

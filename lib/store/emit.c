@@ -87,7 +87,7 @@ static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 }
 
 /* The import statements, prepared on first use and kept with the db. */
-static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
+sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which)
 {
 	static const char *const sql[ST_NR] = {
 		[ST_INS_RUN] = "INSERT INTO runs(import_id, variant_id, suite, "
@@ -136,6 +136,14 @@ static sqlite3_stmt *stmt(struct db *db, enum db_stmt which)
 			"variants WHERE commit_sha >= ?1 AND commit_sha < "
 			"?1 || 'g' AND length(commit_sha) > length(?1) "
 			"ORDER BY 1 LIMIT 20",
+		/* run_values (store/values.c) */
+		[ST_MAX_METRIC] = "SELECT coalesce(max(id), 0) FROM metrics",
+		[ST_PACK_LIST] = "SELECT r.id, (SELECT count(*) FROM samples s "
+			"WHERE s.run_id = r.id) FROM runs r WHERE r.import_id = ?",
+		[ST_PACK_INS] = "INSERT OR REPLACE INTO run_values(run_id, n, "
+			"data) VALUES (?, ?, ?)",
+		[ST_PACK_ROWS] = "SELECT metric_id, value, derived FROM samples "
+			"WHERE run_id = ? ORDER BY metric_id",
 		[ST_HAS_SAMPLE] = "SELECT 1 FROM samples WHERE run_id = ? AND "
 			"metric_id = (SELECT id FROM metrics WHERE name = ?)",
 		[ST_SET_STATE] = "UPDATE metrics SET direction = "
@@ -185,7 +193,7 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 	ctx->ovr = ovr;
 	ctx->derive_samples = 1;
 	for (i = 0; i < ST_NR; i++)
-		if (!stmt(db, i))
+		if (!db_stmt(db, i))
 			return -1;
 
 	st = db->st[ST_INS_IMPORT];
@@ -221,7 +229,7 @@ static int has_row(struct db *db, sqlite3_stmt *st, const char *path)
 
 int db_imported_path(struct db *db, const char *path, int64_t file_size)
 {
-	sqlite3_stmt *st = stmt(db, ST_FIND_PATH);
+	sqlite3_stmt *st = db_stmt(db, ST_FIND_PATH);
 
 	if (!st)
 		return -1;
@@ -232,7 +240,7 @@ int db_imported_path(struct db *db, const char *path, int64_t file_size)
 
 int db_imported_hash(struct db *db, const char *sha256_hex)
 {
-	sqlite3_stmt *st = stmt(db, ST_FIND_HASH);
+	sqlite3_stmt *st = db_stmt(db, ST_FIND_HASH);
 
 	if (!st)
 		return -1;
@@ -434,7 +442,7 @@ static int resolve_commit(struct import_ctx *ctx, const char *commit,
 	*full = NULL;
 	if (!is_hex_n(commit, 7, 39))
 		return 0;
-	st = stmt(ctx->db, ST_RESOLVE_COMMIT);
+	st = db_stmt(ctx->db, ST_RESOLVE_COMMIT);
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, commit, -1, SQLITE_TRANSIENT);
@@ -805,7 +813,7 @@ int db_emit_histogram(struct import_ctx *ctx, const char *metric,
 		BUG("db_emit_histogram() without a run");
 	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
 		return -1;
-	st = stmt(db, ST_INS_HIST);
+	st = db_stmt(db, ST_INS_HIST);
 	if (!st)
 		return -1;
 	blob = xmalloc(n ? n * 16 : 1);
@@ -834,7 +842,7 @@ int db_metric_state(struct import_ctx *ctx, const char *metric,
 		return -1;
 	if (ms->direction || ms->summary) {
 		/* the first statement wins, as for the unit and the kind */
-		st = stmt(db, ST_SET_STATE);
+		st = db_stmt(db, ST_SET_STATE);
 		if (!st)
 			return -1;
 		if (ms->direction)
@@ -848,7 +856,7 @@ int db_metric_state(struct import_ctx *ctx, const char *metric,
 	}
 	if (ms->position < 0)
 		return 0;
-	st = stmt(db, ST_INS_POSITION);
+	st = db_stmt(db, ST_INS_POSITION);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, ctx->import_id);

@@ -80,28 +80,26 @@ out:
 
 int db_pack_runs(struct db *db, int64_t import_id)
 {
-	sqlite3_stmt *runs = NULL, *ins = NULL, *rows = NULL;
+	sqlite3_stmt *runs, *ins, *rows, *st;
 	int64_t max_id = 0;
 	int rc, ret = -1;
 
 	/* ids past 31 bits cannot be packed: every run reads its rows */
-	runs = db_prepare(db, "SELECT coalesce(max(id), 0) FROM metrics");
-	if (!runs)
+	st = db_stmt(db, ST_MAX_METRIC);
+	if (!st)
 		return -1;
-	if (sqlite3_step(runs) == SQLITE_ROW)
-		max_id = sqlite3_column_int64(runs, 0);
-	sqlite3_finalize(runs);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		max_id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
 	if (max_id >= (int64_t)RUN_VALUE_DERIVED)
 		return 0;
-	runs = db_prepare(db, import_id < 0 ?
-		"SELECT r.id, (SELECT count(*) FROM samples s WHERE "
-		"s.run_id = r.id) FROM runs r" :
-		"SELECT r.id, (SELECT count(*) FROM samples s WHERE "
-		"s.run_id = r.id) FROM runs r WHERE r.import_id = ?");
-	ins = db_prepare(db, "INSERT OR REPLACE INTO run_values(run_id, n, "
-			     "data) VALUES (?, ?, ?)");
-	rows = db_prepare(db, "SELECT metric_id, value, derived FROM samples "
-			      "WHERE run_id = ? ORDER BY metric_id");
+	/* an import's: the statements kept with the db; every run: once */
+	runs = import_id < 0 ? db_prepare(db, "SELECT r.id, (SELECT "
+					  "count(*) FROM samples s WHERE "
+					  "s.run_id = r.id) FROM runs r") :
+			       db_stmt(db, ST_PACK_LIST);
+	ins = db_stmt(db, ST_PACK_INS);
+	rows = db_stmt(db, ST_PACK_ROWS);
 	if (!runs || !ins || !rows)
 		goto out;
 	if (import_id >= 0)
@@ -119,8 +117,9 @@ int db_pack_runs(struct db *db, int64_t import_id)
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(runs);
-	sqlite3_finalize(ins);
-	sqlite3_finalize(rows);
+	if (import_id < 0)
+		sqlite3_finalize(runs);
+	else if (runs)
+		sqlite3_reset(runs);
 	return ret;
 }
