@@ -21,7 +21,7 @@ WERROR   ?= 1
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) $(CFLAGS)
 PKGS     := sqlite3 jansson libcurl zlib yaml-0.1 gmime-3.0
 CPPFLAGS += -Ilib -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 # libraries no object needs are not linked: libcurl is only compiled
 # against, lib/core/smtp.c loads it when it sends (see there why)
 LDFLAGS  += -Wl,--as-needed

@@ -185,6 +185,23 @@ db_counts() {
 		' ' || (SELECT count(*) FROM series)"
 }
 
+# gen_cmp_csv METRICS SEED EVERY: a CSV of labels base and new, 5 runs
+# each of METRICS metrics m0000_ops... around 100 + m with 2 % noise
+# (awk's srand(SEED)), new 5 % higher on every EVERY-th metric
+gen_cmp_csv() {
+	awk -v metrics="$1" -v seed="$2" -v every="$3" 'BEGIN {
+		srand(seed); print "label,iteration,metric,value"
+		for (l = 0; l < 2; l++) for (i = 0; i < 5; i++)
+			for (m = 0; m < metrics; m++) {
+				x = (100 + m) * (1 + 0.02 * rand())
+				if (l && m % every == 0)
+					x *= 1.05
+				printf "%s,%d,m%04d_ops,%.6g\n",
+					l ? "new" : "base", i, m, x
+			}
+	}'
+}
+
 # The database must still be sound.
 test_db_ok() {
 	out=$(sqlite3 "${1:-$PERFSIFT_DB}" 'PRAGMA integrity_check')

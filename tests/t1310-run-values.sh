@@ -71,13 +71,7 @@ test_expect_success 'a changed file replaces its import: the old runs lose their
 
 test_expect_success 'compare prints the same bytes from the blobs and from the rows' '
 	PERFSIFT_DB=$TRASH/cmp.db &&
-	awk "BEGIN {
-		srand(5); print \"label,iteration,metric,value\"
-		for (l = 0; l < 2; l++) for (i = 0; i < 5; i++)
-			for (m = 0; m < 300; m++)
-				printf \"%s,%d,m%03d_ops,%.6g\\n\", l ? \"new\" : \"base\",
-					i, m, (100 + m) * (1 + 0.02 * rand() + (l && m % 7 == 0 ? 0.05 : 0))
-	}" >cmp.csv &&
+	gen_cmp_csv 300 5 7 >cmp.csv &&
 	perfsift import cmp.csv >/dev/null &&
 	for f in text json csv markdown lkp mmtests; do
 		perfsift compare base new --all --format $f >blob.$f || return 1

@@ -8,6 +8,7 @@
 # aggregates, and an MMTests tree (its pool), with ranges of 1, 13 and
 # the default number of samples ($PERFSIFT_CMP_CHUNK), byte for byte.
 # plot compare keeps the samples (it draws each run): the same rows.
+# Two threads or one ($PERFSIFT_THREADS=1): the same bytes.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'data: 3 labels x 2 testcases x 4 runs, twins, exact, constant, n = 1' '
@@ -64,6 +65,21 @@ test_expect_success 'an MMTests tree (the pool of --format mmtests): the same by
 		test_cmp mm.$f.d mm.$f.1 || return 1
 	done &&
 	grep -q kernbench mm.mmtests.d
+'
+
+# From PARALLEL_MIN (4,096) rows on, the rows' digests and intervals
+# are split over two threads (lib/core/parallel.c): the same bytes.
+test_expect_success 'two threads or one: the same bytes (5,000 rows)' '
+	PERFSIFT_DB=$TRASH/t.db &&
+	gen_cmp_csv 5000 7 11 >t.csv &&
+	perfsift import t.csv >/dev/null &&
+	for f in text json mmtests; do
+		perfsift compare base new --all --format $f >two.$f &&
+		PERFSIFT_THREADS=1 perfsift compare base new --all \
+			--format $f >one.$f &&
+		test_cmp one.$f two.$f || return 1
+	done &&
+	grep -q improvement one.text
 '
 
 test_expect_success 'plot compare keeps the samples: each run is drawn' '

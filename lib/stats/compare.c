@@ -21,6 +21,7 @@
 #include "core/sbuf.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
+#include "core/parallel.h"
 
 const char *cmp_method_name(enum cmp_method m)
 {
@@ -786,6 +787,23 @@ static size_t digest_row(struct loader *l, struct cmp_row *r)
 	return freed;
 }
 
+/* digest_row() over rows first + [lo, hi), for parallel_halves() */
+struct digest_job {
+	struct loader *l;
+	size_t first;
+	size_t freed[2];	/* samples freed by each half */
+};
+
+static void digest_rows(void *ctx, size_t lo, size_t hi)
+{
+	struct digest_job *job = ctx;
+	size_t i, freed = 0;
+
+	for (i = lo; i < hi; i++)
+		freed += digest_row(job->l, &job->l->c->rows[job->first + i]);
+	job->freed[lo != 0] = freed;
+}
+
 /*
  * The samples of every variant, a range of metric ids at a time: each
  * range's rows are digested (digest_row()) before the next is read, so
@@ -828,10 +846,13 @@ static int load_samples(struct loader *l)
 					     rows))
 					goto out;
 		/* the rows of this range's metrics were made by it */
-		for (i = first; i < c->nr; i++) {
-			/* 12 bytes a sample were counted: its double, slack */
-			size_t freed = 12 * digest_row(l, &c->rows[i]);
+		{
+			struct digest_job job = { l, first, { 0, 0 } };
+			size_t freed;
 
+			parallel_halves(c->nr - first, digest_rows, &job);
+			/* 12 bytes a sample were counted: its double, slack */
+			freed = 12 * (job.freed[0] + job.freed[1]);
 			l->mem_bytes = freed < l->mem_bytes ?
 				       l->mem_bytes - freed : 0;
 		}
@@ -1641,6 +1662,23 @@ static void family_guard(const struct fam_row *fr, struct cmp_vs *vs,
 		vs->p = vs->p_family;
 }
 
+/* Each row's sides and change: rows lo..hi (parallel_halves()). */
+static void finish_rows(void *ctx, size_t lo, size_t hi)
+{
+	struct comparison *c = ctx;
+	size_t i, v;
+
+	for (i = lo; i < hi; i++) {
+		struct cmp_row *r = &c->rows[i];
+
+		for (v = 0; v < c->nvar; v++)
+			finish_side(&r->side[v]);
+		for (v = 1; v < c->nvar; v++)
+			change_and_ci(c, &r->side[0], &r->side[v],
+				      &r->vs[v - 1]);
+	}
+}
+
 static int compute(struct comparison *c)
 {
 	size_t i, v, k, m, f, *first, *order, j;
@@ -1650,15 +1688,7 @@ static int compute(struct comparison *c)
 	size_t alloc_p = 0;
 	int ret = 0;
 
-	for (i = 0; i < c->nr; i++) {
-		struct cmp_row *r = &c->rows[i];
-
-		for (v = 0; v < c->nvar; v++)
-			finish_side(&r->side[v]);
-		for (v = 1; v < c->nvar; v++)
-			change_and_ci(c, &r->side[0], &r->side[v],
-				      &r->vs[v - 1]);
-	}
+	parallel_halves(c->nr, finish_rows, c);
 	nr_fam = number_families(c);
 	find_twins(c);
 	/* the rows of each family, in row order: order[first[f]..first[f+1]) */
