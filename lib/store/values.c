@@ -107,8 +107,9 @@ int db_pack_runs(struct db *db, int64_t import_id)
 	while ((rc = sqlite3_step(runs)) == SQLITE_ROW) {
 		int64_t n = sqlite3_column_int64(runs, 1);
 
-		if (n > 0 && pack_run(db, sqlite3_column_int64(runs, 0), n,
-				      ins, rows))
+		/* a blob past SQLite's 10^9 bytes: the run keeps its rows */
+		if (n > 0 && n <= RUN_VALUES_MAX &&
+		    pack_run(db, sqlite3_column_int64(runs, 0), n, ins, rows))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {

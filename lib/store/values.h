@@ -5,8 +5,9 @@
  * copy compare reads, since one row per sample costs more to read than a
  * whole comparison may take.  The samples table stays the reference;
  * run_values is written from it by the same import, in the same
- * transaction (db_pack_runs()).  A run without a row (no samples, or a
- * database whose metric ids passed 31 bits) is read from samples.
+ * transaction (db_pack_runs()).  A run without a row (no samples, more
+ * than RUN_VALUES_MAX, or a database whose metric ids passed 31 bits) is
+ * read from samples.
  *
  * The blob: n entries of RUN_VALUE_SIZE bytes, ascending metric id: the
  * id as unsigned 32-bit little-endian with RUN_VALUE_DERIVED set when
@@ -20,6 +21,8 @@
 
 #define RUN_VALUE_SIZE 12
 #define RUN_VALUE_DERIVED 0x80000000u
+/* Samples a run may have and be packed: SQLite's blobs stop at 10^9 B. */
+#define RUN_VALUES_MAX ((int64_t)80000000)
 static inline void le_put_double(unsigned char *p, double d)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
