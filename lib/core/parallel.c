@@ -19,17 +19,15 @@ static void *run_half(void *arg)
 	return NULL;
 }
 
-/* one thread or two: PERFSIFT_THREADS=1 says one (to compare, to debug) */
+/*
+ * One thread or two: PERFSIFT_THREADS=1 says one (to compare, to debug);
+ * read at each call, so that a test can set it between two.
+ */
 static int two_threads(void)
 {
-	static int two = -1;
+	const char *e = getenv("PERFSIFT_THREADS");
 
-	if (two < 0) {
-		const char *e = getenv("PERFSIFT_THREADS");
-
-		two = !(e && !strcmp(e, "1"));
-	}
-	return two;
+	return !(e && !strcmp(e, "1"));
 }
 
 void parallel_halves(size_t n, void (*fn)(void *ctx, size_t lo, size_t hi),
@@ -44,5 +42,32 @@ void parallel_halves(size_t n, void (*fn)(void *ctx, size_t lo, size_t hi),
 		return;
 	}
 	fn(ctx, 0, n / 2);
+	pthread_join(t, NULL);
+}
+
+struct pair {
+	void (*fn)(void *);
+	void *arg;
+};
+
+static void *run_pair(void *arg)
+{
+	struct pair *p = arg;
+
+	p->fn(p->arg);
+	return NULL;
+}
+
+void parallel_pair(void (*fn)(void *), void *a, void *b)
+{
+	struct pair p = { fn, b };
+	pthread_t t;
+
+	if (!two_threads() || pthread_create(&t, NULL, run_pair, &p)) {
+		fn(a);
+		fn(b);
+		return;
+	}
+	fn(a);
 	pthread_join(t, NULL);
 }

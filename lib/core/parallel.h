@@ -15,4 +15,11 @@
 void parallel_halves(size_t n, void (*fn)(void *ctx, size_t lo, size_t hi),
 		     void *ctx);
 
+/*
+ * fn(a) in the caller's thread and fn(b) in a second one, then a join;
+ * one after the other with PERFSIFT_THREADS=1 or when no thread can be
+ * made.  a and b must share nothing that either writes.
+ */
+void parallel_pair(void (*fn)(void *), void *a, void *b);
+
 #endif

@@ -14,6 +14,7 @@
  * tree's sums stay small and lose little to rounding.
  */
 #include "stats/changepoint.h"
+#include "core/parallel.h"
 #include "stats/stats.h"
 #include "core/err.h"
 
@@ -352,6 +353,79 @@ static int split_range(struct splitter *sp, size_t s, size_t e,
 	return 0;
 }
 
+/* One side of the first split, for parallel_pair() */
+struct side_job {
+	struct splitter *sp;
+	size_t s, e;
+	double max_p, min_mag;
+	int ret;
+};
+
+static void run_side(void *arg)
+{
+	struct side_job *j = arg;
+
+	j->ret = split_range(j->sp, j->s, j->e, j->max_p, j->min_mag);
+}
+
+/*
+ * split_range() of the whole series, its two sides after the first split
+ * on the two cores when the series is long (CP_PARALLEL_MIN points): the
+ * first split costs about as much as each later level of the recursion,
+ * and the sides share nothing.  The splits are sorted by index after, so
+ * the order they are found in does not matter.  0 or -1 (malloc).
+ */
+#define CP_PARALLEL_MIN 65536
+
+static int split_all(struct splitter *sp, size_t n, double max_p,
+		     double min_mag)
+{
+	struct splitter right = *sp;
+	struct side_job a, b;
+	double qb = 0, ma, mb, p;
+	size_t tau, i;
+	void *tmp;
+
+	if (n < CP_PARALLEL_MIN)
+		return split_range(sp, 0, n, max_p, min_mag);
+	if (splitter_reserve(sp, n))
+		return -1;
+	tau = best_split(&sp->w, sp->x, sp->group, 0, n, sp->min_size, sp->q,
+			 &qb);
+	if (!tau)
+		return 0;
+	p = two_sample_p(sp->x, tau, sp->x + tau, n - tau, sp->welch, &ma,
+			 &mb);
+	if (!(p < max_p) || !(magnitude(ma, mb) > min_mag))
+		return 0;
+	if (GROW(sp->found, sp->nfound, sp->afound))
+		return -1;
+	sp->found[sp->nfound].index = tau;
+	sp->found[sp->nfound++].q = qb;
+	/* the right side gets buffers of its own */
+	memset(&right.w, 0, sizeof(right.w));
+	right.q = NULL;
+	right.stack = NULL;
+	right.astack = 0;
+	right.found = NULL;
+	right.nfound = right.afound = 0;
+	a = (struct side_job){ sp, 0, tau, max_p, min_mag, 0 };
+	b = (struct side_job){ &right, tau, n, max_p, min_mag, 0 };
+	parallel_pair(run_side, &a, &b);
+	if (a.ret || b.ret)
+		goto fail;
+	for (i = 0; i < right.nfound; i++) {
+		if (GROW(sp->found, sp->nfound, sp->afound))
+			goto fail;
+		sp->found[sp->nfound++] = right.found[i];
+	}
+	splitter_release(&right);
+	return 0;
+fail:
+	splitter_release(&right);
+	return -1;
+}
+
 /* opt checked and min_size clamped to 2; -1 if an option is NAN */
 static int check_options(const struct cp_options *opt, size_t *min_size)
 {
@@ -393,7 +467,7 @@ int cp_detect(const double *x, const size_t *group, size_t n,
 	sp.group = group;
 	sp.min_size = min_size;
 	sp.welch = opt->welch;
-	if (split_range(&sp, 0, n, opt->max_pvalue, opt->min_magnitude))
+	if (split_all(&sp, n, opt->max_pvalue, opt->min_magnitude))
 		goto out;
 	found = sp.found;
 	nfound = sp.nfound;

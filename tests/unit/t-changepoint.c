@@ -695,6 +695,35 @@ static size_t feed(const double *x, const size_t *g, size_t n,
 	return bad;
 }
 
+/*
+ * A series long enough (CP_PARALLEL_MIN) that cp_detect() splits the
+ * two sides of its first split on two threads: the same points, bit for
+ * bit, as on one (PERFSIFT_THREADS=1).
+ */
+TEST(threads_equal_one)
+{
+	size_t n = 200000, i, k;
+	double *x = malloc(n * sizeof(*x));
+	struct cp_result two = CP_RESULT_INIT, one = CP_RESULT_INIT;
+
+	rng_state = 20261201;
+	for (i = 0; i < n; i++)
+		x[i] = 100 + 3 * (double)((i * 31 / n) % 4) + gauss();
+	unsetenv("PERFSIFT_THREADS");
+	check_int(0, cp_detect(x, NULL, n, NULL, &two));
+	setenv("PERFSIFT_THREADS", "1", 1);
+	check_int(0, cp_detect(x, NULL, n, NULL, &one));
+	unsetenv("PERFSIFT_THREADS");
+	check(two.nr >= 20);
+	if (check_int(one.nr, two.nr))
+		for (k = 0; k < one.nr; k++)
+			check(!memcmp(&one.points[k], &two.points[k],
+				      sizeof(one.points[k])));
+	cp_result_release(&one);
+	cp_result_release(&two);
+	free(x);
+}
+
 TEST(stream_equals_full)
 {
 	static const size_t runs[] = { 1, 3, 5 };
@@ -799,5 +828,6 @@ int main(int argc, char **argv)
 	test_windowed_steps();
 	test_stream_equals_full();
 	test_stream_long();
+	test_threads_equal_one();
 	return test_done();
 }
