@@ -67,8 +67,9 @@ test_expect_success 'an MMTests tree (the pool of --format mmtests): the same by
 	grep -q kernbench mm.mmtests.d
 '
 
-# From PARALLEL_MIN (4,096) rows on, the rows' digests and intervals
-# are split over two threads (lib/core/parallel.c): the same bytes.
+# From PARALLEL_MIN (4,096) rows on, the rows' digests and intervals,
+# and the JSON writer's blocks, are split over two threads
+# (lib/core/parallel.c): the same bytes.
 test_expect_success 'two threads or one: the same bytes (5,000 rows)' '
 	PERFSIFT_DB=$TRASH/t.db &&
 	gen_cmp_csv 5000 7 11 >t.csv &&
@@ -79,6 +80,10 @@ test_expect_success 'two threads or one: the same bytes (5,000 rows)' '
 			--format $f >one.$f &&
 		test_cmp one.$f two.$f || return 1
 	done &&
+	perfsift compare base new --format json >two.shown &&
+	PERFSIFT_THREADS=1 perfsift compare base new --format json >one.shown &&
+	test_cmp one.shown two.shown &&
+	grep -q "\"metric\": \"m0000_ops\"" one.shown &&
 	grep -q improvement one.text
 '
 

@@ -7,6 +7,7 @@
 #include "core/compat.h"
 #include "output/compare-fmt.h"
 #include "output/numfmt.h"
+#include "core/parallel.h"
 #include "store/direction.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
@@ -1482,12 +1483,79 @@ static void side_json(struct jsonw *w, const struct cmp_side *s)
  * of thousands of metrics is mostly this (jansson's tree and dump took
  * three quarters of the time).
  */
+/* One row of the JSON document: an object in "rows". */
+static void json_row(struct jsonw *w, const struct comparison *c,
+		     const struct cmp_row *row)
+{
+	size_t v;
+
+	jw_object(w, NULL);
+	jw_str(w, "testcase", row->testcase);
+	jw_str(w, "params", row->params);
+	jw_str(w, "machine", row->machine);
+	jw_str(w, "metric", row->metric);
+	jw_str(w, "unit", row->unit);
+	jw_str(w, "direction", direction_name(row->direction));
+	jw_object(w, "base");
+	side_json(w, &row->side[0]);
+	jw_end(w);
+	jw_array(w, "vs");
+	for (v = 1; v < c->nvar; v++) {
+		const struct cmp_vs *x = &row->vs[v - 1];
+
+		jw_object(w, NULL);
+		side_json(w, &row->side[v]);
+		jw_str(w, "label", label(c, v));
+		jw_num(w, "change_pct", x->change_pct);
+		jw_num(w, "ci_low_pct", x->ci_low_pct);
+		jw_num(w, "ci_high_pct", x->ci_high_pct);
+		jw_num(w, "p_value", x->p);
+		jw_num(w, "q_value", x->q);
+		jw_num(w, "p_family", x->p_family);
+		jw_str(w, "test", cmp_method_name(x->method));
+		jw_bool(w, "significant", x->significant);
+		jw_str(w, "verdict", cmp_verdict_name(x->verdict));
+		jw_num(w, "level", x->need_p > 0 ? x->need_p : NAN);
+		jw_num(w, "runs_needed", x->runs_needed > 0 ?
+			   (double)x->runs_needed : NAN);
+		jw_str(w, "note", x->note);
+		jw_end(w);
+	}
+	jw_end(w);
+	jw_end(w);
+}
+
+/* The rows lo..hi of the document, by one writer (parallel_pair()) */
+struct json_job {
+	const struct comparison *c;
+	int all;
+	size_t lo, hi;
+	struct jsonw *w;
+};
+
+static void json_rows(void *arg)
+{
+	struct json_job *j = arg;
+	size_t i;
+
+	for (i = j->lo; i < j->hi; i++)
+		if (j->all || cmp_row_interesting(j->c, &j->c->rows[i]))
+			json_row(j->w, j->c, &j->c->rows[i]);
+}
+
+/*
+ * Rows a block holds: each block's second half is formatted by a second
+ * thread into its own buffer while the first half is, then both are
+ * written; the buffers stay a few MB whatever the number of rows.
+ */
+#define JSON_BLOCK 2048
+
 static int write_json(const struct comparison *c, int all, FILE *f)
 {
-	struct sbuf out = SBUF_INIT;
-	struct jsonw w;
-	size_t i, v;
-	int ret;
+	struct sbuf out = SBUF_INIT, out2 = SBUF_INIT;
+	struct jsonw w, w2;
+	size_t i, v, lo;
+	int ret = 0;
 
 	sbuf_init(&out, 80 << 10);
 	jw_init(&w, &out);
@@ -1503,57 +1571,41 @@ static int write_json(const struct comparison *c, int all, FILE *f)
 	jw_str(&w, "stddev", "sample (n-1) for samples; as the source gave "
 			     "it for aggregates");
 	jw_array(&w, "rows");
-	for (i = 0; i < c->nr; i++) {
-		const struct cmp_row *row = &c->rows[i];
+	for (lo = 0; lo < c->nr && !ret; lo += 2 * JSON_BLOCK) {
+		size_t mid = lo + JSON_BLOCK < c->nr ? lo + JSON_BLOCK : c->nr;
+		size_t hi = mid + JSON_BLOCK < c->nr ? mid + JSON_BLOCK : c->nr;
+		struct json_job a = { c, all, lo, mid, &w };
+		struct json_job b = { c, all, mid, hi, &w2 };
+		int shown = 0;
 
-		if (!all && !cmp_row_interesting(c, row))
-			continue;
-		jw_object(&w, NULL);
-		jw_str(&w, "testcase", row->testcase);
-		jw_str(&w, "params", row->params);
-		jw_str(&w, "machine", row->machine);
-		jw_str(&w, "metric", row->metric);
-		jw_str(&w, "unit", row->unit);
-		jw_str(&w, "direction", direction_name(row->direction));
-		jw_object(&w, "base");
-		side_json(&w, &row->side[0]);
-		jw_end(&w);
-		jw_array(&w, "vs");
-		for (v = 1; v < c->nvar; v++) {
-			const struct cmp_vs *x = &row->vs[v - 1];
-
-			jw_object(&w, NULL);
-			side_json(&w, &row->side[v]);
-			jw_str(&w, "label", label(c, v));
-			jw_num(&w, "change_pct", x->change_pct);
-			jw_num(&w, "ci_low_pct", x->ci_low_pct);
-			jw_num(&w, "ci_high_pct", x->ci_high_pct);
-			jw_num(&w, "p_value", x->p);
-			jw_num(&w, "q_value", x->q);
-			jw_num(&w, "p_family", x->p_family);
-			jw_str(&w, "test", cmp_method_name(x->method));
-			jw_bool(&w, "significant", x->significant);
-			jw_str(&w, "verdict", cmp_verdict_name(x->verdict));
-			jw_num(&w, "level", x->need_p > 0 ? x->need_p : NAN);
-			jw_num(&w, "runs_needed", x->runs_needed > 0 ?
-				   (double)x->runs_needed : NAN);
-			jw_str(&w, "note", x->note);
-			jw_end(&w);
+		/* the second writer goes on where the first will stop */
+		w2 = w;
+		w2.out = &out2;
+		for (i = lo; i < mid && !shown; i++)
+			shown = all || cmp_row_interesting(c, &c->rows[i]);
+		if (shown)
+			w2.has_items[w2.depth] = 1;
+		if (mid < hi && hi - lo >= PARALLEL_MIN / 2)
+			parallel_pair(json_rows, &a, &b);
+		else {
+			json_rows(&a);
+			json_rows(&b);
 		}
-		jw_end(&w);
-		jw_end(&w);
-		/* write out as we go: a small buffer, no page faults */
-		if (out.len > (64 << 10)) {
-			if (fwrite(out.buf, 1, out.len, f) != out.len)
-				break;
-			sbuf_reset(&out);
-		}
+		w.has_items[w.depth] = w2.has_items[w2.depth];
+		/* write out as we go: small buffers, no page faults */
+		if (fwrite(out.buf, 1, out.len, f) != out.len ||
+		    fwrite(out2.buf, 1, out2.len, f) != out2.len)
+			ret = -1;
+		sbuf_reset(&out);
+		sbuf_reset(&out2);
 	}
 	jw_end(&w);
 	jw_end(&w);
 	sbuf_addch(&out, '\n');
-	ret = fwrite(out.buf, 1, out.len, f) == out.len && !ferror(f) ? 0 : -1;
+	if (fwrite(out.buf, 1, out.len, f) != out.len || ferror(f))
+		ret = -1;
 	sbuf_release(&out);
+	sbuf_release(&out2);
 	return ret;
 }
 

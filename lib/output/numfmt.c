@@ -4,18 +4,17 @@
 #include "core/compat.h"
 #include "output/numfmt.h"
 
-/* 10^k, exact in long double for k <= 27 */
+/* 10^k, exact in long double for k <= 27 (5^27 < 2^63); a constant
+ * table: the writers format on two threads */
 static long double pow10l_exact(int k)
 {
-	static long double p[28];
+	static const long double p[28] = {
+		1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L,
+		1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L,
+		1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L,
+		1e26L, 1e27L,
+	};
 
-	if (!p[0]) {
-		int i;
-
-		p[0] = 1;
-		for (i = 1; i < 28; i++)
-			p[i] = p[i - 1] * 10;
-	}
 	return p[k];
 }
 
