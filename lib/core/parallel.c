@@ -23,7 +23,7 @@ static void *run_half(void *arg)
  * One thread or two: PERFSIFT_THREADS=1 says one (to compare, to debug);
  * read at each call, so that a test can set it between two.
  */
-static int two_threads(void)
+int parallel_enabled(void)
 {
 	const char *e = getenv("PERFSIFT_THREADS");
 
@@ -36,7 +36,7 @@ void parallel_halves(size_t n, void (*fn)(void *ctx, size_t lo, size_t hi),
 	struct half h = { fn, ctx, n / 2, n };
 	pthread_t t;
 
-	if (n < PARALLEL_MIN || !two_threads() ||
+	if (n < PARALLEL_MIN || !parallel_enabled() ||
 	    pthread_create(&t, NULL, run_half, &h)) {
 		fn(ctx, 0, n);
 		return;
@@ -63,7 +63,7 @@ void parallel_pair(void (*fn)(void *), void *a, void *b)
 	struct pair p = { fn, b };
 	pthread_t t;
 
-	if (!two_threads() || pthread_create(&t, NULL, run_pair, &p)) {
+	if (!parallel_enabled() || pthread_create(&t, NULL, run_pair, &p)) {
 		fn(a);
 		fn(b);
 		return;

@@ -22,4 +22,7 @@ void parallel_halves(size_t n, void (*fn)(void *ctx, size_t lo, size_t hi),
  */
 void parallel_pair(void (*fn)(void *), void *a, void *b);
 
+/* 0 when PERFSIFT_THREADS=1 says one thread, else 1 */
+int parallel_enabled(void);
+
 #endif

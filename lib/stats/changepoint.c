@@ -15,6 +15,7 @@
  */
 #include "stats/changepoint.h"
 #include "core/parallel.h"
+#include <pthread.h>
 #include "stats/stats.h"
 #include "core/err.h"
 
@@ -284,6 +285,7 @@ struct splitter {
 	size_t astack;
 	struct split *found;	/* owned; nfound splits, in no order */
 	size_t nfound, afound;
+	size_t nstack_pool;	/* split_all(): segments on its stack */
 };
 
 static void splitter_release(struct splitter *sp)
@@ -353,77 +355,123 @@ static int split_range(struct splitter *sp, size_t s, size_t e,
 	return 0;
 }
 
-/* One side of the first split, for parallel_pair() */
-struct side_job {
-	struct splitter *sp;
-	size_t s, e;
-	double max_p, min_mag;
-	int ret;
-};
-
-static void run_side(void *arg)
-{
-	struct side_job *j = arg;
-
-	j->ret = split_range(j->sp, j->s, j->e, j->max_p, j->min_mag);
-}
-
 /*
- * split_range() of the whole series, its two sides after the first split
- * on the two cores when the series is long (CP_PARALLEL_MIN points): the
- * first split costs about as much as each later level of the recursion,
- * and the sides share nothing.  The splits are sorted by index after, so
- * the order they are found in does not matter.  0 or -1 (malloc).
+ * split_range() of a long series (CP_PARALLEL_MIN points and more) by
+ * two workers, the caller's thread and a second one: each takes the next
+ * segment from a shared stack, splits it with buffers of its own, and
+ * pushes both sides back.  The segments are independent, and the splits
+ * are sorted by index after, so the answer is the one of one thread.
  */
 #define CP_PARALLEL_MIN 65536
+
+struct split_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct splitter *main;	/* its found and stack are the pool's */
+	double max_p, min_mag;
+	size_t busy;		/* workers splitting a segment now */
+	int err;
+};
+
+struct split_worker {
+	struct split_pool *pool;
+	struct splitter sp;	/* own buffers; x, group, options shared */
+};
+
+static void *split_work(void *arg)
+{
+	struct split_worker *wk = arg;
+	struct split_pool *pl = wk->pool;
+	struct splitter *m = pl->main;
+	size_t nstack;
+	void *tmp;
+
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		struct seg sg;
+		double qb = 0, ma, mb, p;
+		size_t tau;
+		int take, oom;
+
+		while (!(nstack = m->nstack_pool) && pl->busy && !pl->err)
+			pthread_cond_wait(&pl->cv, &pl->mu);
+		if (!nstack || pl->err)
+			break;
+		sg = m->stack[--m->nstack_pool];
+		pl->busy++;
+		pthread_mutex_unlock(&pl->mu);
+
+		tau = 0;
+		oom = splitter_reserve(&wk->sp, sg.end - sg.start);
+		if (!oom)
+			tau = best_split(&wk->sp.w, wk->sp.x, wk->sp.group,
+					 sg.start, sg.end, wk->sp.min_size,
+					 wk->sp.q, &qb);
+		take = 0;
+		if (tau) {
+			p = two_sample_p(wk->sp.x + sg.start, tau - sg.start,
+					 wk->sp.x + tau, sg.end - tau,
+					 wk->sp.welch, &ma, &mb);
+			take = p < pl->max_p && magnitude(ma, mb) > pl->min_mag;
+		}
+
+		pthread_mutex_lock(&pl->mu);
+		pl->busy--;
+		if (oom)
+			pl->err = 1;
+		if (take && (GROW(m->found, m->nfound, m->afound) ||
+			     GROW(m->stack, m->nstack_pool + 1, m->astack)))
+			pl->err = 1;
+		else if (take) {
+			m->found[m->nfound].index = tau;
+			m->found[m->nfound++].q = qb;
+			m->stack[m->nstack_pool].start = sg.start;
+			m->stack[m->nstack_pool++].end = tau;
+			m->stack[m->nstack_pool].start = tau;
+			m->stack[m->nstack_pool++].end = sg.end;
+		}
+		pthread_cond_broadcast(&pl->cv);
+	}
+	pthread_cond_broadcast(&pl->cv);
+	pthread_mutex_unlock(&pl->mu);
+	return NULL;
+}
 
 static int split_all(struct splitter *sp, size_t n, double max_p,
 		     double min_mag)
 {
-	struct splitter right = *sp;
-	struct side_job a, b;
-	double qb = 0, ma, mb, p;
-	size_t tau, i;
+	struct split_pool pl = {
+		PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, sp,
+		max_p, min_mag, 0, 0,
+	};
+	struct split_worker a, b;
+	pthread_t t;
 	void *tmp;
+	int two;
 
-	if (n < CP_PARALLEL_MIN)
+	if (n < CP_PARALLEL_MIN || !parallel_enabled())
 		return split_range(sp, 0, n, max_p, min_mag);
-	if (splitter_reserve(sp, n))
+	if (GROW(sp->stack, 0, sp->astack))
 		return -1;
-	tau = best_split(&sp->w, sp->x, sp->group, 0, n, sp->min_size, sp->q,
-			 &qb);
-	if (!tau)
-		return 0;
-	p = two_sample_p(sp->x, tau, sp->x + tau, n - tau, sp->welch, &ma,
-			 &mb);
-	if (!(p < max_p) || !(magnitude(ma, mb) > min_mag))
-		return 0;
-	if (GROW(sp->found, sp->nfound, sp->afound))
-		return -1;
-	sp->found[sp->nfound].index = tau;
-	sp->found[sp->nfound++].q = qb;
-	/* the right side gets buffers of its own */
-	memset(&right.w, 0, sizeof(right.w));
-	right.q = NULL;
-	right.stack = NULL;
-	right.astack = 0;
-	right.found = NULL;
-	right.nfound = right.afound = 0;
-	a = (struct side_job){ sp, 0, tau, max_p, min_mag, 0 };
-	b = (struct side_job){ &right, tau, n, max_p, min_mag, 0 };
-	parallel_pair(run_side, &a, &b);
-	if (a.ret || b.ret)
-		goto fail;
-	for (i = 0; i < right.nfound; i++) {
-		if (GROW(sp->found, sp->nfound, sp->afound))
-			goto fail;
-		sp->found[sp->nfound++] = right.found[i];
-	}
-	splitter_release(&right);
-	return 0;
-fail:
-	splitter_release(&right);
-	return -1;
+	sp->stack[0].start = 0;
+	sp->stack[0].end = n;
+	sp->nstack_pool = 1;
+	a.pool = b.pool = &pl;
+	a.sp = b.sp = *sp;
+	/* each worker its own buffers; found and stack stay the pool's */
+	memset(&a.sp.w, 0, sizeof(a.sp.w));
+	memset(&b.sp.w, 0, sizeof(b.sp.w));
+	a.sp.q = b.sp.q = NULL;
+	two = !pthread_create(&t, NULL, split_work, &b);
+	split_work(&a);
+	if (two)
+		pthread_join(t, NULL);
+	ws_release(&a.sp.w);
+	free(a.sp.q);
+	ws_release(&b.sp.w);
+	free(b.sp.q);
+	sp->nstack_pool = 0;
+	return pl.err ? -1 : 0;
 }
 
 /* opt checked and min_size clamped to 2; -1 if an option is NAN */
