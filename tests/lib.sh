@@ -25,7 +25,7 @@ EXPECT_DIR=$SRC/tests/expect/$TEST_NAME
 export PERFSIFT SRC SAMPLES
 
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/perfsift-$TEST_NAME.XXXXXX")
-trap 'cd /; rm -rf "$TRASH"' EXIT
+trap 'smtpd_stop; cd /; rm -rf "$TRASH"' EXIT
 cd "$TRASH"
 # every perfsift call in a test uses the trash database unless it says
 PERFSIFT_DB=$TRASH/test.db
@@ -183,6 +183,48 @@ db_counts() {
 		' ' || (SELECT count(*) FROM aggregates) ||
 		' ' || (SELECT count(*) FROM metrics) ||
 		' ' || (SELECT count(*) FROM series)"
+}
+
+# SMTP servers on 127.0.0.1 (tests/smtpd.py, python3-aiosmtpd).  Start
+# them outside a test's subshell for the EXIT trap to stop them, or stop
+# them in the test that started them; each also exits by itself after
+# its --lifetime (600 s).
+smtpd_pids=
+# smtpd_start NAME ARGS...: a server storing into $TRASH/NAME, its port
+# in $TRASH/NAME/port, its output in $TRASH/NAME.log
+smtpd_start() {
+	_name=$1
+	shift
+	/usr/bin/python3 "$SRC/tests/smtpd.py" --dir "$TRASH/$_name" \
+		--lifetime 600 "$@" >"$TRASH/$_name.log" 2>&1 &
+	smtpd_pids="$smtpd_pids $!"
+}
+
+# smtpd_port NAME: the server's port, waiting up to 20 s for it
+smtpd_port() {
+	_i=0
+	while [ ! -s "$TRASH/$1/port" ]; do
+		_i=$((_i + 1))
+		if [ $_i -gt 200 ]; then
+			echo "server $1 did not start:" >&2
+			cat "$TRASH/$1.log" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	cat "$TRASH/$1/port"
+}
+
+# smtpd_stop: stop every server this shell started (a test's `set -e`
+# must not take their exit status for a failure)
+smtpd_stop() {
+	for _p in $smtpd_pids; do
+		kill "$_p" 2>/dev/null || :
+	done
+	for _p in $smtpd_pids; do
+		wait "$_p" 2>/dev/null || :
+	done
+	smtpd_pids=
 }
 
 # gen_cmp_csv METRICS SEED EVERY: a CSV of labels base and new, 5 runs

@@ -18,44 +18,8 @@ then
 	exit
 fi
 
-# The servers, started here (not in a test's subshell) so that the trap
-# can stop them; each also exits by itself after --lifetime seconds.
-server_pids=
-stop_servers() {
-	for p in $server_pids; do
-		kill "$p" 2>/dev/null
-	done
-	for p in $server_pids; do
-		wait "$p" 2>/dev/null
-	done
-	server_pids=
-}
-trap 'stop_servers; cd /; rm -rf "$TRASH"' EXIT
-trap 'exit 1' INT TERM
-
-# start NAME ARGS...: a server storing into ./NAME, port in ./NAME/port
-start() {
-	name=$1
-	shift
-	$PY "$SRC/tests/smtpd.py" --dir "$TRASH/$name" --lifetime 600 "$@" \
-		>"$TRASH/$name.log" 2>&1 &
-	server_pids="$server_pids $!"
-}
-
-# port NAME: the server's port, waiting up to 20 s for it to be ready
-port() {
-	i=0
-	while [ ! -s "$TRASH/$1/port" ]; do
-		i=$((i + 1))
-		if [ $i -gt 200 ]; then
-			echo "server $1 did not start:" >&2
-			cat "$TRASH/$1.log" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
-	cat "$TRASH/$1/port"
-}
+# The servers, started here (not in a test's subshell) so that lib.sh's
+# trap stops them (smtpd_start, smtpd_port, smtpd_stop in tests/lib.sh).
 
 # send ARGS...: perfsift send, never for more than 60 s; what it prints
 # is also kept in all.out, which the password must never be in
@@ -103,18 +67,18 @@ stable() {
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
 	-keyout key.pem -out cert.pem -days 2 -subj /CN=127.0.0.1 \
 	-addext subjectAltName=IP:127.0.0.1 >openssl.log 2>&1
-start plain
-start auth --mode auth --user robot --password "$PASSWORD"
-start authlogin --mode auth --auth-mech LOGIN --user robot \
+smtpd_start plain
+smtpd_start auth --mode auth --user robot --password "$PASSWORD"
+smtpd_start authlogin --mode auth --auth-mech LOGIN --user robot \
 	--password "$PASSWORD"
-start starttls --mode starttls --cert cert.pem --key key.pem
-start smtps --mode smtps --cert cert.pem --key key.pem
-start reject --mode reject --reject nobody@example.org
-start data554 --mode data554
-start hang --mode hang
-PLAIN=$(port plain) && AUTH=$(port auth) && AUTHLOGIN=$(port authlogin) &&
-STARTTLS=$(port starttls) && SMTPS=$(port smtps) && REJECT=$(port reject) &&
-DATA554=$(port data554) && HANG=$(port hang) || {
+smtpd_start starttls --mode starttls --cert cert.pem --key key.pem
+smtpd_start smtps --mode smtps --cert cert.pem --key key.pem
+smtpd_start reject --mode reject --reject nobody@example.org
+smtpd_start data554 --mode data554
+smtpd_start hang --mode hang
+PLAIN=$(smtpd_port plain) && AUTH=$(smtpd_port auth) && AUTHLOGIN=$(smtpd_port authlogin) &&
+STARTTLS=$(smtpd_port starttls) && SMTPS=$(smtpd_port smtps) && REJECT=$(smtpd_port reject) &&
+DATA554=$(smtpd_port data554) && HANG=$(smtpd_port hang) || {
 	echo "a test server did not start"
 	exit 1
 }
@@ -448,5 +412,5 @@ test_expect_success 'perfsift help send' '
 	test_cmp expect got
 '
 
-stop_servers
+smtpd_stop
 test_done

@@ -208,10 +208,8 @@ test_expect_success 'bad input: clear errors, nothing written' '
 test_expect_success '--send: a real SMTP server receives it; a refused one keeps the .eml' '
 	/usr/bin/python3 -c "import aiosmtpd" || { echo "no aiosmtpd"; exit 1; }
 	new=$(cat new.sha)
-	/usr/bin/python3 "$SRC/tests/smtpd.py" --dir "$TRASH/srv" --lifetime 60 >srv.log 2>&1 &
-	spid=$! &&
-	i=0 && while [ ! -s srv/port ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done &&
-	port=$(cat srv/port) &&
+	smtpd_start srv &&
+	port=$(smtpd_port srv) &&
 	timeout 60 "$PERFSIFT" report "$(sha 2)" "$new" --from perfsift@example.org \
 		--to dev@example.org --cc list@example.org --attach-plots \
 		--smtp "smtp://127.0.0.1:$port" --send -o sent.eml 2>err &&
@@ -230,7 +228,7 @@ test_expect_success '--send: a real SMTP server receives it; a refused one keeps
 	assert len(parts) == 4 and parts[1].get_content_type() == "image/png"
 	print("ok")
 	PY
-	kill $spid; wait $spid 2>/dev/null || true
+	smtpd_stop
 	test_expect_code 4 timeout 60 "$PERFSIFT" report "$(sha 2)" "$new" \
 		--from perfsift@example.org --to dev@example.org \
 		--smtp "smtp://127.0.0.1:$port" --send -o kept.eml 2>err &&
