@@ -73,20 +73,6 @@ static void add_ci(struct sbuf *sb, const struct cmp_vs *x)
 	sbuf_add(sb, "%]", 2);
 }
 
-static void add_long(struct sbuf *sb, long v)
-{
-	char buf[24], *p = buf + sizeof(buf);
-	unsigned long u = v < 0 ? 0 - (unsigned long)v : (unsigned long)v;
-
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	sbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
-}
-
 void cmp_fmt_num(struct sbuf *sb, double v)
 {
 	char buf[NUMFMT_BUF];
@@ -119,6 +105,8 @@ void cmp_fmt_pval(struct sbuf *sb, double p)
 
 static void side_text(struct sbuf *sb, const struct cmp_side *s)
 {
+	char num[NUMFMT_BUF];
+
 	if (s->source == SIDE_NONE) {
 		sbuf_addstr(sb, "missing");
 		return;
@@ -134,7 +122,7 @@ static void side_text(struct sbuf *sb, const struct cmp_side *s)
 	}
 	if (s->n >= 0) {
 		sbuf_add(sb, " (n=", 4);
-		add_long(sb, s->n);
+		sbuf_add(sb, num, fmt_int(num, s->n));
 		sbuf_addch(sb, ')');
 	} else
 		sbuf_addstr(sb, " (n=?)");

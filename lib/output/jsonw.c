@@ -135,19 +135,10 @@ void jw_num(struct jsonw *w, const char *key, double v)
 
 void jw_int(struct jsonw *w, const char *key, long long v)
 {
-	char buf[24], *p = buf + sizeof(buf);
-	unsigned long long u = v < 0 ? 0 - (unsigned long long)v
-				     : (unsigned long long)v;
+	char buf[NUMFMT_BUF];
 
-	/* digits from the right: printf's "%lld" without its parsing */
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
 	item(w, key);
-	sbuf_add(w->out, p, (size_t)(buf + sizeof(buf) - p));
+	sbuf_add(w->out, buf, fmt_int(buf, v));
 }
 
 void jw_bool(struct jsonw *w, const char *key, int v)

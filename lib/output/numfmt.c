@@ -162,3 +162,23 @@ size_t fmt_general(char *buf, double v, int prec)
 	buf[pos] = '\0';
 	return (size_t)pos;
 }
+
+size_t fmt_int(char *buf, long long v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v
+				     : (unsigned long long)v;
+	size_t n;
+
+	/* digits from the right: printf's "%lld" without its parsing */
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	n = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return n;
+}

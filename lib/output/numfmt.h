@@ -23,4 +23,7 @@ size_t fmt_fixed(char *buf, double v, int prec, int plus);
 /* "%.{prec}g" of v into buf[NUMFMT_BUF]; the length. */
 size_t fmt_general(char *buf, double v, int prec);
 
+/* "%lld" of v into buf[NUMFMT_BUF]; the length. */
+size_t fmt_int(char *buf, long long v);
+
 #endif

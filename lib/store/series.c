@@ -4,7 +4,7 @@
 #include "core/compat.h"
 #include <inttypes.h>
 #include "store/series.h"
-#include "store/values.h"
+#include "core/le.h"
 
 struct series_state {
 	int64_t metric_id;

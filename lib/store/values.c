@@ -17,11 +17,13 @@ static int fail(struct db *db)
 	return db_fail(db, sqlite3_errcode(db->sq), db->path, 0);
 }
 
-/* Pack one run of n samples (n > 0) from rows (bound, not yet stepped). */
+/*
+ * Pack one run of n samples (n > 0) from rows, through buf (PACK_BUF
+ * bytes, the caller's: one for every run of an import).
+ */
 static int pack_run(struct db *db, int64_t run, int64_t n,
-		    sqlite3_stmt *ins, sqlite3_stmt *rows)
+		    sqlite3_stmt *ins, sqlite3_stmt *rows, unsigned char *buf)
 {
-	unsigned char *buf = NULL;
 	sqlite3_blob *blob = NULL;
 	size_t used = 0;
 	int64_t written = 0;
@@ -37,7 +39,6 @@ static int pack_run(struct db *db, int64_t run, int64_t n,
 	if (sqlite3_blob_open(db->sq, "main", "run_values", "data", run, 1,
 			      &blob) != SQLITE_OK)
 		return fail(db);
-	buf = xmalloc(PACK_BUF);
 	sqlite3_bind_int64(rows, 1, run);
 	while ((rc = sqlite3_step(rows)) == SQLITE_ROW) {
 		sqlite3_int64 id = sqlite3_column_int64(rows, 0);
@@ -74,13 +75,13 @@ fail_db:
 out:
 	sqlite3_reset(rows);
 	sqlite3_blob_close(blob);
-	free(buf);
 	return ret;
 }
 
 int db_pack_runs(struct db *db, int64_t import_id)
 {
 	sqlite3_stmt *runs, *ins, *rows, *st;
+	unsigned char *buf = NULL;
 	int64_t max_id = 0;
 	int rc, ret = -1;
 
@@ -104,12 +105,14 @@ int db_pack_runs(struct db *db, int64_t import_id)
 		goto out;
 	if (import_id >= 0)
 		sqlite3_bind_int64(runs, 1, import_id);
+	buf = xmalloc(PACK_BUF);
 	while ((rc = sqlite3_step(runs)) == SQLITE_ROW) {
 		int64_t n = sqlite3_column_int64(runs, 1);
 
 		/* a blob past SQLite's 10^9 bytes: the run keeps its rows */
 		if (n > 0 && n <= RUN_VALUES_MAX &&
-		    pack_run(db, sqlite3_column_int64(runs, 0), n, ins, rows))
+		    pack_run(db, sqlite3_column_int64(runs, 0), n, ins, rows,
+			     buf))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
@@ -118,6 +121,7 @@ int db_pack_runs(struct db *db, int64_t import_id)
 	}
 	ret = 0;
 out:
+	free(buf);
 	if (import_id < 0)
 		sqlite3_finalize(runs);
 	else if (runs)

@@ -18,55 +18,12 @@
 #include <stdint.h>
 #include <string.h>
 #include "store/db.h"
+#include "core/le.h"
 
 #define RUN_VALUE_SIZE 12
 #define RUN_VALUE_DERIVED 0x80000000u
 /* Samples a run may have and be packed: SQLite's blobs stop at 10^9 B. */
 #define RUN_VALUES_MAX ((int64_t)80000000)
-static inline void le_put_double(unsigned char *p, double d)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(p, &d, 8);
-#else
-	uint64_t u;
-	int i;
-
-	memcpy(&u, &d, sizeof(u));
-	for (i = 0; i < 8; i++)
-		p[i] = (unsigned char)(u >> (8 * i));
-#endif
-}
-
-static inline double le_get_double(const unsigned char *p)
-{
-	double d;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(&d, p, 8);
-#else
-	uint64_t u = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		u |= (uint64_t)p[i] << (8 * i);
-	memcpy(&d, &u, sizeof(d));
-#endif
-	return d;
-}
-
-static inline uint32_t le_get_u32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static inline void le_put_u32(unsigned char *p, uint32_t u)
-{
-	p[0] = (unsigned char)u;
-	p[1] = (unsigned char)(u >> 8);
-	p[2] = (unsigned char)(u >> 16);
-	p[3] = (unsigned char)(u >> 24);
-}
-
 /* Entry i of a run_values blob. */
 static inline void run_value_at(const unsigned char *blob, size_t i,
 				int64_t *metric_id, double *value,

@@ -10,6 +10,7 @@
 #include "output/numfmt.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -102,10 +103,27 @@ TEST(random)
 	check_int(0, failures);
 }
 
+TEST(integers)
+{
+	static const long long v[] = {
+		0, 1, -1, 9, 10, -10, 99, 100, 123456789, -987654321,
+		LLONG_MAX, LLONG_MIN, LLONG_MIN + 1,
+	};
+	char want[NUMFMT_BUF], got[NUMFMT_BUF];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		snprintf(want, sizeof(want), "%lld", v[i]);
+		check_int((long long)strlen(want), (long long)fmt_int(got, v[i]));
+		check_str(want, got);
+	}
+}
+
 int main(void)
 {
 	test_special();
 	test_halves();
 	test_random();
+	test_integers();
 	return test_done();
 }
