@@ -19,7 +19,7 @@ WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla -Wundef
 WERROR   ?= 1
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) $(CFLAGS)
-PKGS     := sqlite3 jansson libcurl zlib yaml-0.1 gmime-3.0
+PKGS     := sqlite3 jansson libcurl zlib yaml-0.1 gmime-3.0 libpq
 CPPFLAGS += -Ilib -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 # libraries no object needs are not linked: libcurl is only compiled
@@ -44,6 +44,7 @@ LIB_SRC := $(wildcard lib/*/*.c) $(wildcard importers/*.c) \
 	   $(wildcard report/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 SCHEMA  := $(sort $(wildcard schema/*.sql))
+SCHEMA_PG := $(sort $(wildcard schema/pg/[0-9]*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/schema.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/t-*.c)
@@ -67,9 +68,9 @@ $(B)/%.o: %.c
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # The schema migrations, embedded as C strings, in file-name order.
-$(B)/schema.c: $(SCHEMA) scripts/embed-schema.sh
+$(B)/schema.c: $(SCHEMA) $(SCHEMA_PG) scripts/embed-schema.sh
 	@mkdir -p $(dir $@)
-	$(QUIET_GEN)scripts/embed-schema.sh $(SCHEMA) >$@
+	$(QUIET_GEN)scripts/embed-schema.sh $(SCHEMA) -- $(SCHEMA_PG) >$@
 
 $(B)/schema.o: $(B)/schema.c
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<

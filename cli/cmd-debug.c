@@ -83,19 +83,19 @@ static int dump_mail(const char *path, int lines)
 	return ret;
 }
 
-static const char *txt(sqlite3_stmt *st, int i)
+static const char *txt(struct stmt *st, int i)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
+	const unsigned char *s = stmt_column_text(st, i);
 
 	return s ? (const char *)s : "NULL";
 }
 
-static void num(sqlite3_stmt *st, int i)
+static void num(struct stmt *st, int i)
 {
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+	if (stmt_column_type(st, i) == SQLITE_NULL)
 		fputs("NULL", stdout);
 	else
-		printf("%.15g", sqlite3_column_double(st, i));
+		printf("%.15g", stmt_column_double(st, i));
 }
 
 /* Series points, runs numbered as above: "series k metric t value". */
@@ -168,24 +168,24 @@ static int dump(struct db *db)
 	size_t q;
 
 	for (q = 0; q < ARRAY_SIZE(queries); q++) {
-		sqlite3_stmt *st = db_prepare(db, queries[q]);
+		struct stmt *st = db_prepare(db, queries[q]);
 		int i, n, rc;
 
 		if (!st)
 			return EXIT_ENV;
-		n = sqlite3_column_count(st);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		n = stmt_column_count(st);
+		while ((rc = stmt_step(st)) == SQLITE_ROW) {
 			for (i = 0; i < n; i++) {
 				if (i)
 					putchar('\t');
-				if (sqlite3_column_type(st, i) == SQLITE_FLOAT)
+				if (stmt_column_type(st, i) == SQLITE_FLOAT)
 					num(st, i);
 				else
 					fputs(txt(st, i), stdout);
 			}
 			putchar('\n');
 		}
-		sqlite3_finalize(st);
+		stmt_finalize(st);
 		if (rc != SQLITE_DONE)
 			return error("%s: %s", db->path, db_errmsg(db)),
 			       EXIT_ENV;

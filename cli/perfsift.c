@@ -116,7 +116,7 @@ int print_json_steal(struct json_t *v)
 
 struct db *cmd_db(struct perfsift_ctx *ctx)
 {
-	if (!ctx->db.sq && db_open(&ctx->db, ctx->db_path))
+	if (!ctx->db.sq && !ctx->db.pg && db_open(&ctx->db, ctx->db_path))
 		return NULL;
 	return &ctx->db;
 }
@@ -247,7 +247,7 @@ int main(int argc, const char **argv)
 	cmd_argv0 = xstrfmt("perfsift %s", argv[0]);
 	argv[0] = cmd_argv0;
 	status = c->fn(argc, argv, &ctx);
-	if (ctx.db.sq)
+	if (ctx.db.sq || ctx.db.pg)
 		db_close(&ctx.db);
 	free(cmd_argv0);
 	return finish_stdout(status);

@@ -5,7 +5,7 @@
 #   scripts/deps.sh check   build + what the test suite runs (fio, gnuplot,
 #                           scipy for the reference tables, aiosmtpd, git,
 #                           chromium and html5lib for the HTML page, and
-#                           PostgreSQL 15 with libpq's headers for the
+#                           the PostgreSQL 15 server for the
 #                           server tests: tests/pg.sh)
 #   scripts/deps.sh demo    build + what `make demo` runs
 #
@@ -14,10 +14,10 @@
 # exact apt-get line is printed and the script fails.
 set -e
 
-build="gcc make pkg-config libsqlite3-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libyaml-dev libgmime-3.0-dev"
+build="gcc make pkg-config libsqlite3-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libyaml-dev libgmime-3.0-dev libpq-dev"
 case "${1:-build}" in
 build)	want="$build" ;;
-check)	want="$build sqlite3 git fio gnuplot-nox python3 python3-scipy python3-aiosmtpd python3-html5lib clang libclang-rt-14-dev openssl chromium postgresql libpq-dev" ;;
+check)	want="$build sqlite3 git fio gnuplot-nox python3 python3-scipy python3-aiosmtpd python3-html5lib clang libclang-rt-14-dev openssl chromium postgresql" ;;
 demo)	want="$build fio gnuplot-nox git" ;;
 *)	echo "usage: scripts/deps.sh [build|check|demo]" >&2; exit 2 ;;
 esac

@@ -232,7 +232,7 @@ static void metrics_from_cache(struct loader *l, const struct cmp_metrics *m)
 static int load_metrics(struct loader *l)
 {
 	/* every metric: the filters choose rows to show, after the tests */
-	sqlite3_stmt *st;
+	struct stmt *st;
 
 	if (l->c->opts.metrics) {
 		metrics_from_cache(l, l->c->opts.metrics);
@@ -242,9 +242,9 @@ static int load_metrics(struct loader *l)
 			       "direction, summary FROM metrics");
 	if (!st)
 		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		const char *unit = (const char *)sqlite3_column_text(st, 2);
+	while (stmt_step(st) == SQLITE_ROW) {
+		int64_t id = stmt_column_int64(st, 0);
+		const char *unit = (const char *)stmt_column_text(st, 2);
 
 		if (id > l->max_metric_id)
 			l->max_metric_id = id;
@@ -253,24 +253,24 @@ static int load_metrics(struct loader *l)
 		l->mdir = xrealloc(l->mdir, l->alloc_m * sizeof(*l->mdir));
 		l->mdir[l->nr_m] = 2;
 		l->mexact = xrealloc(l->mexact, l->alloc_m);
-		l->mexact[l->nr_m] = (char)sqlite3_column_int(st, 3);
+		l->mexact[l->nr_m] = (char)stmt_column_int(st, 3);
 		l->mstated = xrealloc(l->mstated, l->alloc_m);
-		l->mstated[l->nr_m] = (signed char)sqlite3_column_int(st, 4);
+		l->mstated[l->nr_m] = (signed char)stmt_column_int(st, 4);
 		l->msummary = xrealloc(l->msummary, l->alloc_m *
 						    sizeof(*l->msummary));
-		l->msummary[l->nr_m] = sqlite3_column_type(st, 5) == SQLITE_NULL ?
+		l->msummary[l->nr_m] = stmt_column_type(st, 5) == SQLITE_NULL ?
 			NULL : pool_add(l->c,
-					(const char *)sqlite3_column_text(st, 5));
+					(const char *)stmt_column_text(st, 5));
 		l->mpos = xrealloc(l->mpos, l->alloc_m * sizeof(*l->mpos));
 		l->mpos[l->nr_m] = -1;
 		l->mname[l->nr_m] = pool_add(l->c,
-				(const char *)sqlite3_column_text(st, 1));
+				(const char *)stmt_column_text(st, 1));
 		l->munit[l->nr_m] = pool_add(l->c, unit);
 		l->mid = xrealloc(l->mid, l->alloc_m * sizeof(*l->mid));
 		l->mid[l->nr_m] = id;
 		l->nr_m++;
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 index:
 	/* direct arrays by metric id unless the ids run too high */
 	if (l->max_metric_id < ROW_OF_BUDGET) {
@@ -360,11 +360,11 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 }
 
 /*
- * Prepare "head WHERE 1" plus variant v's selection and the filters
+ * Prepare "head WHERE TRUE" plus variant v's selection and the filters
  * (query.c's variant_where(), the same for runs and aggregates), and bind
  * them: the three queries of the loader.  NULL after error().
  */
-static sqlite3_stmt *variant_query(struct loader *l, size_t v,
+static struct stmt *variant_query(struct loader *l, size_t v,
 				   const char *head, int aggregates)
 {
 	struct run_filter f = {
@@ -373,10 +373,10 @@ static sqlite3_stmt *variant_query(struct loader *l, size_t v,
 		.machine = l->c->opts.machine,
 	};
 	struct sbuf sql = SBUF_INIT;
-	sqlite3_stmt *st;
+	struct stmt *st;
 
 	sbuf_addstr(&sql, head);
-	sbuf_addstr(&sql, " WHERE 1");
+	sbuf_addstr(&sql, " WHERE TRUE");
 	variant_where(&sql, &f, aggregates);
 	st = db_prepare(l->db, sql.buf);
 	sbuf_release(&sql);
@@ -393,7 +393,7 @@ static int map_runs(struct loader *l, size_t v, struct strmap *run_group,
 		    long *count, int64_t **ids)
 {
 	struct comparison *c = l->c;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc;
 
 	st = variant_query(l, v, "SELECT r.id, v.testcase, v.params, "
@@ -401,14 +401,14 @@ static int map_runs(struct loader *l, size_t v, struct strmap *run_group,
 				 "v.id = r.variant_id", 0);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
+		int64_t id = stmt_column_int64(st, 0);
 		char *params = key_params(
-			(const char *)sqlite3_column_text(st, 2), &c->var[v],
+			(const char *)stmt_column_text(st, 2), &c->var[v],
 			&c->opts.ignore_params);
-		size_t g = group_idx(l, (const char *)sqlite3_column_text(st, 1),
+		size_t g = group_idx(l, (const char *)stmt_column_text(st, 1),
 				     params,
-				     (const char *)sqlite3_column_text(st, 3));
+				     (const char *)stmt_column_text(st, 3));
 
 		free(params);
 		strmap_put(run_group, (const char *)&id, sizeof(id),
@@ -421,9 +421,9 @@ static int map_runs(struct loader *l, size_t v, struct strmap *run_group,
 		if (count)
 			(*count)++;
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+		return error("%s: %s", l->db->path, db_errmsg(l->db));
 	return 0;
 }
 
@@ -442,7 +442,7 @@ static void pool_value(struct loader *l, struct cmp_side *sd, double x)
 static int load_pool(struct loader *l, size_t v)
 {
 	struct strmap run_group = STRMAP_INIT;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc;
 
 	if (map_runs(l, v, &run_group, NULL, NULL))
@@ -454,16 +454,16 @@ static int load_pool(struct loader *l, size_t v)
 				 "s.metric_id AND m.summary IS NOT NULL", 0);
 	if (!st)
 		goto fail;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0), g;
-		const unsigned char *p = sqlite3_column_blob(st, 3);
-		size_t n = (size_t)sqlite3_column_int64(st, 2), i;
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
+		int64_t id = stmt_column_int64(st, 0), g;
+		const unsigned char *p = stmt_column_blob(st, 3);
+		size_t n = (size_t)stmt_column_int64(st, 2), i;
 		struct cmp_row *r;
 
-		if ((size_t)sqlite3_column_bytes(st, 3) < n * 16 ||
+		if ((size_t)stmt_column_bytes(st, 3) < n * 16 ||
 		    !strmap_get(&run_group, (const char *)&id, sizeof(id), &g))
 			continue;
-		r = row_for(l, (size_t)g, sqlite3_column_int64(st, 1), 0);
+		r = row_for(l, (size_t)g, stmt_column_int64(st, 1), 0);
 		if (!r || !r->summary)
 			continue;
 		for (i = 0; i < n; i++) {
@@ -473,20 +473,20 @@ static int load_pool(struct loader *l, size_t v)
 			pool_value(l, &r->side[v], x);
 		}
 		if (l->mem_bytes > CMP_MEM_BUDGET) {
-			sqlite3_finalize(st);
+			stmt_finalize(st);
 			error("these variants hold more than one comparison "
 			      "loads within 64 MiB of memory: narrow it with "
 			      "--testcase or --machine");
 			goto fail;
 		}
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
 		goto fail_db;
 	strmap_clear(&run_group);
 	return 0;
 fail_db:
-	error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+	error("%s: %s", l->db->path, db_errmsg(l->db));
 fail:
 	strmap_clear(&run_group);
 	return -1;
@@ -504,13 +504,13 @@ static int load_positions(struct loader *l)
 		.machine = l->c->opts.machine,
 	};
 	struct sbuf sql = SBUF_INIT;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc;
 
 	sbuf_addstr(&sql, "SELECT im.metric_id, min(im.position) FROM "
 			  "import_metrics im WHERE im.import_id IN (SELECT "
 			  "r.import_id FROM runs r JOIN variants v ON v.id = "
-			  "r.variant_id WHERE 1");
+			  "r.variant_id WHERE TRUE");
 	variant_where(&sql, &f, 0);
 	sbuf_addstr(&sql, ") GROUP BY im.metric_id");
 	st = db_prepare(l->db, sql.buf);
@@ -518,8 +518,8 @@ static int load_positions(struct loader *l)
 	if (!st)
 		return -1;
 	variant_bind(st, 1, &f);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0), m = -1;
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
+		int64_t id = stmt_column_int64(st, 0), m = -1;
 
 		if (l->mindex) {
 			if (id >= 0 && id <= l->max_metric_id)
@@ -529,11 +529,11 @@ static int load_positions(struct loader *l)
 			m = -1;
 		}
 		if (m >= 0)
-			l->mpos[m] = (long)sqlite3_column_int64(st, 1);
+			l->mpos[m] = (long)stmt_column_int64(st, 1);
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+		return error("%s: %s", l->db->path, db_errmsg(l->db));
 	return 0;
 }
 
@@ -578,22 +578,22 @@ static int add_sample(struct loader *l, size_t v, size_t g, int64_t mid,
  * pieces up to hi), or, for a run without one, from its rows of samples.
  */
 static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
-		    int64_t lo, int64_t hi, sqlite3_stmt *rows)
+		    int64_t lo, int64_t hi, struct stmt *rows)
 {
 	unsigned char buf[RUN_VALUE_SIZE * 4096];
-	sqlite3_blob *b;
+	struct db_blob b;
 	int rc;
 
-	if (sqlite3_blob_open(l->db->sq, "main", "run_values", "data", run, 0,
-			      &b) == SQLITE_OK) {
-		size_t n = (size_t)sqlite3_blob_bytes(b) / RUN_VALUE_SIZE;
+	if (db_blob_open(l->db, "run_values", "data", "run_id", run, &b) ==
+	    SQLITE_OK) {
+		size_t n = (size_t)db_blob_bytes(&b) / RUN_VALUE_SIZE;
 		size_t a = 0, z = n, i;
 
 		while (a < z) {
 			size_t m = a + (z - a) / 2;
 			unsigned char e[4];
 
-			if (sqlite3_blob_read(b, e, 4, (int)(m * RUN_VALUE_SIZE)))
+			if (db_blob_read(&b, e, 4, (int64_t)m * RUN_VALUE_SIZE))
 				goto fail_blob;
 			if ((int64_t)(le_get_u32(e) & ~RUN_VALUE_DERIVED) < lo)
 				a = m + 1;
@@ -604,8 +604,8 @@ static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
 			size_t k = n - i < sizeof(buf) / RUN_VALUE_SIZE ?
 					   n - i : sizeof(buf) / RUN_VALUE_SIZE, j;
 
-			if (sqlite3_blob_read(b, buf, (int)(k * RUN_VALUE_SIZE),
-					      (int)(i * RUN_VALUE_SIZE)))
+			if (db_blob_read(&b, buf, (int)(k * RUN_VALUE_SIZE),
+					 (int64_t)i * RUN_VALUE_SIZE))
 				goto fail_blob;
 			for (j = 0; j < k; j++) {
 				int64_t mid;
@@ -614,36 +614,36 @@ static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
 
 				run_value_at(buf, j, &mid, &x, &derived);
 				if (mid >= hi) {
-					sqlite3_blob_close(b);
+					db_blob_close(&b);
 					return 0;
 				}
 				if (add_sample(l, v, g, mid, x, derived)) {
-					sqlite3_blob_close(b);
+					db_blob_close(&b);
 					return -1;
 				}
 			}
 			i += k;
 		}
-		sqlite3_blob_close(b);
+		db_blob_close(&b);
 		return 0;
 fail_blob:
-		sqlite3_blob_close(b);
-		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+		db_blob_close(&b);
+		return error("%s: %s", l->db->path, db_errmsg(l->db));
 	}
 	/* no blob (a run without samples, or one too large to pack) */
-	sqlite3_bind_int64(rows, 1, run);
-	sqlite3_bind_int64(rows, 2, lo);
-	sqlite3_bind_int64(rows, 3, hi);
-	while ((rc = sqlite3_step(rows)) == SQLITE_ROW)
-		if (add_sample(l, v, g, sqlite3_column_int64(rows, 0),
-			       sqlite3_column_double(rows, 1),
-			       sqlite3_column_int(rows, 2))) {
-			sqlite3_reset(rows);
+	stmt_bind_int64(rows, 1, run);
+	stmt_bind_int64(rows, 2, lo);
+	stmt_bind_int64(rows, 3, hi);
+	while ((rc = stmt_step(rows)) == SQLITE_ROW)
+		if (add_sample(l, v, g, stmt_column_int64(rows, 0),
+			       stmt_column_double(rows, 1),
+			       stmt_column_int(rows, 2))) {
+			stmt_reset(rows);
 			return -1;
 		}
-	sqlite3_reset(rows);
+	stmt_reset(rows);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+		return error("%s: %s", l->db->path, db_errmsg(l->db));
 	return 0;
 }
 
@@ -813,7 +813,7 @@ static void digest_rows(void *ctx, size_t lo, size_t hi)
 static int load_samples(struct loader *l)
 {
 	struct comparison *c = l->c;
-	sqlite3_stmt *rows;
+	struct stmt *rows;
 	size_t v, i, runs = 0, chunk = CMP_CHUNK_SAMPLES;
 	int64_t lo, width;
 	const char *env = getenv("PERFSIFT_CMP_CHUNK");
@@ -861,7 +861,7 @@ static int load_samples(struct loader *l)
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(rows);
+	stmt_finalize(rows);
 	return ret;
 }
 
@@ -882,7 +882,7 @@ static int stat_rank(const char *stat)
 static int load_aggregates(struct loader *l, size_t v)
 {
 	struct comparison *c = l->c;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc;
 
 	st = variant_query(l, v, "SELECT v.testcase, v.params, v.machine, "
@@ -894,20 +894,20 @@ static int load_aggregates(struct loader *l, size_t v)
 				 "r.variant_id", 1);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *stat = (const char *)sqlite3_column_text(st, 4);
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
+		const char *stat = (const char *)stmt_column_text(st, 4);
 		int rank = stat_rank(stat);
 		char *params;
 		struct cmp_row *r;
 		struct cmp_side *sd;
 		size_t g;
 
-		params = key_params((const char *)sqlite3_column_text(st, 1),
+		params = key_params((const char *)stmt_column_text(st, 1),
 				    &c->var[v], &c->opts.ignore_params);
-		g = group_idx(l, (const char *)sqlite3_column_text(st, 0),
-			      params, (const char *)sqlite3_column_text(st, 2));
+		g = group_idx(l, (const char *)stmt_column_text(st, 0),
+			      params, (const char *)stmt_column_text(st, 2));
 		free(params);
-		r = row_for(l, g, sqlite3_column_int64(st, 3), 1);
+		r = row_for(l, g, stmt_column_int64(st, 3), 1);
 		if (!r)
 			continue;
 		sd = &r->side[v];
@@ -916,15 +916,15 @@ static int load_aggregates(struct loader *l, size_t v)
 		/* every statistic is kept for the mmtests layout */
 		ALLOC_GROW(sd->stats, sd->nr_stats + 1, sd->alloc_stats);
 		sd->stats[sd->nr_stats].stat = pool_add(c, stat);
-		sd->stats[sd->nr_stats].value = sqlite3_column_double(st, 5);
-		sd->stats[sd->nr_stats].n = sqlite3_column_type(st, 8) ==
-				SQLITE_NULL ? -1 : sqlite3_column_int(st, 8);
+		sd->stats[sd->nr_stats].value = stmt_column_double(st, 5);
+		sd->stats[sd->nr_stats].n = stmt_column_type(st, 8) ==
+				SQLITE_NULL ? -1 : stmt_column_int(st, 8);
 		sd->stats[sd->nr_stats].marker = pool_add(c,
-				(const char *)sqlite3_column_text(st, 9));
+				(const char *)stmt_column_text(st, 9));
 		sd->stats[sd->nr_stats].change_source = pool_add(c,
-				(const char *)sqlite3_column_text(st, 11));
+				(const char *)stmt_column_text(st, 11));
 		sd->stats[sd->nr_stats].change_base = pool_add(c,
-				(const char *)sqlite3_column_text(st, 12));
+				(const char *)stmt_column_text(st, 12));
 		sd->nr_stats++;
 		/* the best mean-like one stands for the side */
 		if (rank < 0 || (sd->source == SIDE_AGGREGATE &&
@@ -932,25 +932,25 @@ static int load_aggregates(struct loader *l, size_t v)
 			continue;
 		sd->source = SIDE_AGGREGATE;
 		sd->stat = pool_add(c, stat);
-		sd->mean = sqlite3_column_double(st, 5);
-		sd->sd = sqlite3_column_type(st, 6) == SQLITE_NULL ?
-				 NAN : sqlite3_column_double(st, 6);
+		sd->mean = stmt_column_double(st, 5);
+		sd->sd = stmt_column_type(st, 6) == SQLITE_NULL ?
+				 NAN : stmt_column_double(st, 6);
 		sd->sd_kind = pool_add(c,
-				(const char *)sqlite3_column_text(st, 7));
-		sd->n = sqlite3_column_type(st, 8) == SQLITE_NULL ?
-				-1 : sqlite3_column_int(st, 8);
+				(const char *)stmt_column_text(st, 7));
+		sd->n = stmt_column_type(st, 8) == SQLITE_NULL ?
+				-1 : stmt_column_int(st, 8);
 		sd->marker = pool_add(c,
-				(const char *)sqlite3_column_text(st, 9));
-		sd->sd_source = sqlite3_column_type(st, 10) == SQLITE_NULL ?
-				NAN : sqlite3_column_double(st, 10);
+				(const char *)stmt_column_text(st, 9));
+		sd->sd_source = stmt_column_type(st, 10) == SQLITE_NULL ?
+				NAN : stmt_column_double(st, 10);
 		sd->change_source = pool_add(c,
-				(const char *)sqlite3_column_text(st, 11));
+				(const char *)stmt_column_text(st, 11));
 		sd->change_base = pool_add(c,
-				(const char *)sqlite3_column_text(st, 12));
+				(const char *)stmt_column_text(st, 12));
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", l->db->path, sqlite3_errmsg(l->db->sq));
+		return error("%s: %s", l->db->path, db_errmsg(l->db));
 	return 0;
 }
 
@@ -1905,7 +1905,7 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	 * import) would only hold pages already used.  1 MiB keeps the
 	 * comparison's memory to its rows.
 	 */
-	if (db_exec(db, "PRAGMA cache_size = -1024"))
+	if (!db->pg && db_exec(db, "PRAGMA cache_size = -1024"))
 		goto out;
 	if (direction_load(db, &l.dirs) || load_metrics(&l) ||
 	    (opts->mm_pool && load_positions(&l)))

@@ -13,7 +13,7 @@
 static int list_variants(struct db *db, enum rg_order order,
 			 struct regressions *r)
 {
-	sqlite3_stmt *st = db_prepare(db,
+	struct stmt *st = db_prepare(db,
 		"SELECT v.label, min(x.imp), min(c.position),"
 		" count(c.position) = count(*) FROM variants v JOIN ("
 		" SELECT variant_id AS vid, import_id AS imp FROM runs UNION ALL"
@@ -28,7 +28,7 @@ static int list_variants(struct db *db, enum rg_order order,
 
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		struct selector *s;
 
 		ALLOC_GROW(r->var, r->nvar + 1, alloc);
@@ -36,17 +36,17 @@ static int list_variants(struct db *db, enum rg_order order,
 		s = &r->var[r->nvar];
 		memset(s, 0, sizeof(*s));
 		s->dim = DIM_LABEL;
-		s->value = xstrdup((const char *)sqlite3_column_text(st, 0));
+		s->value = xstrdup((const char *)stmt_column_text(st, 0));
 		s->text = xstrdup(s->value);
-		pos[r->nvar] = sqlite3_column_int64(st, 2);
-		if (!sqlite3_column_int(st, 3)) {
+		pos[r->nvar] = stmt_column_int64(st, 2);
+		if (!stmt_column_int(st, 3)) {
 			all_placed = 0;
 			sbuf_addf(&unplaced, "%s    %s", unplaced.len ? "\n" : "",
 				  s->value);
 		}
 		r->nvar++;
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(pos);
 		sbuf_release(&unplaced);
@@ -88,7 +88,7 @@ static int list_variants(struct db *db, enum rg_order order,
 static int variant_commit(struct db *db, const struct selector *s,
 			  struct rg_commit *out)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc, nr = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -101,16 +101,16 @@ static int variant_commit(struct db *db, const struct selector *s,
 		"SELECT ?1, (SELECT subject FROM commits WHERE sha = ?1)");
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, s->value, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *sub = (const char *)sqlite3_column_text(st, 1);
+	stmt_bind_text(st, 1, s->value, -1, SQLITE_TRANSIENT);
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
+		const char *sub = (const char *)stmt_column_text(st, 1);
 
 		if (nr++)
 			break;
-		out->sha = xstrdup((const char *)sqlite3_column_text(st, 0));
+		out->sha = xstrdup((const char *)stmt_column_text(st, 0));
 		out->subject = sub ? xstrdup(sub) : NULL;
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (nr > 1) {	/* several commits: none to name */
 		free(out->sha);
 		free(out->subject);

@@ -231,11 +231,11 @@ static int parse_log(char *buf, size_t len, struct cm **c, size_t *n,
 	return 0;
 }
 
-static int step_done(struct db *db, sqlite3_stmt *st)
+static int step_done(struct db *db, struct stmt *st)
 {
-	int rc = sqlite3_step(st);
+	int rc = stmt_step(st);
 
-	sqlite3_reset(st);
+	stmt_reset(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(db, rc, db->path, 0);
 	return 0;
@@ -245,7 +245,7 @@ int commits_link_variants(struct db *db, struct commits_result *res)
 {
 	struct lv { int64_t id; char *prefix; } *v = NULL;
 	size_t nv = 0, alloc = 0, i;
-	sqlite3_stmt *sel = NULL, *find = NULL, *same = NULL, *set = NULL,
+	struct stmt *sel = NULL, *find = NULL, *same = NULL, *set = NULL,
 		     *mv_runs = NULL, *mv_aggs = NULL, *del_params = NULL,
 		     *del = NULL;
 	int rc, ret = -1;
@@ -254,13 +254,13 @@ int commits_link_variants(struct db *db, struct commits_result *res)
 			 " WHERE length(commit_sha) BETWEEN 4 AND 39");
 	if (!sel)
 		goto out;
-	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(sel, 1);
+	while ((rc = stmt_step(sel)) == SQLITE_ROW) {
+		const char *s = (const char *)stmt_column_text(sel, 1);
 
 		if (!is_hex(s, strlen(s)))
 			continue;
 		ALLOC_GROW(v, nv + 1, alloc);
-		v[nv].id = sqlite3_column_int64(sel, 0);
+		v[nv].id = stmt_column_int64(sel, 0);
 		v[nv].prefix = xstrdup(s);
 		nv++;
 	}
@@ -293,13 +293,13 @@ int commits_link_variants(struct db *db, struct commits_result *res)
 		int64_t other = 0;
 		int nr = 0;
 
-		sqlite3_bind_text(find, 1, v[i].prefix, -1, SQLITE_STATIC);
-		while ((rc = sqlite3_step(find)) == SQLITE_ROW) {
+		stmt_bind_text(find, 1, v[i].prefix, -1, SQLITE_STATIC);
+		while ((rc = stmt_step(find)) == SQLITE_ROW) {
 			if (!nr++)
 				full = xstrdup((const char *)
-					       sqlite3_column_text(find, 0));
+					       stmt_column_text(find, 0));
 		}
-		sqlite3_reset(find);
+		stmt_reset(find);
 		if (rc != SQLITE_DONE) {
 			free(full);
 			db_fail(db, rc, db->path, 0);
@@ -315,12 +315,12 @@ int commits_link_variants(struct db *db, struct commits_result *res)
 			free(full);
 			continue;
 		}
-		sqlite3_bind_int64(same, 1, v[i].id);
-		sqlite3_bind_text(same, 2, full, -1, SQLITE_TRANSIENT);
-		rc = sqlite3_step(same);
+		stmt_bind_int64(same, 1, v[i].id);
+		stmt_bind_text(same, 2, full, -1, SQLITE_TRANSIENT);
+		rc = stmt_step(same);
 		if (rc == SQLITE_ROW)
-			other = sqlite3_column_int64(same, 0);
-		sqlite3_reset(same);
+			other = stmt_column_int64(same, 0);
+		stmt_reset(same);
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 			free(full);
 			db_fail(db, rc, db->path, 0);
@@ -328,12 +328,12 @@ int commits_link_variants(struct db *db, struct commits_result *res)
 		}
 		if (other) {
 			/* the same variant under its full sha: one now */
-			sqlite3_bind_int64(mv_runs, 1, v[i].id);
-			sqlite3_bind_int64(mv_runs, 2, other);
-			sqlite3_bind_int64(mv_aggs, 1, v[i].id);
-			sqlite3_bind_int64(mv_aggs, 2, other);
-			sqlite3_bind_int64(del_params, 1, v[i].id);
-			sqlite3_bind_int64(del, 1, v[i].id);
+			stmt_bind_int64(mv_runs, 1, v[i].id);
+			stmt_bind_int64(mv_runs, 2, other);
+			stmt_bind_int64(mv_aggs, 1, v[i].id);
+			stmt_bind_int64(mv_aggs, 2, other);
+			stmt_bind_int64(del_params, 1, v[i].id);
+			stmt_bind_int64(del, 1, v[i].id);
 			if (step_done(db, mv_runs) || step_done(db, mv_aggs) ||
 			    step_done(db, del_params) || step_done(db, del)) {
 				free(full);
@@ -341,8 +341,8 @@ int commits_link_variants(struct db *db, struct commits_result *res)
 			}
 			res->merged++;
 		} else {
-			sqlite3_bind_int64(set, 1, v[i].id);
-			sqlite3_bind_text(set, 2, full, -1, SQLITE_TRANSIENT);
+			stmt_bind_int64(set, 1, v[i].id);
+			stmt_bind_text(set, 2, full, -1, SQLITE_TRANSIENT);
 			if (step_done(db, set)) {
 				free(full);
 				goto out;
@@ -353,14 +353,14 @@ int commits_link_variants(struct db *db, struct commits_result *res)
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(sel);
-	sqlite3_finalize(find);
-	sqlite3_finalize(same);
-	sqlite3_finalize(set);
-	sqlite3_finalize(mv_runs);
-	sqlite3_finalize(mv_aggs);
-	sqlite3_finalize(del_params);
-	sqlite3_finalize(del);
+	stmt_finalize(sel);
+	stmt_finalize(find);
+	stmt_finalize(same);
+	stmt_finalize(set);
+	stmt_finalize(mv_runs);
+	stmt_finalize(mv_aggs);
+	stmt_finalize(del_params);
+	stmt_finalize(del);
 	for (i = 0; i < nv; i++)
 		free(v[i].prefix);
 	free(v);
@@ -371,23 +371,23 @@ out:
 static int load_recorded(struct db *db, struct cm **c, size_t *n,
 			 size_t *alloc)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT sha, parents, position"
+	struct stmt *st = db_prepare(db, "SELECT sha, parents, position"
 				      " FROM commits ORDER BY position, rowid");
 	int rc;
 
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		struct cm *x;
 
 		ALLOC_GROW(*c, *n + 1, *alloc);
 		x = &(*c)[(*n)++];
 		memset(x, 0, sizeof(*x));
-		x->sha = xstrdup((const char *)sqlite3_column_text(st, 0));
-		x->parents = xstrdup((const char *)sqlite3_column_text(st, 1));
-		x->old_pos = sqlite3_column_int64(st, 2);
+		x->sha = xstrdup((const char *)stmt_column_text(st, 0));
+		x->parents = xstrdup((const char *)stmt_column_text(st, 1));
+		x->old_pos = stmt_column_int64(st, 2);
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(db, rc, db->path, 0);
 	return 0;
@@ -496,7 +496,7 @@ int commits_import(struct db *db, const char *repo, const char *const *revs,
 	size_t ng = 0, alloc_g = 0, n = 0, alloc_c = 0, nold = 0, i, nargs = 0;
 	const char **args = NULL;
 	int64_t *pos = NULL;
-	sqlite3_stmt *ins = NULL, *upd = NULL;
+	struct stmt *ins = NULL, *upd = NULL;
 	double key = INFINITY;
 	int r, ret = -1, in_tx = 0;
 
@@ -584,17 +584,17 @@ int commits_import(struct db *db, const char *repo, const char *const *revs,
 		if (i < nold) {
 			if (pos[i] == c[i].old_pos)
 				continue;
-			sqlite3_bind_text(upd, 1, c[i].sha, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(upd, 2, pos[i]);
+			stmt_bind_text(upd, 1, c[i].sha, -1, SQLITE_STATIC);
+			stmt_bind_int64(upd, 2, pos[i]);
 			if (step_done(db, upd))
 				goto out;
 			continue;
 		}
-		sqlite3_bind_text(ins, 1, c[i].sha, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(ins, 2, pos[i]);
-		sqlite3_bind_text(ins, 3, c[i].parents, -1, SQLITE_STATIC);
-		sqlite3_bind_text(ins, 4, c[i].subject, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(ins, 5, c[i].date);
+		stmt_bind_text(ins, 1, c[i].sha, -1, SQLITE_STATIC);
+		stmt_bind_int64(ins, 2, pos[i]);
+		stmt_bind_text(ins, 3, c[i].parents, -1, SQLITE_STATIC);
+		stmt_bind_text(ins, 4, c[i].subject, -1, SQLITE_STATIC);
+		stmt_bind_int64(ins, 5, c[i].date);
 		if (step_done(db, ins))
 			goto out;
 	}
@@ -608,8 +608,8 @@ int commits_import(struct db *db, const char *repo, const char *const *revs,
 out:
 	if (in_tx)
 		db_rollback(db);
-	sqlite3_finalize(ins);
-	sqlite3_finalize(upd);
+	stmt_finalize(ins);
+	stmt_finalize(upd);
 	for (i = 0; i < nold; i++) {
 		/* the recorded commits' strings are ours (load_recorded) */
 		free((char *)c[i].sha);
@@ -624,13 +624,13 @@ out:
 	return ret;
 }
 
-static void commit_row_read(sqlite3_stmt *st, struct commit_row *r)
+static void commit_row_read(struct stmt *st, struct commit_row *r)
 {
-	const char *subject = (const char *)sqlite3_column_text(st, 1);
+	const char *subject = (const char *)stmt_column_text(st, 1);
 
-	r->sha = xstrdup((const char *)sqlite3_column_text(st, 0));
+	r->sha = xstrdup((const char *)stmt_column_text(st, 0));
 	r->subject = xstrdup(subject ? subject : "");
-	r->position = (long)sqlite3_column_int64(st, 2);
+	r->position = (long)stmt_column_int64(st, 2);
 }
 
 /*
@@ -638,17 +638,17 @@ static void commit_row_read(sqlite3_stmt *st, struct commit_row *r)
  * (0, 1, or 2 for "several"), the first in *out; -1 on a database error.
  * Every match's sha is appended to list (for the message).
  */
-static int match_commits(struct db *db, sqlite3_stmt *st, const char *text,
+static int match_commits(struct db *db, struct stmt *st, const char *text,
 			 struct commit_row *out, struct sbuf *list)
 {
 	int rc, nr = 0;
 
-	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	stmt_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		if (!nr)
 			commit_row_read(st, out);
 		sbuf_addf(list, "%s%.12s", nr ? ", " : "",
-			  (const char *)sqlite3_column_text(st, 0));
+			  (const char *)stmt_column_text(st, 0));
 		nr++;
 	}
 	if (rc != SQLITE_DONE) {
@@ -688,7 +688,7 @@ static int resolve(struct db *db, const char *text, struct commit_row *out,
 	for (i = 0; i < len; i++)
 		lower[i] = (char)tolower((unsigned char)lower[i]);
 	for (i = 0; i < ARRAY_SIZE(sql); i++) {
-		sqlite3_stmt *st;
+		struct stmt *st;
 		int nr;
 
 		if (!i && (len < 4 || len > 40 || !is_hex(lower, len)))
@@ -699,7 +699,7 @@ static int resolve(struct db *db, const char *text, struct commit_row *out,
 			goto out;
 		}
 		nr = match_commits(db, st, i ? text : lower, out, &list);
-		sqlite3_finalize(st);
+		stmt_finalize(st);
 		if (nr < 0) {
 			ret = -2;
 			goto out;
@@ -741,7 +741,7 @@ int commits_lookup(struct db *db, const char *text, struct commit_row *out)
 int commits_range(struct db *db, long from, long to, struct commit_row **rows,
 		  size_t *nr)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT sha, subject, position FROM"
+	struct stmt *st = db_prepare(db, "SELECT sha, subject, position FROM"
 				      " commits WHERE position BETWEEN ?1 AND"
 				      " ?2 ORDER BY position");
 	size_t alloc = 0;
@@ -751,13 +751,13 @@ int commits_range(struct db *db, long from, long to, struct commit_row **rows,
 	*nr = 0;
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, from);
-	sqlite3_bind_int64(st, 2, to);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	stmt_bind_int64(st, 1, from);
+	stmt_bind_int64(st, 2, to);
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		ALLOC_GROW(*rows, *nr + 1, alloc);
 		commit_row_read(st, &(*rows)[(*nr)++]);
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE) {
 		commit_rows_free(*rows, *nr);
 		*rows = NULL;

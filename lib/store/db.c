@@ -6,18 +6,73 @@
 #include "store/db.h"
 #include "store/values.h"
 #include "core/sbuf.h"
+#include "store/schema.h"
 #include <time.h>
 #include <unistd.h>
 
-/* generated from schema/NNNN-*.sql by the Makefile (schema.c) */
-extern const char *const schema_migrations[];
-extern const size_t schema_nr_migrations;
-
 #define BUSY_TIMEOUT_MS (10 * 60 * 1000)
+/*
+ * The lock every writer of a server takes for its transaction, as SQLite's
+ * BEGIN IMMEDIATE takes the file's write lock: imports and migrations
+ * follow one another, readers never wait (PERFSIFT_APP_ID as the key).
+ */
+#define SERVER_WRITE_LOCK "SELECT pg_advisory_xact_lock(1347634772)"
 
 const char *db_errmsg(struct db *db)
 {
+	if (db->pg)
+		return pg_errmsg(db->pg);
 	return db->sq ? sqlite3_errmsg(db->sq) : "no database";
+}
+
+int db_errcode(struct db *db)
+{
+	if (db->pg)
+		return pg_errcode(db->pg);
+	return db->sq ? sqlite3_errcode(db->sq) : SQLITE_MISUSE;
+}
+
+int64_t db_changes(struct db *db)
+{
+	return db->pg ? pg_changes(db->pg) : sqlite3_changes(db->sq);
+}
+
+int db_is_server(const char *path)
+{
+	return !strncmp(path, "postgresql://", 13) ||
+	       !strncmp(path, "postgres://", 11);
+}
+
+int db_blob_open(struct db *db, const char *table, const char *column,
+		 const char *key, int64_t row, struct db_blob *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (db->pg)
+		return pg_blob_open(db->pg, table, column, key, row, &b->pg);
+	/* SQLite finds a blob by rowid: key is the INTEGER PRIMARY KEY */
+	return sqlite3_blob_open(db->sq, "main", table, column, row, 0, &b->sq);
+}
+
+int64_t db_blob_bytes(struct db_blob *b)
+{
+	return b->pg ? pg_blob_bytes(b->pg) : sqlite3_blob_bytes(b->sq);
+}
+
+int db_blob_read(struct db_blob *b, void *buf, int n, int64_t offset)
+{
+	if (b->pg)
+		return pg_blob_read(b->pg, buf, n, offset);
+	return sqlite3_blob_read(b->sq, buf, n, (int)offset);
+}
+
+void db_blob_close(struct db_blob *b)
+{
+	if (b->pg)
+		pg_blob_close(b->pg);
+	else if (b->sq)
+		sqlite3_blob_close(b->sq);
+	b->pg = NULL;
+	b->sq = NULL;
 }
 
 /*
@@ -44,38 +99,61 @@ int db_fail(struct db *db, int rc, const char *path, long line)
 		/* said once, naming the database: the command stops */
 		if (!db->env_error)
 			error("%s: database: %s", db->path,
-			      sqlite3_errmsg(db->sq));
+			      db_errmsg(db));
 		db->env_error = 1;
 		return -1;
 	}
 	if (line > 0)
 		return error("%s:%ld: database: %s", path, line,
-			     sqlite3_errmsg(db->sq));
-	return error("%s: database: %s", path, sqlite3_errmsg(db->sq));
+			     db_errmsg(db));
+	return error("%s: database: %s", path, db_errmsg(db));
 }
 
-int db_step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line)
+int db_step_done(struct import_ctx *ctx, struct stmt *st, long line)
 {
-	int rc = sqlite3_step(st);
+	int rc = stmt_step(st);
 
-	sqlite3_reset(st);
+	stmt_reset(st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	return db_fail(ctx->db, rc, ctx->path, line);
 }
 
-void db_bind_id(sqlite3_stmt *st, int i, int64_t id)
+int db_step_id(struct import_ctx *ctx, struct stmt *st, long line,
+	       int64_t *id)
+{
+	int rc = stmt_step(st);
+
+	*id = rc == SQLITE_ROW ? stmt_column_int64(st, 0) : 0;
+	stmt_reset(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return 0;
+	return db_fail(ctx->db, rc, ctx->path, line);
+}
+
+void db_bind_id(struct stmt *st, int i, int64_t id)
 {
 	if (id > 0)
-		sqlite3_bind_int64(st, i, id);
+		stmt_bind_int64(st, i, id);
 	else
-		sqlite3_bind_null(st, i);
+		stmt_bind_null(st, i);
 }
 
 int db_exec(struct db *db, const char *sql)
 {
 	char *msg = NULL;
-	int rc = sqlite3_exec(db->sq, sql, NULL, NULL, &msg);
+	int rc;
+
+	if (db->pg) {
+		rc = pg_exec(db->pg, sql);
+		if (rc == SQLITE_OK)
+			return 0;
+		if (!(env_code(rc) && db->env_error))
+			error("%s: %s", db->path, pg_errmsg(db->pg));
+		db->env_error |= env_code(rc);
+		return -1;
+	}
+	rc = sqlite3_exec(db->sq, sql, NULL, NULL, &msg);
 
 	if (rc != SQLITE_OK) {
 		int ret;
@@ -116,14 +194,44 @@ static int db_exec_patient(struct db *db, const char *sql)
 	}
 }
 
-sqlite3_stmt *db_prepare(struct db *db, const char *sql)
+struct stmt *db_prepare(struct db *db, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
+	struct stmt *st = xcalloc(1, sizeof(*st));
+	int ok;
 
-	if (sqlite3_prepare_v3(db->sq, sql, -1, SQLITE_PREPARE_PERSISTENT, &st,
-			       NULL) != SQLITE_OK) {
+	if (db->pg)
+		ok = !!(st->pg = pg_prepare(db->pg, sql));
+	else
+		ok = sqlite3_prepare_v3(db->sq, sql, -1,
+					SQLITE_PREPARE_PERSISTENT, &st->sq,
+					NULL) == SQLITE_OK;
+	if (!ok) {
+		int rc = db_errcode(db);
+
+		free(st);
+		if (env_code(rc)) {
+			/* a lost connection, not a wrong statement */
+			db_fail(db, rc, db->path, 0);
+			return NULL;
+		}
 		error("%s: cannot prepare statement: %s", db->path,
-		      sqlite3_errmsg(db->sq));
+		      db_errmsg(db));
+		return NULL;
+	}
+	return st;
+}
+
+struct stmt *db_prepare_copy(struct db *db, const char *table,
+			     const char *columns, const char *sql)
+{
+	struct stmt *st;
+
+	if (!db->pg)
+		return db_prepare(db, sql);
+	st = xcalloc(1, sizeof(*st));
+	if (!(st->pg = pg_prepare_copy(db->pg, table, columns))) {
+		free(st);
+		error("%s: cannot prepare COPY: %s", db->path, db_errmsg(db));
 		return NULL;
 	}
 	return st;
@@ -134,41 +242,53 @@ sqlite3_stmt *db_prepare(struct db *db, const char *sql)
  * files begins and commits once per file, and parsing the SQL each time
  * cost as much as a dozen sample inserts.
  */
-static int db_exec_kept(struct db *db, sqlite3_stmt **st, const char *sql)
+static int db_exec_kept(struct db *db, struct stmt **st, const char *sql)
 {
 	int rc;
 
 	if (!*st && !(*st = db_prepare(db, sql)))
 		return -1;
-	rc = sqlite3_step(*st);
+	rc = stmt_step(*st);
 	if (rc != SQLITE_DONE) {
 		int ret = -1;
 
 		if (!(env_code(rc) && db->env_error))
-			ret = error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+			ret = error("%s: %s", db->path, db_errmsg(db));
 		db->env_error |= env_code(rc);
-		sqlite3_reset(*st);
+		stmt_reset(*st);
 		return ret;
 	}
-	sqlite3_reset(*st);
+	stmt_reset(*st);
 	return 0;
 }
 
 int db_begin(struct db *db)
 {
+	if (db->pg) {
+		/* the write lock of every writer; see SERVER_WRITE_LOCK */
+		if (db_exec(db, "BEGIN") || db_exec(db, SERVER_WRITE_LOCK))
+			return -1;
+		return 0;
+	}
 	/* IMMEDIATE: take the write lock now, waiting up to the busy timeout */
 	return db_exec_kept(db, &db->begin_st, "BEGIN IMMEDIATE");
 }
 
 int db_commit(struct db *db)
 {
+	if (db->pg)
+		return db_exec(db, "COMMIT");
 	return db_exec_kept(db, &db->commit_st, "COMMIT");
 }
 
 void db_rollback(struct db *db)
 {
-	if (!sqlite3_get_autocommit(db->sq))
+	if (db->pg) {
+		if (pg_in_transaction(db->pg))
+			pg_exec(db->pg, "ROLLBACK");
+	} else if (!sqlite3_get_autocommit(db->sq)) {
 		sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
+	}
 	/* metric and variant ids made in the transaction are gone with it */
 	strmap_clear(&db->metric_ids);
 	strmap_clear(&db->variant_ids);
@@ -177,16 +297,16 @@ void db_rollback(struct db *db)
 /* One integer from a fixed query (a PRAGMA, a count). 0 or error(). */
 static int query_int(struct db *db, const char *sql, int *v)
 {
-	sqlite3_stmt *st = db_prepare(db, sql);
+	struct stmt *st = db_prepare(db, sql);
 
 	if (!st)
 		return -1;
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+	if (stmt_step(st) != SQLITE_ROW) {
+		stmt_finalize(st);
+		return error("%s: %s", db->path, db_errmsg(db));
 	}
-	*v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	*v = stmt_column_int(st, 0);
+	stmt_finalize(st);
 	return 0;
 }
 
@@ -279,6 +399,143 @@ fail:
 	return -1;
 }
 
+/* ---- a PostgreSQL server (schema/pg/README.md) ---- */
+
+/*
+ * One integer from a query that returns at most one row: *v, or *v = -1
+ * when it returns none.  0 or error().
+ */
+static int query_int_or_none(struct db *db, const char *sql, int *v)
+{
+	struct stmt *st = db_prepare(db, sql);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = stmt_step(st);
+	*v = rc == SQLITE_ROW ? stmt_column_int(st, 0) : -1;
+	stmt_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(db, rc, db->path, 0);
+	return 0;
+}
+
+/*
+ * The server's version of the schema: *version 0 for an empty database
+ * (no tables: ours to create), else perfsift_meta's; a database with
+ * tables and no perfsift_meta, or another application_id, is refused
+ * before any write.  0 or -1 after error().
+ */
+static int server_version(struct db *db, int *version)
+{
+	int tables, meta, app;
+
+	if (query_int_or_none(db, "SELECT count(*) FROM pg_catalog.pg_tables "
+			      "WHERE schemaname = current_schema()", &tables) ||
+	    query_int_or_none(db, "SELECT count(*) FROM pg_catalog.pg_tables "
+			      "WHERE schemaname = current_schema() AND "
+			      "tablename = 'perfsift_meta'", &meta))
+		return -1;
+	*version = 0;
+	if (!meta) {
+		if (!tables)
+			return 0;
+		return error("%s: not a perfsift database (%d tables, no "
+			     "perfsift_meta): refusing to touch it; name "
+			     "another database", db->path, tables);
+	}
+	if (query_int_or_none(db, "SELECT application_id FROM perfsift_meta",
+			      &app) ||
+	    query_int_or_none(db, "SELECT schema_version FROM perfsift_meta",
+			      version))
+		return -1;
+	if (app != PERFSIFT_APP_ID)
+		return error("%s: not a perfsift database (application_id "
+			     "%#x): refusing to touch it; name another "
+			     "database", db->path, (unsigned)app);
+	return 0;
+}
+
+static int migrate_server(struct db *db)
+{
+	int version, last = schema_pg_steps[schema_pg_nr_steps - 1].version;
+	size_t i;
+
+	if (server_version(db, &version))
+		return -1;
+	if (version > last)
+		return error("%s: database schema version %d is newer than this "
+			     "perfsift understands (%d)", db->path, version,
+			     last);
+	if (version == last)
+		return 0;
+	if (db_begin(db))
+		return -1;
+	/* re-read under the lock: another process may have migrated */
+	if (server_version(db, &version))
+		goto fail;
+	for (i = 0; i < schema_pg_nr_steps; i++) {
+		int to = schema_pg_steps[i].version;
+
+		if (to <= version)
+			continue;
+		if (db_exec(db, schema_pg_steps[i].sql))
+			goto fail;
+		/* 0007 made run_values: fill it from an older database's rows */
+		if (to == 7 && version && db_pack_runs(db, -1))
+			goto fail;
+	}
+	return db_commit(db);
+fail:
+	db_rollback(db);
+	return -1;
+}
+
+/*
+ * The URI for messages: as given, but a URI that carries a password is
+ * refused (it would be on the command line, in `ps` and in shell
+ * histories): libpq reads it from ~/.pgpass, PGPASSFILE or PGPASSWORD.
+ */
+static int check_uri(const char *uri)
+{
+	const char *at = strchr(uri, '@'), *rest = strstr(uri, "://") + 3;
+	const char *q = strchr(uri, '?');
+
+	if (at && (!q || at < q) && memchr(rest, ':', (size_t)(at - rest)))
+		return error("%s...: a password in the URI is refused: put it "
+			     "in ~/.pgpass (or PGPASSFILE), or PGPASSWORD",
+			     "postgresql://");
+	if (q && (strstr(q, "password=") == q + 1 ||
+		  strstr(q, "&password=")))
+		return error("%s...: a password in the URI is refused: put it "
+			     "in ~/.pgpass (or PGPASSFILE), or PGPASSWORD",
+			     "postgresql://");
+	return 0;
+}
+
+static int open_server(struct db *db, const char *uri)
+{
+	char *why = NULL;
+
+	memset(db, 0, sizeof(*db));
+	if (check_uri(uri))
+		return -1;
+	db->path = xstrdup(uri);
+	db->pg = pg_connect(uri, &why);
+	if (!db->pg) {
+		error("%s: cannot connect: %s", uri, why ? why : "?");
+		free(why);
+		db->env_error = 1;
+		goto fail;
+	}
+	if (migrate_server(db))
+		goto fail;
+	return 0;
+fail:
+	db_close(db);
+	return -1;
+}
+
 /*
  * Can this process not write the database at path, or not create files
  * beside it?  Only for a file that exists: a new one is created as usual
@@ -328,6 +585,8 @@ int db_open(struct db *db, const char *path)
 	int stamp, readonly, rc;
 	char *uri;
 
+	if (db_is_server(path))
+		return open_server(db, path);
 	/*
 	 * perfsift is single-threaded: no mutexes, no memory statistics
 	 * (they cost a few percent of every insert).  Must come before the
@@ -363,7 +622,7 @@ int db_open(struct db *db, const char *path)
 	}
 	if (rc != SQLITE_OK) {
 		error("%s: cannot open database: %s", path,
-		      db->sq ? sqlite3_errmsg(db->sq) : "out of memory");
+		      db->sq ? db_errmsg(db) : "out of memory");
 		goto fail;
 	}
 	sqlite3_busy_timeout(db->sq, BUSY_TIMEOUT_MS);
@@ -439,15 +698,18 @@ void db_close(struct db *db)
 	size_t i;
 
 	for (i = 0; i < ST_NR; i++)
-		sqlite3_finalize(db->st[i]);
-	sqlite3_finalize(db->begin_st);
-	sqlite3_finalize(db->commit_st);
+		stmt_finalize(db->st[i]);
+	stmt_finalize(db->begin_st);
+	stmt_finalize(db->commit_st);
 	db->begin_st = db->commit_st = NULL;
 	strmap_clear(&db->metric_ids);
 	strmap_clear(&db->variant_ids);
 	if (db->sq)
 		sqlite3_close_v2(db->sq);
 	db->sq = NULL;
+	if (db->pg)
+		pg_close(db->pg);
+	db->pg = NULL;
 	free(db->path);
 	db->path = NULL;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sqlite3.h>
 #include "core/strmap.h"
+#include "store/stmt.h"
 
 /*
  * Entries the metric and variant caches hold at most: past it they start
@@ -42,11 +43,17 @@ enum metric_kind {
 const char *metric_kind_name(enum metric_kind k);
 
 struct db {
+	/*
+	 * The backend: a SQLite file (sq) or a PostgreSQL server (pg, when
+	 * the path is a postgresql:// URI); exactly one is set while open.
+	 */
 	sqlite3 *sq;		/* owned */
-	char *path;		/* owned */
-	sqlite3_stmt *st[ST_NR];	/* owned; NULL until first needed */
+	struct pg_conn *pg;	/* owned */
+	char *path;		/* owned; for a server, the URI without its
+				 * password, for messages */
+	struct stmt *st[ST_NR];	/* owned; NULL until first needed */
 	/* owned: BEGIN IMMEDIATE and COMMIT, parsed once (one per file) */
-	sqlite3_stmt *begin_st, *commit_st;
+	struct stmt *begin_st, *commit_st;
 	/*
 	 * metric name -> metrics.id, across the files of one command.  Ids
 	 * made in a transaction that rolls back are gone: db_rollback()
@@ -85,13 +92,20 @@ void db_close(struct db *db);
 /* Fixed SQL only (no user data); returns 0 or error(). */
 int db_exec(struct db *db, const char *sql);
 /* Prepare a fixed statement, or error() and return NULL. */
-sqlite3_stmt *db_prepare(struct db *db, const char *sql);
+struct stmt *db_prepare(struct db *db, const char *sql);
+/*
+ * A statement that only adds rows to table(columns) (sql: its INSERT for
+ * SQLite, whose parameters are the columns in order): on a server the
+ * rows go through COPY, sent before the next other statement runs.
+ */
+struct stmt *db_prepare_copy(struct db *db, const char *table,
+			     const char *columns, const char *sql);
 /*
  * One of the import's statements (enum db_stmt), prepared on first use
  * and kept with the db (emit.c); reset it after use, never finalize.
  * NULL after error().
  */
-sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which);
+struct stmt *db_stmt(struct db *db, enum db_stmt which);
 int db_begin(struct db *db);
 int db_commit(struct db *db);
 void db_rollback(struct db *db);
@@ -107,11 +121,40 @@ int db_fail(struct db *db, int rc, const char *path, long line);
  * it; 0, or -1 after db_fail() naming ctx->path and line.
  */
 struct import_ctx;
-int db_step_done(struct import_ctx *ctx, sqlite3_stmt *st, long line);
+int db_step_done(struct import_ctx *ctx, struct stmt *st, long line);
+/*
+ * Step an INSERT ... RETURNING id of the import and reset it: *id the new
+ * row's, or 0 when the insert did nothing (ON CONFLICT DO NOTHING); 0, or
+ * -1 after db_fail().
+ */
+int db_step_id(struct import_ctx *ctx, struct stmt *st, long line,
+	       int64_t *id);
 /* Bind an id, or NULL for 0 (not known). */
-void db_bind_id(sqlite3_stmt *st, int i, int64_t id);
+void db_bind_id(struct stmt *st, int i, int64_t id);
 /* Error text of the last failed call, for messages. */
 const char *db_errmsg(struct db *db);
+/* SQLite-style code of the last failed call. */
+int db_errcode(struct db *db);
+/* Rows changed by the last INSERT, UPDATE or DELETE. */
+int64_t db_changes(struct db *db);
+/* Is path a PostgreSQL server's URI (postgresql:// or postgres://)? */
+int db_is_server(const char *path);
+
+/*
+ * A blob column of one row (key = row), read in pieces: SQLite's
+ * incremental blob I/O, or a server's bytea fetched whole or by ranges.
+ */
+struct db_blob {
+	sqlite3_blob *sq;	/* owned */
+	struct pg_blob *pg;	/* owned */
+};
+/* SQLITE_OK, or a code (no such row: SQLITE_ERROR, db_errmsg()). */
+int db_blob_open(struct db *db, const char *table, const char *column,
+		 const char *key, int64_t row, struct db_blob *b);
+int64_t db_blob_bytes(struct db_blob *b);
+/* n bytes from offset into buf: SQLITE_OK or a code. */
+int db_blob_read(struct db_blob *b, void *buf, int n, int64_t offset);
+void db_blob_close(struct db_blob *b);
 
 /* A key=value pair; both borrowed. */
 struct kv {

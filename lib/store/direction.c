@@ -281,7 +281,7 @@ int direction_builtin(const char *metric, const char *unit)
 
 int direction_load(struct db *db, struct direction_overrides *o)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
 	size_t alloc = 0, alloc2 = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -289,15 +289,15 @@ int direction_load(struct db *db, struct direction_overrides *o)
 			    "ORDER BY length(pattern) DESC, pattern");
 	if (!st)
 		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (stmt_step(st) == SQLITE_ROW) {
 		ALLOC_GROW(o->pattern, o->nr + 1, alloc);
 		ALLOC_GROW(o->dir, o->nr + 1, alloc2);
 		o->pattern[o->nr] =
-			xstrdup((const char *)sqlite3_column_text(st, 0));
-		o->dir[o->nr] = sqlite3_column_int(st, 1);
+			xstrdup((const char *)stmt_column_text(st, 0));
+		o->dir[o->nr] = stmt_column_int(st, 1);
 		o->nr++;
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	return 0;
 }
 
@@ -327,7 +327,7 @@ int direction_of(const struct direction_overrides *o, const char *metric,
 
 int direction_set(struct db *db, const char *pattern, int dir)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc;
 
 	if (dir == INT_MIN)
@@ -338,13 +338,13 @@ int direction_set(struct db *db, const char *pattern, int dir)
 				    "(pattern, direction) VALUES (?, ?)");
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, pattern, -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 1, pattern, -1, SQLITE_TRANSIENT);
 	if (dir != INT_MIN)
-		sqlite3_bind_int(st, 2, dir);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+		stmt_bind_int(st, 2, dir);
+	rc = stmt_step(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+		return error("%s: %s", db->path, db_errmsg(db));
 	return 0;
 }
 

@@ -78,28 +78,29 @@ char *params_canonical(const struct kv *params, size_t nr)
 
 /* ---- import ---- */
 
-static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+static void bind_text_or_null(struct stmt *st, int i, const char *s)
 {
 	if (s && *s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
 	else
-		sqlite3_bind_null(st, i);
+		stmt_bind_null(st, i);
 }
 
 /* The import statements, prepared on first use and kept with the db. */
-sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which)
+struct stmt *db_stmt(struct db *db, enum db_stmt which)
 {
 	static const char *const sql[ST_NR] = {
 		[ST_INS_RUN] = "INSERT INTO runs(import_id, variant_id, suite, "
 			"iteration, start_time, source_id, line) VALUES "
-			"(?,?,?,?,?,?,?)",
-		[ST_INS_PARAM] = "INSERT OR REPLACE INTO variant_params("
-			"variant_id, key, value) VALUES (?,?,?)",
+			"(?,?,?,?,?,?,?) RETURNING id",
+		[ST_INS_PARAM] = "INSERT INTO variant_params(variant_id, key, "
+			"value) VALUES (?,?,?) ON CONFLICT (variant_id, key) "
+			"DO UPDATE SET value = excluded.value",
 		[ST_INS_SAMPLE] = "INSERT INTO samples(run_id, metric_id, "
 			"value, line, source_id) VALUES (?,?,?,?,?)",
-		[ST_INS_DERIVED] = "INSERT OR IGNORE INTO samples(run_id, "
-			"metric_id, value, line, source_id, derived) VALUES "
-			"(?,?,?,?,?,1)",
+		[ST_INS_DERIVED] = "INSERT INTO samples(run_id, metric_id, "
+			"value, line, source_id, derived) VALUES (?,?,?,?,?,1) "
+			"ON CONFLICT DO NOTHING",
 		[ST_INS_SERIES] = "INSERT INTO series(run_id, metric_id, chunk, "
 			"n, points, source_id, line) VALUES (?,?,?,?,?,?,?)",
 		[ST_INS_AGG] = "INSERT INTO aggregates(import_id, variant_id, "
@@ -109,8 +110,8 @@ sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which)
 			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		[ST_FIND_METRIC] = "SELECT id, unit IS NULL, kind FROM metrics "
 			"WHERE name = ?",
-		[ST_INS_METRIC] = "INSERT OR IGNORE INTO metrics(name, unit, "
-			"kind) VALUES (?,?,?)",
+		[ST_INS_METRIC] = "INSERT INTO metrics(name, unit, kind) "
+			"VALUES (?,?,?) ON CONFLICT DO NOTHING RETURNING id",
 		[ST_SET_UNIT] = "UPDATE metrics SET unit = ? WHERE id = ? AND "
 			"unit IS NULL",
 		[ST_SET_KIND] = "UPDATE metrics SET kind = ? WHERE id = ? AND "
@@ -122,9 +123,9 @@ sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which)
 			"testcase = ? AND params = ?",
 		[ST_INS_VARIANT] = "INSERT INTO variants(label, kernel, "
 			"commit_sha, machine, testcase, params) VALUES "
-			"(?,?,?,?,?,?)",
+			"(?,?,?,?,?,?) RETURNING id",
 		[ST_INS_SOURCE] = "INSERT INTO sources(import_id, path) "
-			"VALUES (?,?)",
+			"VALUES (?,?) RETURNING id",
 		[ST_METRIC_INFO] = "SELECT name, coalesce(kind, 0) FROM "
 			"metrics WHERE id = ?",
 		/*
@@ -132,16 +133,18 @@ sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which)
 		 * indexes (every sha byte sorts below 'g'), not a scan
 		 */
 		[ST_RESOLVE_COMMIT] = "SELECT sha FROM commits WHERE sha >= ?1 "
-			"AND sha < ?1 || 'g' UNION SELECT commit_sha FROM "
-			"variants WHERE commit_sha >= ?1 AND commit_sha < "
-			"?1 || 'g' AND length(commit_sha) > length(?1) "
+			"AND sha < CAST(?1 AS TEXT) || 'g' UNION SELECT "
+			"commit_sha FROM variants WHERE commit_sha >= ?1 AND "
+			"commit_sha < CAST(?1 AS TEXT) || 'g' AND "
+			"length(commit_sha) > length(CAST(?1 AS TEXT)) "
 			"ORDER BY 1 LIMIT 20",
 		/* run_values (store/values.c) */
 		[ST_MAX_METRIC] = "SELECT coalesce(max(id), 0) FROM metrics",
 		[ST_PACK_LIST] = "SELECT r.id, (SELECT count(*) FROM samples s "
 			"WHERE s.run_id = r.id) FROM runs r WHERE r.import_id = ?",
-		[ST_PACK_INS] = "INSERT OR REPLACE INTO run_values(run_id, n, "
-			"data) VALUES (?, ?, ?)",
+		[ST_PACK_INS] = "INSERT INTO run_values(run_id, n, data) "
+			"VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET "
+			"n = excluded.n, data = excluded.data",
 		[ST_PACK_ROWS] = "SELECT metric_id, value, derived FROM samples "
 			"WHERE run_id = ? ORDER BY metric_id",
 		[ST_HAS_SAMPLE] = "SELECT 1 FROM samples WHERE run_id = ? AND "
@@ -149,13 +152,14 @@ sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which)
 		[ST_SET_STATE] = "UPDATE metrics SET direction = "
 			"coalesce(direction, ?1), summary = coalesce(summary, "
 			"?2) WHERE id = ?3",
-		[ST_INS_POSITION] = "INSERT OR IGNORE INTO import_metrics("
-			"import_id, metric_id, position) VALUES (?,?,?)",
+		[ST_INS_POSITION] = "INSERT INTO import_metrics(import_id, "
+			"metric_id, position) VALUES (?,?,?) ON CONFLICT DO "
+			"NOTHING",
 		[ST_INS_HIST] = "INSERT INTO histograms(run_id, metric_id, n, "
 			"bins, source_id, line) VALUES (?,?,?,?,?,?)",
 		[ST_INS_IMPORT] = "INSERT INTO imports(path, sha256, format, "
 			"size, file_size, imported_at, is_dir) VALUES "
-			"(?,?,?,0,?,?,?)",
+			"(?,?,?,0,?,?,?) RETURNING id",
 		[ST_FIND_HASH] = "SELECT 1 FROM imports WHERE sha256 = ?",
 		[ST_SET_HASH] = "UPDATE imports SET sha256 = ?, size = ? WHERE "
 			"id = ?",
@@ -183,7 +187,8 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 		    const char *format, int64_t file_size, int is_dir,
 		    const struct import_overrides *ovr)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
+	struct timespec now;
 	char pending[64];
 	size_t i;
 
@@ -198,28 +203,33 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 
 	st = db->st[ST_INS_IMPORT];
 	/* the real hash is known only at the end; we hold the write lock */
-	snprintf(pending, sizeof(pending), "pending-%ld", (long)getpid());
-	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, pending, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, format, -1, SQLITE_TRANSIENT);
+	/*
+	 * Unique among the importers of a server too, whose pids may be the
+	 * same on two machines: the process and the time in ns.
+	 */
+	clock_gettime(CLOCK_REALTIME, &now);
+	snprintf(pending, sizeof(pending), "pending-%ld-%lld.%09ld",
+		 (long)getpid(), (long long)now.tv_sec, (long)now.tv_nsec);
+	stmt_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 2, pending, -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 3, format, -1, SQLITE_TRANSIENT);
 	if (file_size >= 0)
-		sqlite3_bind_int64(st, 4, file_size);
+		stmt_bind_int64(st, 4, file_size);
 	else
-		sqlite3_bind_null(st, 4);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL));
-	sqlite3_bind_int(st, 6, !!is_dir);
-	if (db_step_done(ctx, st, 0))
+		stmt_bind_null(st, 4);
+	stmt_bind_int64(st, 5, (int64_t)time(NULL));
+	stmt_bind_int(st, 6, !!is_dir);
+	if (db_step_id(ctx, st, 0, &ctx->import_id))
 		return -1;
-	ctx->import_id = sqlite3_last_insert_rowid(db->sq);
 	return 0;
 }
 
 /* Does the query st (bound) return a row?  1, 0, or -1 after error(). */
-static int has_row(struct db *db, sqlite3_stmt *st, const char *path)
+static int has_row(struct db *db, struct stmt *st, const char *path)
 {
-	int rc = sqlite3_step(st);
+	int rc = stmt_step(st);
 
-	sqlite3_reset(st);
+	stmt_reset(st);
 	if (rc == SQLITE_ROW)
 		return 1;
 	if (rc == SQLITE_DONE)
@@ -229,37 +239,37 @@ static int has_row(struct db *db, sqlite3_stmt *st, const char *path)
 
 int db_imported_path(struct db *db, const char *path, int64_t file_size)
 {
-	sqlite3_stmt *st = db_stmt(db, ST_FIND_PATH);
+	struct stmt *st = db_stmt(db, ST_FIND_PATH);
 
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, file_size);
+	stmt_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+	stmt_bind_int64(st, 2, file_size);
 	return has_row(db, st, path);
 }
 
 int db_imported_hash(struct db *db, const char *sha256_hex)
 {
-	sqlite3_stmt *st = db_stmt(db, ST_FIND_HASH);
+	struct stmt *st = db_stmt(db, ST_FIND_HASH);
 
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
 	return has_row(db, st, db->path);
 }
 
 int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 		       uint64_t size)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int found = db_imported_hash(ctx->db, sha256_hex);
 
 	if (found)
 		return found;
 	st = ctx->db->st[ST_SET_HASH];
-	sqlite3_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)size);
-	sqlite3_bind_int64(st, 3, ctx->import_id);
+	stmt_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
+	stmt_bind_int64(st, 2, (int64_t)size);
+	stmt_bind_int64(st, 3, ctx->import_id);
 	return db_step_done(ctx, st, 0);
 }
 
@@ -269,7 +279,7 @@ int db_import_delete(struct db *db, int64_t import_id)
 		"CREATE TEMP TABLE IF NOT EXISTS gone_variants(id INTEGER "
 		"PRIMARY KEY)",
 		"DELETE FROM gone_variants",
-		"INSERT OR IGNORE INTO gone_variants SELECT variant_id FROM "
+		"INSERT INTO gone_variants SELECT variant_id FROM "
 		"runs WHERE import_id = ?1 UNION SELECT variant_id FROM "
 		"aggregates WHERE import_id = ?1",
 		"DELETE FROM samples WHERE run_id IN (SELECT id FROM runs "
@@ -296,18 +306,18 @@ int db_import_delete(struct db *db, int64_t import_id)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(sql); i++) {
-		sqlite3_stmt *st = db_prepare(db, sql[i]);
+		struct stmt *st = db_prepare(db, sql[i]);
 		int rc;
 
 		if (!st)
 			return -1;
-		if (sqlite3_bind_parameter_count(st))
-			sqlite3_bind_int64(st, 1, import_id);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
+		if (stmt_bind_parameter_count(st))
+			stmt_bind_int64(st, 1, import_id);
+		rc = stmt_step(st);
+		stmt_finalize(st);
 		if (rc != SQLITE_DONE)
 			return error("%s: %s", db->path,
-				     sqlite3_errmsg(db->sq));
+				     db_errmsg(db));
 	}
 	/* ids cached for deleted variants are gone */
 	strmap_clear(&db->variant_ids);
@@ -434,7 +444,7 @@ static int is_hex_n(const char *s, size_t min, size_t max)
 static int resolve_commit(struct import_ctx *ctx, const char *commit,
 			  long line, char **full)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
 	char **cand = NULL;
 	size_t nr = 0, alloc = 0, i;
 	int ret = 0;
@@ -445,12 +455,12 @@ static int resolve_commit(struct import_ctx *ctx, const char *commit,
 	st = db_stmt(ctx->db, ST_RESOLVE_COMMIT);
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, commit, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	stmt_bind_text(st, 1, commit, -1, SQLITE_TRANSIENT);
+	while (stmt_step(st) == SQLITE_ROW) {
 		ALLOC_GROW(cand, nr + 1, alloc);
-		cand[nr++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		cand[nr++] = xstrdup((const char *)stmt_column_text(st, 0));
 	}
-	sqlite3_reset(st);
+	stmt_reset(st);
 	if (nr == 1) {
 		*full = cand[0];
 		free(cand);
@@ -577,7 +587,7 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 	char short_commit[13], *full = NULL, *canon = NULL;
 	struct kv *kv = NULL;
 	size_t nr_kv = 0, i;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int64_t v;
 	int rc, ret = -1;
 
@@ -637,41 +647,40 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 		goto out;
 	}
 	st = ctx->db->st[ST_FIND_VARIANT];
-	sqlite3_bind_text(st, 1, or_empty(v_label), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, or_empty(kernel), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, or_empty(v_commit), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, or_empty(machine), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, or_empty(testcase), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_reset(st);
+	stmt_bind_text(st, 1, or_empty(v_label), -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 2, or_empty(kernel), -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 3, or_empty(v_commit), -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 4, or_empty(machine), -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 5, or_empty(testcase), -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
+	rc = stmt_step(st);
+	v = rc == SQLITE_ROW ? stmt_column_int64(st, 0) : 0;
+	stmt_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		db_fail(ctx->db, rc, ctx->path, line);
 		goto out;
 	}
 	if (!v) {
 		st = ctx->db->st[ST_INS_VARIANT];
-		sqlite3_bind_text(st, 1, or_empty(v_label), -1,
+		stmt_bind_text(st, 1, or_empty(v_label), -1,
 				  SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, or_empty(kernel), -1,
+		stmt_bind_text(st, 2, or_empty(kernel), -1,
 				  SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, or_empty(v_commit), -1,
+		stmt_bind_text(st, 3, or_empty(v_commit), -1,
 				  SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 4, or_empty(machine), -1,
+		stmt_bind_text(st, 4, or_empty(machine), -1,
 				  SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 5, or_empty(testcase), -1,
+		stmt_bind_text(st, 5, or_empty(testcase), -1,
 				  SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
-		if (db_step_done(ctx, st, line))
+		stmt_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
+		if (db_step_id(ctx, st, line, &v))
 			goto out;
-		v = sqlite3_last_insert_rowid(ctx->db->sq);
 		st = ctx->db->st[ST_INS_PARAM];
 		for (i = 0; i < nr_kv; i++) {
-			sqlite3_bind_int64(st, 1, v);
-			sqlite3_bind_text(st, 2, kv[i].key, -1,
+			stmt_bind_int64(st, 1, v);
+			stmt_bind_text(st, 2, kv[i].key, -1,
 					  SQLITE_TRANSIENT);
-			sqlite3_bind_text(st, 3, kv[i].value, -1,
+			stmt_bind_text(st, 3, kv[i].value, -1,
 					  SQLITE_TRANSIENT);
 			if (db_step_done(ctx, st, line))
 				goto out;
@@ -691,19 +700,20 @@ out:
 	return ret;
 }
 
-/* INSERT OR IGNORE the metric: sqlite3_changes() says if it was new. */
+/* Insert the metric unless it is there: *id 0 if it was. */
 static int insert_metric(struct import_ctx *ctx, const char *name, size_t len,
-			 const char *unit, enum metric_kind kind, long line)
+			 const char *unit, enum metric_kind kind, long line,
+			 int64_t *id)
 {
-	sqlite3_stmt *st = ctx->db->st[ST_INS_METRIC];
+	struct stmt *st = ctx->db->st[ST_INS_METRIC];
 
-	sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
 	bind_text_or_null(st, 2, unit);
 	if (kind)
-		sqlite3_bind_int(st, 3, (int)kind);
+		stmt_bind_int(st, 3, (int)kind);
 	else
-		sqlite3_bind_null(st, 3);
-	return db_step_done(ctx, st, line);
+		stmt_bind_null(st, 3);
+	return db_step_id(ctx, st, line, id);
 }
 
 static int metric_id(struct import_ctx *ctx, const char *name,
@@ -712,7 +722,7 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 {
 	struct db *db = ctx->db;
 	size_t len = strlen(name);
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc, unit_null = 0, kind_null = 0;
 	int64_t cached;
 
@@ -737,39 +747,36 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 	 * insert found the name there.  One statement instead of two.
 	 */
 	if (db->metric_miss_new) {
-		if (insert_metric(ctx, name, len, unit, kind, line))
+		if (insert_metric(ctx, name, len, unit, kind, line, id))
 			return -1;
-		if (sqlite3_changes(db->sq)) {
-			*id = sqlite3_last_insert_rowid(db->sq);
+		if (*id)
 			goto out;
-		}
 	}
 	st = db->st[ST_FIND_METRIC];
-	sqlite3_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
+	stmt_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
+	rc = stmt_step(st);
 	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		unit_null = sqlite3_column_int(st, 1);
-		kind_null = sqlite3_column_type(st, 2) == SQLITE_NULL;
+		*id = stmt_column_int64(st, 0);
+		unit_null = stmt_column_int(st, 1);
+		kind_null = stmt_column_type(st, 2) == SQLITE_NULL;
 	}
-	sqlite3_reset(st);
+	stmt_reset(st);
 	db->metric_miss_new = rc == SQLITE_DONE;
 	if (rc == SQLITE_DONE) {
-		if (insert_metric(ctx, name, len, unit, kind, line))
+		if (insert_metric(ctx, name, len, unit, kind, line, id))
 			return -1;
 		/* not there, yet not inserted: a constraint said no */
-		if (!sqlite3_changes(db->sq))
+		if (!*id)
 			return error("%s:%ld: database: metric '%s' refused",
 				     ctx->path, line, name);
-		*id = sqlite3_last_insert_rowid(db->sq);
 	} else if (rc != SQLITE_ROW) {
 		return db_fail(db, rc, ctx->path, line);
 	} else {
 		if (unit_null && unit && *unit) {
 			/* the first file that knows the unit gives it */
 			st = db->st[ST_SET_UNIT];
-			sqlite3_bind_text(st, 1, unit, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_int64(st, 2, *id);
+			stmt_bind_text(st, 1, unit, -1, SQLITE_TRANSIENT);
+			stmt_bind_int64(st, 2, *id);
 			if (db_step_done(ctx, st, line))
 				return -1;
 		}
@@ -777,8 +784,8 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 			kind = (enum metric_kind)1;	/* known: cache it */
 		if (kind_null && kind) {
 			st = db->st[ST_SET_KIND];
-			sqlite3_bind_int(st, 1, (int)kind);
-			sqlite3_bind_int64(st, 2, *id);
+			stmt_bind_int(st, 1, (int)kind);
+			stmt_bind_int64(st, 2, *id);
 			if (db_step_done(ctx, st, line))
 				return -1;
 		}
@@ -803,7 +810,7 @@ int db_emit_histogram(struct import_ctx *ctx, const char *metric,
 		      const double *count, size_t n, long line)
 {
 	struct db *db = ctx->db;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	unsigned char *blob;
 	int64_t id;
 	size_t i;
@@ -820,12 +827,12 @@ int db_emit_histogram(struct import_ctx *ctx, const char *metric,
 	for (i = 0; i < n; i++)
 		/* little-endian doubles, as the series' points */
 		series_put_point(blob, i, value[i], count[i]);
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	sqlite3_bind_int64(st, 2, id);
-	sqlite3_bind_int64(st, 3, (int64_t)n);
-	sqlite3_bind_blob(st, 4, blob, (int)(n * 16), SQLITE_TRANSIENT);
+	stmt_bind_int64(st, 1, ctx->run_id);
+	stmt_bind_int64(st, 2, id);
+	stmt_bind_int64(st, 3, (int64_t)n);
+	stmt_bind_blob(st, 4, blob, (int)(n * 16), SQLITE_TRANSIENT);
 	db_bind_id(st, 5, ctx->source_id);
-	sqlite3_bind_int64(st, 6, line);
+	stmt_bind_int64(st, 6, line);
 	ret = db_step_done(ctx, st, line);
 	free(blob);
 	return ret;
@@ -835,7 +842,7 @@ int db_metric_state(struct import_ctx *ctx, const char *metric,
 		    const char *unit, const struct metric_state *ms, long line)
 {
 	struct db *db = ctx->db;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int64_t id;
 
 	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
@@ -846,11 +853,11 @@ int db_metric_state(struct import_ctx *ctx, const char *metric,
 		if (!st)
 			return -1;
 		if (ms->direction)
-			sqlite3_bind_int(st, 1, ms->direction);
+			stmt_bind_int(st, 1, ms->direction);
 		else
-			sqlite3_bind_null(st, 1);
+			stmt_bind_null(st, 1);
 		bind_text_or_null(st, 2, ms->summary);
-		sqlite3_bind_int64(st, 3, id);
+		stmt_bind_int64(st, 3, id);
 		if (db_step_done(ctx, st, line))
 			return -1;
 	}
@@ -859,21 +866,20 @@ int db_metric_state(struct import_ctx *ctx, const char *metric,
 	st = db_stmt(db, ST_INS_POSITION);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, ctx->import_id);
-	sqlite3_bind_int64(st, 2, id);
-	sqlite3_bind_int64(st, 3, ms->position);
+	stmt_bind_int64(st, 1, ctx->import_id);
+	stmt_bind_int64(st, 2, id);
+	stmt_bind_int64(st, 3, ms->position);
 	return db_step_done(ctx, st, line);
 }
 
 int db_emit_source(struct import_ctx *ctx, const char *member_path)
 {
-	sqlite3_stmt *st = ctx->db->st[ST_INS_SOURCE];
+	struct stmt *st = ctx->db->st[ST_INS_SOURCE];
 
-	sqlite3_bind_int64(st, 1, ctx->import_id);
-	sqlite3_bind_text(st, 2, member_path, -1, SQLITE_TRANSIENT);
-	if (db_step_done(ctx, st, 0))
+	stmt_bind_int64(st, 1, ctx->import_id);
+	stmt_bind_text(st, 2, member_path, -1, SQLITE_TRANSIENT);
+	if (db_step_id(ctx, st, 0, &ctx->source_id))
 		return -1;
-	ctx->source_id = sqlite3_last_insert_rowid(ctx->db->sq);
 	return 0;
 }
 
@@ -888,7 +894,7 @@ int db_end_run(struct import_ctx *ctx)
 
 int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
 	long iteration = rd->iteration;
 	int64_t vid;
 
@@ -901,24 +907,23 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 		return -1;
 	if (iteration < 0) {
 		st = ctx->db->st[ST_NEXT_ITER];
-		sqlite3_bind_int64(st, 1, vid);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			iteration = sqlite3_column_int(st, 0);
-		sqlite3_reset(st);
+		stmt_bind_int64(st, 1, vid);
+		if (stmt_step(st) == SQLITE_ROW)
+			iteration = stmt_column_int(st, 0);
+		stmt_reset(st);
 		if (iteration < 0)
 			iteration = 0;
 	}
 	st = ctx->db->st[ST_INS_RUN];
-	sqlite3_bind_int64(st, 1, ctx->import_id);
-	sqlite3_bind_int64(st, 2, vid);
-	sqlite3_bind_text(st, 3, or_empty(rd->suite), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, iteration);
+	stmt_bind_int64(st, 1, ctx->import_id);
+	stmt_bind_int64(st, 2, vid);
+	stmt_bind_text(st, 3, or_empty(rd->suite), -1, SQLITE_TRANSIENT);
+	stmt_bind_int64(st, 4, iteration);
 	db_bind_id(st, 5, rd->start_time);
 	db_bind_id(st, 6, ctx->source_id);
 	db_bind_id(st, 7, line);
-	if (db_step_done(ctx, st, line))
+	if (db_step_id(ctx, st, line, &ctx->run_id))
 		return -1;
-	ctx->run_id = sqlite3_last_insert_rowid(ctx->db->sq);
 	ctx->nr_runs++;
 	return 0;
 }
@@ -936,13 +941,13 @@ int db_resume_run(struct import_ctx *ctx, int64_t run_id)
 int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
 		      const char *metric)
 {
-	sqlite3_stmt *st = ctx->db->st[ST_HAS_SAMPLE];
+	struct stmt *st = ctx->db->st[ST_HAS_SAMPLE];
 	int rc;
 
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, metric, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
+	stmt_bind_int64(st, 1, run_id);
+	stmt_bind_text(st, 2, metric, -1, SQLITE_TRANSIENT);
+	rc = stmt_step(st);
+	stmt_reset(st);
 	if (rc == SQLITE_ROW)
 		return 1;
 	if (rc == SQLITE_DONE)
@@ -953,7 +958,7 @@ int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
 int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double value, long line)
 {
-	sqlite3_stmt *st = ctx->db->st[ST_INS_SAMPLE];
+	struct stmt *st = ctx->db->st[ST_INS_SAMPLE];
 	int64_t id;
 	int rc;
 
@@ -964,13 +969,13 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 			     ctx->path, line, metric);
 	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
 		return -1;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	sqlite3_bind_int64(st, 2, id);
-	sqlite3_bind_double(st, 3, value);
+	stmt_bind_int64(st, 1, ctx->run_id);
+	stmt_bind_int64(st, 2, id);
+	stmt_bind_double(st, 3, value);
 	db_bind_id(st, 4, line);
 	db_bind_id(st, 5, ctx->source_id);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
+	rc = stmt_step(st);
+	stmt_reset(st);
 	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
 		return error("%s:%ld: metric '%s' given twice for one run",
 			     ctx->path, line, metric);
@@ -1019,7 +1024,7 @@ int db_emit_series(struct import_ctx *ctx, const char *metric,
 int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		      long line)
 {
-	sqlite3_stmt *st = ctx->db->st[ST_INS_AGG];
+	struct stmt *st = ctx->db->st[ST_INS_AGG];
 	double sd = a->stddev;
 	int64_t id, vid;
 
@@ -1045,45 +1050,45 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	if (variant_id(ctx, a->testcase, a->machine, a->kernel, a->commit,
 		       a->label, a->params, a->nr_params, line, &vid))
 		return -1;
-	sqlite3_bind_int64(st, 1, ctx->import_id);
-	sqlite3_bind_int64(st, 2, vid);
-	sqlite3_bind_text(st, 3, or_empty(a->suite), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, id);
-	sqlite3_bind_text(st, 5, a->stat, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_double(st, 6, a->value);
+	stmt_bind_int64(st, 1, ctx->import_id);
+	stmt_bind_int64(st, 2, vid);
+	stmt_bind_text(st, 3, or_empty(a->suite), -1, SQLITE_TRANSIENT);
+	stmt_bind_int64(st, 4, id);
+	stmt_bind_text(st, 5, a->stat, -1, SQLITE_TRANSIENT);
+	stmt_bind_double(st, 6, a->value);
 	/* stddev is stored absolute; a relative one is converted */
 	if (isfinite(sd) && a->stddev_kind &&
 	    !strcmp(a->stddev_kind, "relative"))
-		sqlite3_bind_double(st, 7, fabs(a->value) * sd / 100.0);
+		stmt_bind_double(st, 7, fabs(a->value) * sd / 100.0);
 	else if (isfinite(sd))
-		sqlite3_bind_double(st, 7, sd);
+		stmt_bind_double(st, 7, sd);
 	else
-		sqlite3_bind_null(st, 7);
+		stmt_bind_null(st, 7);
 	if (isfinite(sd)) {
 		bind_text_or_null(st, 8, a->stddev_kind);
-		sqlite3_bind_double(st, 9, sd);
+		stmt_bind_double(st, 9, sd);
 	} else if (a->stddev_at_most_pct > 0) {
-		sqlite3_bind_text(st, 8, "at-most-relative", -1,
+		stmt_bind_text(st, 8, "at-most-relative", -1,
 				  SQLITE_STATIC);
-		sqlite3_bind_double(st, 9, a->stddev_at_most_pct);
+		stmt_bind_double(st, 9, a->stddev_at_most_pct);
 	} else {
-		sqlite3_bind_null(st, 8);
-		sqlite3_bind_null(st, 9);
+		stmt_bind_null(st, 8);
+		stmt_bind_null(st, 9);
 	}
 	if (a->n >= 0)
-		sqlite3_bind_int64(st, 10, a->n);
+		stmt_bind_int64(st, 10, a->n);
 	else
-		sqlite3_bind_null(st, 10);
+		stmt_bind_null(st, 10);
 	bind_text_or_null(st, 11, a->marker);
 	db_bind_id(st, 12, ctx->source_id);
 	db_bind_id(st, 13, line);
 	if (a->change_base && a->change_source) {
-		sqlite3_bind_text(st, 14, a->change_source, -1,
+		stmt_bind_text(st, 14, a->change_source, -1,
 				  SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 15, a->change_base, -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, 15, a->change_base, -1, SQLITE_TRANSIENT);
 	} else {
-		sqlite3_bind_null(st, 14);
-		sqlite3_bind_null(st, 15);
+		stmt_bind_null(st, 14);
+		stmt_bind_null(st, 15);
 	}
 	if (db_step_done(ctx, st, line))
 		return -1;
@@ -1094,7 +1099,7 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 		   const char *value)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
 	char *tabs, *p;
 	int rc;
 
@@ -1105,10 +1110,10 @@ int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 				"WHERE id = ?2");
 		if (!st)
 			return -1;
-		sqlite3_bind_int(st, 1, message);
-		sqlite3_bind_int64(st, 2, ctx->import_id);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
+		stmt_bind_int(st, 1, message);
+		stmt_bind_int64(st, 2, ctx->import_id);
+		rc = stmt_step(st);
+		stmt_finalize(st);
 		if (rc != SQLITE_DONE)
 			return db_fail(ctx->db, rc, ctx->path, 0);
 	}
@@ -1127,11 +1132,11 @@ int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 		free(tabs);
 		return -1;
 	}
-	sqlite3_bind_int64(st, 1, ctx->import_id);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, tabs, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	stmt_bind_int64(st, 1, ctx->import_id);
+	stmt_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 3, tabs, -1, SQLITE_TRANSIENT);
+	rc = stmt_step(st);
+	stmt_finalize(st);
 	free(tabs);
 	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, 0);
 }

@@ -10,14 +10,14 @@
 #include "core/strparse.h"
 #include "store/series.h"
 
-static char *col_dup(sqlite3_stmt *st, int i)
+static char *col_dup(struct stmt *st, int i)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
+	const unsigned char *s = stmt_column_text(st, i);
 
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
-static char *col_dup_empty(sqlite3_stmt *st, int i)
+static char *col_dup_empty(struct stmt *st, int i)
 {
 	char *s = col_dup(st, i);
 
@@ -81,13 +81,13 @@ void variant_where(struct sbuf *sql, const struct run_filter *f,
 	if (f->sel)
 		sbuf_addstr(sql, dim_where(f->sel->dim));
 	if (f->testcase)
-		sbuf_addstr(sql, " AND v.testcase GLOB ?");
+		sbuf_addstr(sql, " AND glob(?, v.testcase)");
 	if (f->testcases && f->testcases->nr) {
 		size_t i;
 
-		sbuf_addstr(sql, " AND (0");
+		sbuf_addstr(sql, " AND (FALSE");
 		for (i = 0; i < f->testcases->nr; i++)
-			sbuf_addstr(sql, " OR v.testcase GLOB ?");
+			sbuf_addstr(sql, " OR glob(?, v.testcase)");
 		sbuf_addch(sql, ')');
 	}
 	if (f->machine)
@@ -96,55 +96,55 @@ void variant_where(struct sbuf *sql, const struct run_filter *f,
 		sbuf_addstr(sql, " AND r.suite = ?");
 	/* aggregates belong to no run */
 	if (f->run_id > 0)
-		sbuf_addstr(sql, aggregates ? " AND 0" : " AND r.id = ?");
+		sbuf_addstr(sql, aggregates ? " AND FALSE" : " AND r.id = ?");
 }
 
-int variant_bind(sqlite3_stmt *st, int i, const struct run_filter *f)
+int variant_bind(struct stmt *st, int i, const struct run_filter *f)
 {
 	if (!f)
 		return i;
 	if (f->sel) {
 		if (f->sel->dim == DIM_PARAM)
-			sqlite3_bind_text(st, i++, f->sel->param, -1,
+			stmt_bind_text(st, i++, f->sel->param, -1,
 					  SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, i++, f->sel->value, -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, i++, f->sel->value, -1, SQLITE_TRANSIENT);
 	}
 	if (f->testcase)
-		sqlite3_bind_text(st, i++, f->testcase, -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, i++, f->testcase, -1, SQLITE_TRANSIENT);
 	if (f->testcases) {
 		size_t k;
 
 		for (k = 0; k < f->testcases->nr; k++)
-			sqlite3_bind_text(st, i++, f->testcases->v[k], -1,
+			stmt_bind_text(st, i++, f->testcases->v[k], -1,
 					  SQLITE_TRANSIENT);
 	}
 	if (f->machine)
-		sqlite3_bind_text(st, i++, f->machine, -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, i++, f->machine, -1, SQLITE_TRANSIENT);
 	if (f->suite)
-		sqlite3_bind_text(st, i++, f->suite, -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, i++, f->suite, -1, SQLITE_TRANSIENT);
 	if (f->run_id > 0)
-		sqlite3_bind_int64(st, i++, f->run_id);
+		stmt_bind_int64(st, i++, f->run_id);
 	return i;
 }
 
 /*
- * The loop every listing shares: "head WHERE m.name GLOB ?" (when glob
+ * The loop every listing shares: "head WHERE glob(?, m.name)" (when glob
  * is not NO_GLOB) plus the filter plus tail, bound, each row handed to
  * fn.  Returns 0 or error().
  */
 #define NO_GLOB ((const char *)1)
 static int each_row(struct db *db, const char *head, const char *glob,
 		    const struct run_filter *f, int aggregates,
-		    const char *tail, void (*fn)(sqlite3_stmt *, void *),
+		    const char *tail, void (*fn)(struct stmt *, void *),
 		    void *data)
 {
 	struct sbuf sql = SBUF_INIT;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc, i = 1;
 
 	sbuf_addstr(&sql, head);
-	sbuf_addstr(&sql, glob == NO_GLOB ? " WHERE 1" :
-					    " WHERE m.name GLOB ?");
+	sbuf_addstr(&sql, glob == NO_GLOB ? " WHERE TRUE" :
+					    " WHERE glob(?, m.name)");
 	variant_where(&sql, f, aggregates);
 	sbuf_addstr(&sql, tail);
 	st = db_prepare(db, sql.buf);
@@ -152,14 +152,14 @@ static int each_row(struct db *db, const char *head, const char *glob,
 	if (!st)
 		return -1;
 	if (glob != NO_GLOB)
-		sqlite3_bind_text(st, i++, glob ? glob : "*", -1,
+		stmt_bind_text(st, i++, glob ? glob : "*", -1,
 				  SQLITE_TRANSIENT);
 	variant_bind(st, i, f);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = stmt_step(st)) == SQLITE_ROW)
 		fn(st, data);
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+		return error("%s: %s", db->path, db_errmsg(db));
 	return 0;
 }
 
@@ -172,7 +172,7 @@ struct rows {
 /* each_row() into a new array of rows of size bytes each (*out, *nr). */
 static int collect(struct db *db, const char *head, const char *glob,
 		   const struct run_filter *f, int aggregates, const char *tail,
-		   void (*fn)(sqlite3_stmt *, void *), size_t size, void *out,
+		   void (*fn)(struct stmt *, void *), size_t size, void *out,
 		   size_t *nr)
 {
 	struct rows r = { NULL, 0, 0, size };
@@ -202,7 +202,7 @@ static void *rows_next(struct rows *r)
 static int distinct(struct db *db, const char *sql, const char *bind,
 		    const char *bind2, char ***out, size_t *nr, size_t max)
 {
-	sqlite3_stmt *st = db_prepare(db, sql);
+	struct stmt *st = db_prepare(db, sql);
 	size_t alloc = 0;
 	int rc;
 
@@ -211,16 +211,16 @@ static int distinct(struct db *db, const char *sql, const char *bind,
 	if (!st)
 		return -1;
 	if (bind)
-		sqlite3_bind_text(st, 1, bind, -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, 1, bind, -1, SQLITE_TRANSIENT);
 	if (bind2)
-		sqlite3_bind_text(st, 2, bind2, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *nr < max) {
+		stmt_bind_text(st, 2, bind2, -1, SQLITE_TRANSIENT);
+	while ((rc = stmt_step(st)) == SQLITE_ROW && *nr < max) {
 		ALLOC_GROW(*out, *nr + 1, alloc);
 		(*out)[(*nr)++] = col_dup_empty(st, 0);
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+		return error("%s: %s", db->path, db_errmsg(db));
 	return 0;
 }
 
@@ -438,11 +438,11 @@ const char *selector_label(const struct selector *s)
 
 /* ---- runs ---- */
 
-static void run_row_fn(sqlite3_stmt *st, void *data)
+static void run_row_fn(struct stmt *st, void *data)
 {
 	struct run_row *r = rows_next(data);
 
-	r->id = sqlite3_column_int64(st, 0);
+	r->id = stmt_column_int64(st, 0);
 	r->suite = col_dup_empty(st, 1);
 	r->testcase = col_dup_empty(st, 2);
 	r->params = col_dup_empty(st, 3);
@@ -450,10 +450,10 @@ static void run_row_fn(sqlite3_stmt *st, void *data)
 	r->kernel = col_dup_empty(st, 5);
 	r->commit = col_dup(st, 6);
 	r->label = col_dup(st, 7);
-	r->iteration = sqlite3_column_type(st, 8) == SQLITE_NULL ?
-			       -1 : sqlite3_column_int(st, 8);
-	r->start_time = sqlite3_column_int64(st, 9);
-	r->nr_samples = sqlite3_column_int(st, 10);
+	r->iteration = stmt_column_type(st, 8) == SQLITE_NULL ?
+			       -1 : stmt_column_int(st, 8);
+	r->start_time = stmt_column_int64(st, 9);
+	r->nr_samples = stmt_column_int(st, 10);
 }
 
 int query_runs(struct db *db, const struct run_filter *f,
@@ -488,7 +488,7 @@ void run_rows_free(struct run_row *rows, size_t nr)
 int query_run_params(struct db *db, int64_t run_id, char ***keys,
 		     char ***values, size_t *nr)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT key, value FROM "
+	struct stmt *st = db_prepare(db, "SELECT key, value FROM "
 					  "variant_params WHERE variant_id = "
 					  "(SELECT variant_id FROM runs WHERE "
 					  "id = ?) ORDER BY key");
@@ -498,15 +498,15 @@ int query_run_params(struct db *db, int64_t run_id, char ***keys,
 	*nr = 0;
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	stmt_bind_int64(st, 1, run_id);
+	while (stmt_step(st) == SQLITE_ROW) {
 		ALLOC_GROW(*keys, *nr + 1, alloc);
 		ALLOC_GROW(*values, *nr + 1, alloc2);
 		(*keys)[*nr] = col_dup_empty(st, 0);
 		(*values)[*nr] = col_dup_empty(st, 1);
 		(*nr)++;
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	return 0;
 }
 
@@ -524,10 +524,10 @@ struct id_counts {
 	size_t alloc;
 };
 
-static void id_count_fn(sqlite3_stmt *st, void *data)
+static void id_count_fn(struct stmt *st, void *data)
 {
 	struct id_counts *c = data;
-	int64_t id = sqlite3_column_int64(st, 0);
+	int64_t id = stmt_column_int64(st, 0);
 
 	if (id < 0)
 		return;
@@ -552,7 +552,7 @@ int query_metrics(struct db *db, const struct run_filter *f,
 {
 	struct direction_overrides dirs;
 	struct id_counts sc = { NULL, 0 }, ac = { NULL, 0 };
-	sqlite3_stmt *st;
+	struct stmt *st;
 	size_t alloc = 0;
 	int rc;
 
@@ -574,14 +574,14 @@ int query_metrics(struct db *db, const struct run_filter *f,
 		goto fail;
 	st = db_prepare(db, "SELECT id, name, unit, kind, direction FROM "
 			    "metrics WHERE "
-			    "name GLOB ?");
+			    "glob(?, name)");
 	if (!st)
 		goto fail;
-	sqlite3_bind_text(st, 1, metric_glob ? metric_glob : "*", -1,
+	stmt_bind_text(st, 1, metric_glob ? metric_glob : "*", -1,
 			  SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		struct metric_row *m;
-		int64_t id = sqlite3_column_int64(st, 0);
+		int64_t id = stmt_column_int64(st, 0);
 		long nruns = id_count(&sc, id), naggs = id_count(&ac, id);
 
 		if (!nruns && !naggs)
@@ -593,13 +593,13 @@ int query_metrics(struct db *db, const struct run_filter *f,
 		m->unit = col_dup(st, 2);
 		m->nr_runs = nruns;
 		m->nr_aggregates = naggs;
-		m->kind = sqlite3_column_int(st, 3);
+		m->kind = stmt_column_int(st, 3);
 		m->direction = direction_of(&dirs, m->name, m->unit,
-					    sqlite3_column_int(st, 4));
+					    stmt_column_int(st, 4));
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE) {
-		error("%s: %s", db->path, sqlite3_errmsg(db->sq));
+		error("%s: %s", db->path, db_errmsg(db));
 		goto fail;
 	}
 	direction_release(&dirs);
@@ -627,7 +627,7 @@ void metric_rows_free(struct metric_row *rows, size_t nr)
 
 /* ---- aggregates ---- */
 
-static void aggregate_row_fn(sqlite3_stmt *st, void *data)
+static void aggregate_row_fn(struct stmt *st, void *data)
 {
 	struct aggregate_row *a = rows_next(data);
 
@@ -640,15 +640,15 @@ static void aggregate_row_fn(sqlite3_stmt *st, void *data)
 	a->metric = col_dup_empty(st, 6);
 	a->unit = col_dup(st, 7);
 	a->stat = col_dup_empty(st, 8);
-	a->value = sqlite3_column_double(st, 9);
-	a->stddev = sqlite3_column_type(st, 10) == SQLITE_NULL ?
-			    NAN : sqlite3_column_double(st, 10);
+	a->value = stmt_column_double(st, 9);
+	a->stddev = stmt_column_type(st, 10) == SQLITE_NULL ?
+			    NAN : stmt_column_double(st, 10);
 	a->stddev_kind = col_dup(st, 11);
-	a->n = sqlite3_column_type(st, 12) == SQLITE_NULL ?
-		       -1 : sqlite3_column_int(st, 12);
+	a->n = stmt_column_type(st, 12) == SQLITE_NULL ?
+		       -1 : stmt_column_int(st, 12);
 	a->marker = col_dup(st, 13);
-	a->stddev_source = sqlite3_column_type(st, 14) == SQLITE_NULL ?
-				   NAN : sqlite3_column_double(st, 14);
+	a->stddev_source = stmt_column_type(st, 14) == SQLITE_NULL ?
+				   NAN : stmt_column_double(st, 14);
 }
 
 int query_aggregates(struct db *db, const struct run_filter *f,
@@ -690,15 +690,15 @@ void aggregate_rows_free(struct aggregate_row *rows, size_t nr)
 
 /* ---- samples ---- */
 
-static void sample_row_fn(sqlite3_stmt *st, void *data)
+static void sample_row_fn(struct stmt *st, void *data)
 {
 	struct sample_row *s = rows_next(data);
 
-	s->run_id = sqlite3_column_int64(st, 0);
+	s->run_id = stmt_column_int64(st, 0);
 	s->metric = col_dup_empty(st, 1);
 	s->unit = col_dup(st, 2);
-	s->value = sqlite3_column_double(st, 3);
-	s->derived = sqlite3_column_int(st, 4);
+	s->value = stmt_column_double(st, 3);
+	s->derived = stmt_column_int(st, 4);
 }
 
 int query_samples(struct db *db, const struct run_filter *f,
@@ -727,16 +727,16 @@ void sample_rows_free(struct sample_row *rows, size_t nr)
 
 /* ---- series ---- */
 
-static void series_row_fn(sqlite3_stmt *st, void *data)
+static void series_row_fn(struct stmt *st, void *data)
 {
 	struct rows *r = data;
-	const void *blob = sqlite3_column_blob(st, 2);
-	size_t n = (size_t)sqlite3_column_int64(st, 3), i;
-	int64_t run_id = sqlite3_column_int64(st, 0);
-	const char *name = (const char *)sqlite3_column_text(st, 1);
+	const void *blob = stmt_column_blob(st, 2);
+	size_t n = (size_t)stmt_column_int64(st, 3), i;
+	int64_t run_id = stmt_column_int64(st, 0);
+	const char *name = (const char *)stmt_column_text(st, 1);
 
-	if ((size_t)sqlite3_column_bytes(st, 2) < n * 16)
-		n = (size_t)sqlite3_column_bytes(st, 2) / 16;
+	if ((size_t)stmt_column_bytes(st, 2) < n * 16)
+		n = (size_t)stmt_column_bytes(st, 2) / 16;
 	for (i = 0; i < n; i++) {
 		struct series_row *p = rows_next(r);
 
@@ -758,21 +758,21 @@ int query_series(struct db *db, const struct run_filter *f,
 		       sizeof(**rows), rows, nr);
 }
 
-static void history_row_fn(sqlite3_stmt *st, void *data)
+static void history_row_fn(struct stmt *st, void *data)
 {
 	struct history_row *h = rows_next(data);
 
 	h->metric = col_dup_empty(st, 0);
 	h->unit = col_dup(st, 1);
-	h->stated = sqlite3_column_int(st, 2);
+	h->stated = stmt_column_int(st, 2);
 	h->testcase = col_dup_empty(st, 3);
 	h->params = col_dup_empty(st, 4);
 	h->machine = col_dup_empty(st, 5);
 	h->sha = col_dup_empty(st, 6);
 	h->subject = col_dup_empty(st, 7);
-	h->position = sqlite3_column_int64(st, 8);
-	h->run_id = sqlite3_column_int64(st, 9);
-	h->value = sqlite3_column_double(st, 10);
+	h->position = stmt_column_int64(st, 8);
+	h->run_id = stmt_column_int64(st, 9);
+	h->value = stmt_column_double(st, 10);
 }
 
 int query_history(struct db *db, const struct run_filter *f,
@@ -832,7 +832,7 @@ int query_variant_commit(struct db *db, const struct selector *sel,
 {
 	struct run_filter f = { .sel = sel };
 	struct sbuf sql = SBUF_INIT;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc, n = 0;
 
 	*sha = NULL;
@@ -845,10 +845,10 @@ int query_variant_commit(struct db *db, const struct selector *sel,
 	if (!st)
 		return -1;
 	variant_bind(st, 1, &f);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = stmt_step(st)) == SQLITE_ROW)
 		if (!n++)
-			*sha = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+			*sha = xstrdup((const char *)stmt_column_text(st, 0));
+	stmt_finalize(st);
 	if (rc != SQLITE_DONE || n != 1) {
 		free(*sha);
 		*sha = NULL;
@@ -862,7 +862,7 @@ int query_variant_message(struct db *db, const struct selector *sel,
 {
 	struct run_filter f = { .sel = sel };
 	struct sbuf sql = SBUF_INIT;
-	sqlite3_stmt *st;
+	struct stmt *st;
 	int rc, i, n = 0;
 
 	*msgid = *refs = *subject = NULL;
@@ -872,10 +872,10 @@ int query_variant_message(struct db *db, const struct selector *sel,
 		    " import_meta x WHERE x.import_id = m.import_id AND x.key ="
 		    " 'subject'), '') FROM import_meta m WHERE m.key ="
 		    " 'message_id' AND m.import_id IN (SELECT r.import_id FROM"
-		    " runs r JOIN variants v ON v.id = r.variant_id WHERE 1");
+		    " runs r JOIN variants v ON v.id = r.variant_id WHERE TRUE");
 	variant_where(&sql, &f, 0);
 	sbuf_addstr(&sql, " UNION SELECT r.import_id FROM aggregates r JOIN"
-		    " variants v ON v.id = r.variant_id WHERE 1");
+		    " variants v ON v.id = r.variant_id WHERE TRUE");
 	variant_where(&sql, &f, 1);
 	sbuf_addstr(&sql, ") LIMIT 2");
 	st = db_prepare(db, sql.buf);
@@ -884,15 +884,15 @@ int query_variant_message(struct db *db, const struct selector *sel,
 		return -1;
 	i = variant_bind(st, 1, &f);
 	variant_bind(st, i, &f);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		if (!n++) {
-			*msgid = xstrdup((const char *)sqlite3_column_text(st, 0));
-			*refs = xstrdup((const char *)sqlite3_column_text(st, 1));
+			*msgid = xstrdup((const char *)stmt_column_text(st, 0));
+			*refs = xstrdup((const char *)stmt_column_text(st, 1));
 			*subject = xstrdup((const char *)
-					   sqlite3_column_text(st, 2));
+					   stmt_column_text(st, 2));
 		}
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	*n_messages = n;
 	if (rc != SQLITE_DONE || n != 1) {
 		free(*msgid);

@@ -178,7 +178,7 @@ int query_histograms(struct db *db, const struct run_filter *f,
 struct sbuf;
 void variant_where(struct sbuf *sql, const struct run_filter *f,
 		   int aggregates);
-int variant_bind(sqlite3_stmt *st, int i, const struct run_filter *f);
+int variant_bind(struct stmt *st, int i, const struct run_filter *f);
 
 struct aggregate_row {
 	char *label, *kernel, *commit, *testcase, *params, *machine;

@@ -39,35 +39,35 @@ struct series_buf {
 static int db_metric_info(struct import_ctx *ctx, int64_t metric_id, char **name,
 		   enum metric_kind *kind)
 {
-	sqlite3_stmt *st = ctx->db->st[ST_METRIC_INFO];
+	struct stmt *st = ctx->db->st[ST_METRIC_INFO];
 	int rc;
 
-	sqlite3_bind_int64(st, 1, metric_id);
-	rc = sqlite3_step(st);
+	stmt_bind_int64(st, 1, metric_id);
+	rc = stmt_step(st);
 	if (rc == SQLITE_ROW) {
-		*name = xstrdup((const char *)sqlite3_column_text(st, 0));
-		*kind = (enum metric_kind)sqlite3_column_int(st, 1);
+		*name = xstrdup((const char *)stmt_column_text(st, 0));
+		*kind = (enum metric_kind)stmt_column_int(st, 1);
 	}
-	sqlite3_reset(st);
+	stmt_reset(st);
 	if (rc != SQLITE_ROW)
 		return error("%s: database: metric %" PRId64 ": %s", ctx->path,
-			     metric_id, sqlite3_errmsg(ctx->db->sq));
+			     metric_id, db_errmsg(ctx->db));
 	return 0;
 }
 
 static int db_emit_derived(struct import_ctx *ctx, int64_t mid,
 		    double value, long line, int64_t source_id)
 {
-	sqlite3_stmt *st = ctx->db->st[ST_INS_DERIVED];
+	struct stmt *st = ctx->db->st[ST_INS_DERIVED];
 
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	sqlite3_bind_int64(st, 2, mid);
-	sqlite3_bind_double(st, 3, value);
+	stmt_bind_int64(st, 1, ctx->run_id);
+	stmt_bind_int64(st, 2, mid);
+	stmt_bind_double(st, 3, value);
 	db_bind_id(st, 4, line);
 	db_bind_id(st, 5, source_id);
 	if (db_step_done(ctx, st, line))
 		return -1;
-	if (sqlite3_changes(ctx->db->sq) > 0)
+	if (db_changes(ctx->db) > 0)
 		ctx->nr_derived++;
 	return 0;
 }
@@ -76,13 +76,13 @@ static int db_emit_series_chunk(struct import_ctx *ctx, int64_t mid,
 			 long chunk, const void *points, size_t n,
 			 int64_t source_id, long line)
 {
-	sqlite3_stmt *st = ctx->db->st[ST_INS_SERIES];
+	struct stmt *st = ctx->db->st[ST_INS_SERIES];
 
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	sqlite3_bind_int64(st, 2, mid);
-	sqlite3_bind_int64(st, 3, chunk);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)n);
-	sqlite3_bind_blob(st, 5, points, (int)(n * 16), SQLITE_TRANSIENT);
+	stmt_bind_int64(st, 1, ctx->run_id);
+	stmt_bind_int64(st, 2, mid);
+	stmt_bind_int64(st, 3, chunk);
+	stmt_bind_int64(st, 4, (int64_t)n);
+	stmt_bind_blob(st, 5, points, (int)(n * 16), SQLITE_TRANSIENT);
 	db_bind_id(st, 6, source_id);
 	db_bind_id(st, 7, line);
 	return db_step_done(ctx, st, line);

@@ -14,7 +14,49 @@
 
 static int fail(struct db *db)
 {
-	return db_fail(db, sqlite3_errcode(db->sq), db->path, 0);
+	return db_fail(db, db_errcode(db), db->path, 0);
+}
+
+/*
+ * On a server: the run's blob made in memory and sent as one bytea
+ * parameter (at most RUN_VALUES_MAX_SERVER samples, 48 MB).
+ */
+static int pack_run_server(struct db *db, int64_t run, int64_t n,
+			   struct stmt *ins, struct stmt *rows)
+{
+	unsigned char *blob = xmalloc((size_t)n * RUN_VALUE_SIZE);
+	int64_t i = 0;
+	int rc;
+
+	stmt_bind_int64(rows, 1, run);
+	while ((rc = stmt_step(rows)) == SQLITE_ROW) {
+		uint32_t word = (uint32_t)stmt_column_int64(rows, 0);
+
+		if (i >= n)
+			BUG("run %" PRId64 " has more samples than counted", run);
+		if (stmt_column_int(rows, 2))
+			word |= RUN_VALUE_DERIVED;
+		le_put_u32(blob + i * RUN_VALUE_SIZE, word);
+		le_put_double(blob + i * RUN_VALUE_SIZE + 4,
+			      stmt_column_double(rows, 1));
+		i++;
+	}
+	stmt_reset(rows);
+	if (rc != SQLITE_DONE) {
+		free(blob);
+		return fail(db);
+	}
+	if (i != n)
+		BUG("run %" PRId64 ": %" PRId64 " samples packed of %" PRId64,
+		    run, i, n);
+	stmt_bind_int64(ins, 1, run);
+	stmt_bind_int64(ins, 2, n);
+	stmt_bind_blob(ins, 3, blob, (int)(n * RUN_VALUE_SIZE),
+		       SQLITE_STATIC);
+	rc = stmt_step(ins);
+	stmt_reset(ins);
+	free(blob);
+	return rc == SQLITE_DONE ? 0 : fail(db);
 }
 
 /*
@@ -22,34 +64,34 @@ static int fail(struct db *db)
  * bytes, the caller's: one for every run of an import).
  */
 static int pack_run(struct db *db, int64_t run, int64_t n,
-		    sqlite3_stmt *ins, sqlite3_stmt *rows, unsigned char *buf)
+		    struct stmt *ins, struct stmt *rows, unsigned char *buf)
 {
 	sqlite3_blob *blob = NULL;
 	size_t used = 0;
 	int64_t written = 0;
 	int rc, ret = -1;
 
-	sqlite3_bind_int64(ins, 1, run);
-	sqlite3_bind_int64(ins, 2, n);
-	sqlite3_bind_zeroblob64(ins, 3, (sqlite3_uint64)n * RUN_VALUE_SIZE);
-	rc = sqlite3_step(ins);
-	sqlite3_reset(ins);
+	stmt_bind_int64(ins, 1, run);
+	stmt_bind_int64(ins, 2, n);
+	sqlite3_bind_zeroblob64(ins->sq, 3, (sqlite3_uint64)n * RUN_VALUE_SIZE);
+	rc = stmt_step(ins);
+	stmt_reset(ins);
 	if (rc != SQLITE_DONE)
 		return fail(db);
 	if (sqlite3_blob_open(db->sq, "main", "run_values", "data", run, 1,
 			      &blob) != SQLITE_OK)
 		return fail(db);
-	sqlite3_bind_int64(rows, 1, run);
-	while ((rc = sqlite3_step(rows)) == SQLITE_ROW) {
-		sqlite3_int64 id = sqlite3_column_int64(rows, 0);
+	stmt_bind_int64(rows, 1, run);
+	while ((rc = stmt_step(rows)) == SQLITE_ROW) {
+		sqlite3_int64 id = stmt_column_int64(rows, 0);
 		uint32_t word = (uint32_t)id;
 
 		if (written + (int64_t)(used / RUN_VALUE_SIZE) >= n)
 			BUG("run %" PRId64 " has more samples than counted", run);
-		if (sqlite3_column_int(rows, 2))
+		if (stmt_column_int(rows, 2))
 			word |= RUN_VALUE_DERIVED;
 		le_put_u32(buf + used, word);
-		le_put_double(buf + used + 4, sqlite3_column_double(rows, 1));
+		le_put_double(buf + used + 4, stmt_column_double(rows, 1));
 		used += RUN_VALUE_SIZE;
 		if (used == PACK_BUF) {
 			if (sqlite3_blob_write(blob, buf, (int)used,
@@ -73,14 +115,14 @@ static int pack_run(struct db *db, int64_t run, int64_t n,
 fail_db:
 	ret = fail(db);
 out:
-	sqlite3_reset(rows);
+	stmt_reset(rows);
 	sqlite3_blob_close(blob);
 	return ret;
 }
 
 int db_pack_runs(struct db *db, int64_t import_id)
 {
-	sqlite3_stmt *runs, *ins, *rows, *st;
+	struct stmt *runs, *ins, *rows, *st;
 	unsigned char *buf = NULL;
 	int64_t max_id = 0;
 	int rc, ret = -1;
@@ -89,9 +131,9 @@ int db_pack_runs(struct db *db, int64_t import_id)
 	st = db_stmt(db, ST_MAX_METRIC);
 	if (!st)
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		max_id = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	if (stmt_step(st) == SQLITE_ROW)
+		max_id = stmt_column_int64(st, 0);
+	stmt_reset(st);
 	if (max_id >= (int64_t)RUN_VALUE_DERIVED)
 		return 0;
 	/* an import's: the statements kept with the db; every run: once */
@@ -104,14 +146,18 @@ int db_pack_runs(struct db *db, int64_t import_id)
 	if (!runs || !ins || !rows)
 		goto out;
 	if (import_id >= 0)
-		sqlite3_bind_int64(runs, 1, import_id);
+		stmt_bind_int64(runs, 1, import_id);
 	buf = xmalloc(PACK_BUF);
-	while ((rc = sqlite3_step(runs)) == SQLITE_ROW) {
-		int64_t n = sqlite3_column_int64(runs, 1);
+	while ((rc = stmt_step(runs)) == SQLITE_ROW) {
+		int64_t n = stmt_column_int64(runs, 1);
 
-		/* a blob past SQLite's 10^9 bytes: the run keeps its rows */
-		if (n > 0 && n <= RUN_VALUES_MAX &&
-		    pack_run(db, sqlite3_column_int64(runs, 0), n, ins, rows,
+		/*
+		 * a blob past SQLite's 10^9 bytes, or one a server would
+		 * get in one piece past 48 MB: the run keeps its rows
+		 */
+		if (n > 0 && n <= (db->pg ? RUN_VALUES_MAX_SERVER :
+				   RUN_VALUES_MAX) &&
+		    pack_run(db, stmt_column_int64(runs, 0), n, ins, rows,
 			     buf))
 			goto out;
 	}
@@ -123,8 +169,8 @@ int db_pack_runs(struct db *db, int64_t import_id)
 out:
 	free(buf);
 	if (import_id < 0)
-		sqlite3_finalize(runs);
+		stmt_finalize(runs);
 	else if (runs)
-		sqlite3_reset(runs);
+		stmt_reset(runs);
 	return ret;
 }

@@ -24,6 +24,8 @@
 #define RUN_VALUE_DERIVED 0x80000000u
 /* Samples a run may have and be packed: SQLite's blobs stop at 10^9 B. */
 #define RUN_VALUES_MAX ((int64_t)80000000)
+/* On a server, whose blob is sent whole: 48 MB. */
+#define RUN_VALUES_MAX_SERVER ((int64_t)4000000)
 /* Entry i of a run_values blob. */
 static inline void run_value_at(const unsigned char *blob, size_t i,
 				int64_t *metric_id, double *value,

@@ -34,12 +34,12 @@ static const char *write_file(const char *name, const char *text)
 
 static long count(struct db *db, const char *sql)
 {
-	sqlite3_stmt *st = db_prepare(db, sql);
+	struct stmt *st = db_prepare(db, sql);
 	long n = -1;
 
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	if (st && stmt_step(st) == SQLITE_ROW)
+		n = stmt_column_int(st, 0);
+	stmt_finalize(st);
 	return n;
 }
 
