@@ -777,20 +777,20 @@ static int dir_hash(struct dir_state *ds, char out[65])
 static int earlier_dir_import(struct db *db, const char *path, int64_t *id,
 			      char old_hex[65])
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT id, sha256 FROM imports "
+	struct stmt *st = db_prepare(db, "SELECT id, sha256 FROM imports "
 					  "WHERE path = ? AND is_dir ORDER BY "
 					  "id DESC LIMIT 1");
 	int rc;
 
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
+	stmt_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+	rc = stmt_step(st);
 	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		snprintf(old_hex, 65, "%s", sqlite3_column_text(st, 1));
+		*id = stmt_column_int64(st, 0);
+		snprintf(old_hex, 65, "%s", stmt_column_text(st, 1));
 	}
-	sqlite3_finalize(st);
+	stmt_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return error("%s: %s", db->path, db_errmsg(db));
 	return rc == SQLITE_ROW;
