@@ -270,7 +270,7 @@ int commits_link_variants(struct db *db, struct commits_result *res)
 	}
 	/* hex digits sort below 'g': the prefix's range of the index */
 	find = db_prepare(db, "SELECT sha FROM commits WHERE sha >= ?1 AND"
-			  " sha < ?1 || 'g' LIMIT 2");
+			  " sha < CAST(?1 AS TEXT) || 'g' LIMIT 2");
 	same = db_prepare(db, "SELECT o.id FROM variants v JOIN variants o"
 			  " ON o.label = v.label AND o.kernel = v.kernel AND"
 			  " o.machine = v.machine AND o.testcase = v.testcase"
@@ -372,7 +372,7 @@ static int load_recorded(struct db *db, struct cm **c, size_t *n,
 			 size_t *alloc)
 {
 	struct stmt *st = db_prepare(db, "SELECT sha, parents, position"
-				      " FROM commits ORDER BY position, rowid");
+				      " FROM commits ORDER BY position, sha");
 	int rc;
 
 	if (!st)
@@ -669,7 +669,7 @@ static int resolve(struct db *db, const char *text, struct commit_row *out,
 	static const char *const sql[] = {
 		/* hex digits sort below 'g': the prefix's range of the index */
 		"SELECT sha, subject, position FROM commits WHERE sha >= ?1"
-		" AND sha < ?1 || 'g' ORDER BY position LIMIT 11",
+		" AND sha < CAST(?1 AS TEXT) || 'g' ORDER BY position LIMIT 11",
 		"SELECT DISTINCT c.sha, c.subject, c.position FROM variants v"
 		" JOIN commits c ON c.sha = v.commit_sha WHERE v.label = ?1"
 		" OR v.kernel = ?1 ORDER BY c.position LIMIT 11",

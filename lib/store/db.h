@@ -243,6 +243,18 @@ struct import_ctx {
 	int derive_samples;
 	struct series_buf *series;		/* owned; see db.c */
 	/*
+	 * On a server, whose samples go through COPY and meet their
+	 * primary key only when sent: the metric ids the current run has a
+	 * sample of, one bit each, so that a metric given twice is refused
+	 * at its line as SQLite refuses it.  seen_run is the run they are
+	 * of (0: none yet); seen_new says the current run was made by
+	 * db_emit_run(), not resumed (then its rows are read back).
+	 */
+	unsigned char *seen;			/* owned */
+	size_t seen_bytes;
+	int64_t seen_run;
+	int seen_new;
+	/*
 	 * The variants emitted under overrides, as their inputs name them,
 	 * with the row (testcase, machine, params) each lands in; owned by
 	 * the driver, across all results of one command, so that overrides

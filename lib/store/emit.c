@@ -168,7 +168,11 @@ struct stmt *db_stmt(struct db *db, enum db_stmt which)
 	};
 
 	if (!db->st[which])
-		db->st[which] = db_prepare(db, sql[which]);
+		/* the one table of millions of rows: COPY on a server */
+		db->st[which] = which == ST_INS_SAMPLE ?
+			db_prepare_copy(db, "samples", "run_id, metric_id, "
+					"value, line, source_id", sql[which]) :
+			db_prepare(db, sql[which]);
 	return db->st[which];
 }
 
@@ -262,7 +266,7 @@ int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 		       uint64_t size)
 {
 	struct stmt *st;
-	int found = db_imported_hash(ctx->db, sha256_hex);
+	int found = db_imported_hash(ctx->db, sha256_hex), rc;
 
 	if (found)
 		return found;
@@ -270,7 +274,18 @@ int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 	stmt_bind_text(st, 1, sha256_hex, -1, SQLITE_TRANSIENT);
 	stmt_bind_int64(st, 2, (int64_t)size);
 	stmt_bind_int64(st, 3, ctx->import_id);
-	return db_step_done(ctx, st, 0);
+	rc = stmt_step(st);
+	stmt_reset(st);
+	/*
+	 * The same content committed by another importer since the check
+	 * (a server's writers hold one lock, so only if that lock was not
+	 * taken): the unique hash says no, and the caller rolls back.
+	 */
+	if ((rc & 0xff) == SQLITE_CONSTRAINT)
+		return 1;
+	if (rc != SQLITE_DONE)
+		return db_fail(ctx->db, rc, ctx->path, 0);
+	return 0;
 }
 
 int db_import_delete(struct db *db, int64_t import_id)
@@ -326,6 +341,10 @@ int db_import_delete(struct db *db, int64_t import_id)
 
 void db_import_end(struct import_ctx *ctx)
 {
+	free(ctx->seen);
+	ctx->seen = NULL;
+	ctx->seen_bytes = 0;
+	ctx->seen_run = 0;
 	series_buf_free(ctx->series);
 	ctx->series = NULL;
 	ctx->run_id = 0;
@@ -924,6 +943,7 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 	db_bind_id(st, 7, line);
 	if (db_step_id(ctx, st, line, &ctx->run_id))
 		return -1;
+	ctx->seen_new = 1;
 	ctx->nr_runs++;
 	return 0;
 }
@@ -935,6 +955,7 @@ int db_resume_run(struct import_ctx *ctx, int64_t run_id)
 	if (db_end_run(ctx))
 		return -1;
 	ctx->run_id = run_id;
+	ctx->seen_new = 0;
 	return 0;
 }
 
@@ -955,6 +976,64 @@ int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
 	return db_fail(ctx->db, rc, ctx->path, 0);
 }
 
+/*
+ * Make the server run's seen bits those of the current run: empty for a
+ * run just made (seen_new), else its rows so far (a run resumed, which
+ * costs a query and sends the pending COPY).  0 or -1.
+ */
+static int seen_load(struct import_ctx *ctx)
+{
+	struct stmt *st;
+	int rc;
+
+	memset(ctx->seen, 0, ctx->seen_bytes);
+	ctx->seen_run = ctx->run_id;
+	if (ctx->seen_new)
+		return 0;	/* made by this import just now: empty */
+	st = db_prepare(ctx->db, "SELECT metric_id FROM samples WHERE "
+				 "run_id = ?");
+	if (!st)
+		return -1;
+	stmt_bind_int64(st, 1, ctx->run_id);
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
+		uint64_t id = (uint64_t)stmt_column_int64(st, 0);
+
+		if (id / 8 >= ctx->seen_bytes) {
+			size_t n = (size_t)(id / 8 + 1) * 2;
+
+			ctx->seen = xrealloc(ctx->seen, n);
+			memset(ctx->seen + ctx->seen_bytes, 0,
+			       n - ctx->seen_bytes);
+			ctx->seen_bytes = n;
+		}
+		ctx->seen[id / 8] |= (unsigned char)(1u << (id % 8));
+	}
+	stmt_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(ctx->db, rc, ctx->path, 0);
+	return 0;
+}
+
+/* 1 if the current run has a sample of metric id already (a server's). */
+static int seen_before(struct import_ctx *ctx, int64_t id)
+{
+	uint64_t i = (uint64_t)id;
+
+	if (ctx->seen_run != ctx->run_id && seen_load(ctx))
+		return -1;
+	if (i / 8 >= ctx->seen_bytes) {
+		size_t n = (size_t)(i / 8 + 1) * 2;
+
+		ctx->seen = xrealloc(ctx->seen, n);
+		memset(ctx->seen + ctx->seen_bytes, 0, n - ctx->seen_bytes);
+		ctx->seen_bytes = n;
+	}
+	if (ctx->seen[i / 8] & (1u << (i % 8)))
+		return 1;
+	ctx->seen[i / 8] |= (unsigned char)(1u << (i % 8));
+	return 0;
+}
+
 int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double value, long line)
 {
@@ -969,6 +1048,14 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 			     ctx->path, line, metric);
 	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
 		return -1;
+	if (ctx->db->pg) {
+		rc = seen_before(ctx, id);
+		if (rc < 0)
+			return -1;
+		if (rc)
+			return error("%s:%ld: metric '%s' given twice for one "
+				     "run", ctx->path, line, metric);
+	}
 	stmt_bind_int64(st, 1, ctx->run_id);
 	stmt_bind_int64(st, 2, id);
 	stmt_bind_double(st, 3, value);
