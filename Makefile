@@ -19,7 +19,7 @@ WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla -Wundef
 WERROR   ?= 1
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) $(CFLAGS)
-PKGS     := sqlite3 jansson libcurl zlib yaml-0.1 gmime-3.0
+PKGS     := sqlite3 jansson libcurl zlib yaml-0.1 gmime-3.0 libpq
 CPPFLAGS += -Ilib -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 # libraries no object needs are not linked: libcurl is only compiled
