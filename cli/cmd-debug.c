@@ -149,8 +149,8 @@ static int dump(struct db *db)
 		" r.variant_id ORDER BY r.id",
 		"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
 		" runs) SELECT 'sample', n.k, m.name, m.unit, s.value,"
-		" coalesce(s.line, 'NULL')"
-		" || CASE WHEN s.derived THEN ' derived' ELSE '' END"
+		" coalesce(CAST(s.line AS TEXT), 'NULL')"
+		" || CASE WHEN s.derived <> 0 THEN ' derived' ELSE '' END"
 		" || coalesce(' ' || src.path, '')"
 		" FROM samples s JOIN n ON n.id = s.run_id JOIN metrics m ON"
 		" m.id = s.metric_id LEFT JOIN sources src ON src.id ="
@@ -163,7 +163,7 @@ static int dump(struct db *db)
 		" a.metric_id ORDER BY a.id",
 		"SELECT 'kind', name, CASE kind WHEN 1 THEN 'counter' WHEN 2"
 		" THEN 'gauge' WHEN 3 THEN 'exact' END FROM metrics WHERE kind"
-		" NOT NULL ORDER BY name",
+		" IS NOT NULL ORDER BY name",
 	};
 	size_t q;
 

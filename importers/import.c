@@ -778,7 +778,7 @@ static int earlier_dir_import(struct db *db, const char *path, int64_t *id,
 			      char old_hex[65])
 {
 	struct stmt *st = db_prepare(db, "SELECT id, sha256 FROM imports "
-					  "WHERE path = ? AND is_dir ORDER BY "
+					  "WHERE path = ? AND is_dir <> 0 ORDER BY "
 					  "id DESC LIMIT 1");
 	int rc;
 

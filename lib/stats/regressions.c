@@ -95,9 +95,10 @@ static int variant_commit(struct db *db, const struct selector *s,
 	if (s->dim != DIM_LABEL && s->dim != DIM_COMMIT)
 		return 0;
 	st = db_prepare(db, s->dim == DIM_LABEL ?
-		"SELECT v.commit_sha, c.subject FROM variants v LEFT JOIN"
+		"SELECT v.commit_sha, min(c.subject) FROM variants v LEFT JOIN"
 		" commits c ON c.sha = v.commit_sha WHERE v.label = ?1 AND"
-		" v.commit_sha != '' GROUP BY v.commit_sha LIMIT 2" :
+		" v.commit_sha != '' GROUP BY v.commit_sha ORDER BY"
+		" v.commit_sha LIMIT 2" :
 		"SELECT ?1, (SELECT subject FROM commits WHERE sha = ?1)");
 	if (!st)
 		return -1;

@@ -334,8 +334,10 @@ int direction_set(struct db *db, const char *pattern, int dir)
 		st = db_prepare(db, "DELETE FROM metric_directions "
 				    "WHERE pattern = ?");
 	else
-		st = db_prepare(db, "INSERT OR REPLACE INTO metric_directions"
-				    "(pattern, direction) VALUES (?, ?)");
+		st = db_prepare(db, "INSERT INTO metric_directions(pattern, "
+				    "direction) VALUES (?, ?) ON CONFLICT "
+				    "(pattern) DO UPDATE SET direction = "
+				    "excluded.direction");
 	if (!st)
 		return -1;
 	stmt_bind_text(st, 1, pattern, -1, SQLITE_TRANSIENT);

@@ -1213,8 +1213,9 @@ int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 		free(tabs);
 		return -1;
 	}
-	st = db_prepare(ctx->db, "INSERT OR REPLACE INTO import_meta(import_id, "
-			"key, value) VALUES (?1, ?2, ?3)");
+	st = db_prepare(ctx->db, "INSERT INTO import_meta(import_id, key, value) "
+			"VALUES (?1, ?2, ?3) ON CONFLICT (import_id, key) DO "
+			"UPDATE SET value = excluded.value");
 	if (!st) {
 		free(tabs);
 		return -1;

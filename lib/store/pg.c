@@ -9,6 +9,7 @@
 #include "store/pg.h"
 #include "core/sbuf.h"
 
+#include <ctype.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
@@ -41,6 +42,7 @@ struct pg_conn {
 	 * statement may be finalized before its rows are sent.
 	 */
 	char *copy_sql;		/* owned; NULL when nothing is pending */
+	char *copy_table;	/* owned; the table copy_sql fills */
 	struct sbuf copy_buf;	/* rows in COPY text format */
 };
 
@@ -56,6 +58,8 @@ struct pg_stmt {
 	struct pg_conn *c;	/* borrowed: the connection outlives it */
 	char *name;		/* owned; the server's name, NULL for COPY */
 	char *copy_sql;		/* owned; "COPY t(c) FROM STDIN", else NULL */
+	char *table;		/* owned; COPY: the table it fills */
+	char *sql;		/* owned; a statement's text, else NULL */
 	int nparams;
 	/* parameters, as PQexecPrepared() takes them */
 	char **values;		/* owned, each owned; NULL is SQL NULL */
@@ -247,6 +251,7 @@ void pg_close(struct pg_conn *c)
 	if (c->copy_sql && PQstatus(c->pq) == CONNECTION_OK)
 		pg_flush(c);
 	free(c->copy_sql);
+	free(c->copy_table);
 	sbuf_release(&c->copy_buf);
 	free(c->errmsg);
 	PQfinish(c->pq);
@@ -520,6 +525,7 @@ struct pg_stmt *pg_prepare(struct pg_conn *c, const char *sql)
 	PQclear(res);
 	st = stmt_new(c, nparams);
 	st->name = xstrdup(name);
+	st->sql = xstrdup(sql);
 	return st;
 }
 
@@ -536,6 +542,7 @@ struct pg_stmt *pg_prepare_copy(struct pg_conn *c, const char *table,
 			n++;
 	st = stmt_new(c, n);
 	st->copy_sql = xstrfmt("COPY %s(%s) FROM STDIN", table, columns);
+	st->table = xstrdup(table);
 	return st;
 }
 
@@ -662,8 +669,11 @@ static int copy_step(struct pg_stmt *st)
 		if (rc != SQLITE_OK)
 			return rc;
 	}
-	if (!c->copy_sql)
+	if (!c->copy_sql) {
 		c->copy_sql = xstrdup(st->copy_sql);
+		free(c->copy_table);
+		c->copy_table = xstrdup(st->table);
+	}
 	clear_err(c);
 	for (i = 0; i < st->nparams; i++) {
 		const unsigned char *v = (const unsigned char *)st->values[i];
@@ -696,6 +706,20 @@ static int copy_step(struct pg_stmt *st)
 	return SQLITE_DONE;
 }
 
+/* Does sql name table (as a whole word)? */
+static int names_table(const char *sql, const char *table)
+{
+	size_t n = strlen(table);
+	const char *p;
+
+	for (p = sql; (p = strstr(p, table)); p += n)
+		if ((p == sql || !(isalnum((unsigned char)p[-1]) ||
+				   p[-1] == '_')) &&
+		    !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+			return 1;
+	return 0;
+}
+
 int pg_step(struct pg_stmt *st)
 {
 	struct pg_conn *c = st->c;
@@ -708,9 +732,18 @@ int pg_step(struct pg_stmt *st)
 	if (!st->res) {
 		ExecStatusType s;
 
-		rc = pg_flush(c);
-		if (rc != SQLITE_OK)
-			return rc;
+		/*
+		 * Pending rows go first to a statement that names their
+		 * table: it may read them or clash with them.  Others (the
+		 * metrics and runs an import makes between its samples) run
+		 * with the rows still pending, so that COPY sends them in
+		 * MBs, not one round trip each.
+		 */
+		if (c->copy_sql && names_table(st->sql, c->copy_table)) {
+			rc = pg_flush(c);
+			if (rc != SQLITE_OK)
+				return rc;
+		}
 		clear_err(c);
 		st->res = PQexecPrepared(c->pq, st->name, st->nparams,
 					 (const char *const *)st->values,
@@ -759,6 +792,8 @@ void pg_finalize(struct pg_stmt *st)
 	free(st->formats);
 	free(st->name);
 	free(st->copy_sql);
+	free(st->table);
+	free(st->sql);
 	free(st);
 }
 
