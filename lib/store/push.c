@@ -292,22 +292,59 @@ static void remember(struct idmap *m, int64_t src, int64_t dst)
 	idmap_put(m, src, dst);
 }
 
+/*
+ * Row `id` of a source statement that selects one by id, or an error if
+ * there is none (what: its table, for the message).  1 with the row
+ * (the caller resets s), or -1.
+ */
+static int src_get(struct pusher *p, struct stmt *s, int64_t id,
+		   const char *what)
+{
+	int r;
+
+	stmt_bind_int64(s, 1, id);
+	r = src_row(p, s);
+	if (!r)
+		r = error("%s: %s: %s %lld is missing", p->from->path,
+			  p->path, what, (long long)id);
+	if (r < 0)
+		stmt_reset(s);
+	return r;
+}
+
+/*
+ * Every row s selects for from_id into t: parameter 1 to_id, then s's
+ * columns 0..last.  0 or -1.
+ */
+static int copy_children(struct pusher *p, struct stmt *s, struct stmt *t,
+			 int64_t from_id, int64_t to_id, int last)
+{
+	int r;
+
+	stmt_bind_int64(s, 1, from_id);
+	while ((r = src_row(p, s)) > 0) {
+		stmt_bind_int64(t, 1, to_id);
+		copy_cols(t, 2, s, 0, last);
+		if (dst_done(p, t)) {
+			r = -1;
+			break;
+		}
+	}
+	stmt_reset(s);
+	return r;
+}
+
 /* The target's id of source metric src: found by name, else made. */
 static int metric(struct pusher *p, int64_t src, int64_t *id)
 {
 	struct stmt *s = p->s[S_METRIC], *t = p->t[T_METRIC];
-	int r;
 
 	if (idmap_get(&p->metrics, src, id))
 		return 0;
-	stmt_bind_int64(s, 1, src);
-	r = src_row(p, s);
-	if (r > 0)
-		copy_cols(t, 1, s, 0, 4);
+	if (src_get(p, s, src, "metric") < 0)
+		return -1;
+	copy_cols(t, 1, s, 0, 4);
 	stmt_reset(s);
-	if (r <= 0)
-		return r ? -1 : error("%s: %s: metric %lld is missing",
-				      p->from->path, p->path, (long long)src);
 	if (dst_id(p, t, id))
 		return -1;
 	remember(&p->metrics, src, *id);
@@ -327,44 +364,23 @@ static int map_metric(struct pusher *p, struct stmt *st, int i, int64_t *id)
 static int variant(struct pusher *p, int64_t src, int64_t *id)
 {
 	struct stmt *s = p->s[S_VARIANT], *t = p->t[T_FIND_VARIANT];
-	int r;
+	int r, made = 0;
 
 	if (idmap_get(&p->variants, src, id))
 		return 0;
-	stmt_bind_int64(s, 1, src);
-	r = src_row(p, s);
-	if (r > 0) {
-		copy_cols(t, 1, s, 0, 5);
-		if (dst_id(p, t, id))
-			r = -1;
-		else if (!*id) {
-			copy_cols(p->t[T_VARIANT], 1, s, 0, 5);
-			if (dst_id(p, p->t[T_VARIANT], id))
-				r = -1;
-		} else {
-			r = 2;	/* there: its params too */
-		}
+	if (src_get(p, s, src, "variant") < 0)
+		return -1;
+	copy_cols(t, 1, s, 0, 5);
+	r = dst_id(p, t, id);
+	if (!r && !*id) {
+		copy_cols(p->t[T_VARIANT], 1, s, 0, 5);
+		r = dst_id(p, p->t[T_VARIANT], id);
+		made = 1;
 	}
 	stmt_reset(s);
-	if (r <= 0)
-		return r ? -1 : error("%s: %s: variant %lld is missing",
-				      p->from->path, p->path, (long long)src);
-	if (r == 1) {
-		s = p->s[S_VPARAMS];
-		t = p->t[T_VPARAM];
-		stmt_bind_int64(s, 1, src);
-		while ((r = src_row(p, s)) > 0) {
-			stmt_bind_int64(t, 1, *id);
-			copy_cols(t, 2, s, 0, 1);
-			if (dst_done(p, t)) {
-				r = -1;
-				break;
-			}
-		}
-		stmt_reset(s);
-		if (r < 0)
-			return -1;
-	}
+	if (r || (made && copy_children(p, p->s[S_VPARAMS], p->t[T_VPARAM],
+					src, *id, 1)))
+		return -1;
 	remember(&p->variants, src, *id);
 	return 0;
 }
@@ -390,20 +406,7 @@ static int copy_sources_meta(struct pusher *p, int64_t from_id, int64_t id)
 	stmt_reset(s);
 	if (r < 0)
 		return -1;
-
-	s = p->s[S_META];
-	t = p->t[T_META];
-	stmt_bind_int64(s, 1, from_id);
-	while ((r = src_row(p, s)) > 0) {
-		stmt_bind_int64(t, 1, id);
-		copy_cols(t, 2, s, 0, 1);
-		if (dst_done(p, t)) {
-			r = -1;
-			break;
-		}
-	}
-	stmt_reset(s);
-	return r;
+	return copy_children(p, p->s[S_META], p->t[T_META], from_id, id, 1);
 }
 
 /* The order the import reported its metrics in. */
