@@ -306,6 +306,35 @@ test_expect_success 'a source that does not exist is not created' '
 	test ! -e nothing.db
 '
 
+test_expect_success 'a write that fails rolls its import back and stops; the next push completes' '
+	perfsift --db e.db runs >/dev/null &&
+	m=$(sqlite3 a.db "SELECT m.name FROM samples s JOIN runs r ON
+		r.id = s.run_id JOIN metrics m ON m.id = s.metric_id
+		ORDER BY r.import_id DESC LIMIT 1") &&
+	sqlite3 e.db "CREATE TRIGGER boom BEFORE INSERT ON samples
+		WHEN NEW.metric_id = (SELECT id FROM metrics WHERE
+		name = ${SQ}$m${SQ}) BEGIN SELECT RAISE(ABORT, ${SQ}boom${SQ}); END" &&
+	test_expect_code 4 perfsift --db a.db push --to e.db >out 2>err &&
+	grep -q "database: boom" err &&
+	grep -q "), then stopped on an error$" out &&
+	n=$(sqlite3 a.db "SELECT count(*) FROM imports") &&
+	had=$(sqlite3 e.db "SELECT count(*) FROM imports") &&
+	test "$had" -lt "$n" &&
+	sqlite3 a.db "SELECT i.sha256, count(r.id) FROM imports i LEFT JOIN
+		runs r ON r.import_id = i.id GROUP BY i.id ORDER BY i.id
+		LIMIT $had" >runs.a &&
+	sqlite3 e.db "SELECT i.sha256, count(r.id) FROM imports i LEFT JOIN
+		runs r ON r.import_id = i.id GROUP BY i.id ORDER BY i.id" >runs.e &&
+	test_cmp runs.a runs.e &&
+	test "$(sqlite3 e.db "SELECT count(*) FROM runs WHERE import_id NOT IN
+		(SELECT id FROM imports)")" = 0 &&
+	sqlite3 e.db "DROP TRIGGER boom" &&
+	perfsift --db a.db push --to e.db >out &&
+	test_last_line "pushed $((n - had)) imports ($had already there)" out &&
+	canon e.db >e.canon &&
+	test_cmp a.canon e.canon
+'
+
 # a big import: 40 runs of 50,000 metrics, 2 million samples
 test_expect_success 'a push killed mid-import leaves whole imports; the next completes it' '
 	perfsift --db k.db import $D/csv/basic/input >/dev/null &&
