@@ -34,14 +34,18 @@ const char *const push_usage[] = {
 	NULL,
 };
 
-static void print_pushed(void *data UNUSED, const char *path, int message,
-			 long runs, long samples)
+static void print_pushed(void *data UNUSED, const struct push_import *imp)
 {
-	printf("pushed %s", path);
-	if (message > 0)
-		printf(" message %d", message);
-	printf(" (%ld run%s, %ld sample%s)\n", runs, runs == 1 ? "" : "s",
-	       samples, samples == 1 ? "" : "s");
+	printf("pushed %s", imp->path);
+	if (imp->message > 0)
+		printf(" message %d", imp->message);
+	printf(" (%ld run%s, %ld sample%s", imp->runs,
+	       imp->runs == 1 ? "" : "s", imp->samples,
+	       imp->samples == 1 ? "" : "s");
+	if (imp->aggregates)
+		printf(", %ld aggregate%s", imp->aggregates,
+		       imp->aggregates == 1 ? "" : "s");
+	printf(")\n");
 }
 
 /* Do a and b name one file (b may not exist yet)? */

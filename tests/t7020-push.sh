@@ -218,8 +218,10 @@ test_expect_success 'a database of every kind of input' '
 test_expect_success 'push copies every row; the commands answer the same' '
 	perfsift --db a.db push --to b.db >out &&
 	n=$(sqlite3 a.db "SELECT count(*) FROM imports") &&
-	test "$(grep -c "^pushed .* (.* runs\{0,1\}, .* samples\{0,1\})$" out)" = "$n" &&
+	test "$(grep -c "^pushed .* ([0-9]* runs\{0,1\}, [0-9]* samples\{0,1\}\(, [0-9]* aggregates\{0,1\}\)\{0,1\})$" out)" = "$n" &&
 	grep -q "^pushed /.*/csv/basic/input (5 runs, 5 samples)$" out &&
+	grep -q "^pushed /.*/csv/aggregates/input (0 runs, 0 samples, 3 aggregates)$" out &&
+	grep -q "^pushed /.*/robot-thread.mbox message 1 (0 runs, 0 samples, 14 aggregates)$" out &&
 	grep -q "^pushed 3 commits, 1 direction override$" out &&
 	test_last_line "pushed $n imports (0 already there)" out &&
 	canon b.db >b.canon &&

@@ -184,8 +184,7 @@ struct pusher {
 	struct stmt *t[T_NR];		/* owned, on to */
 	/* source id -> target id, for the import being copied */
 	struct idmap sources, variants, metrics;
-	const char *path;		/* borrowed: the import, for messages */
-	long runs, samples;		/* of the import being copied */
+	struct push_import cur;		/* the import being copied */
 };
 
 /* A failed step on the source (reading) or on the target (writing). */
@@ -196,7 +195,7 @@ static int src_fail(struct pusher *p, int rc)
 
 static int dst_fail(struct pusher *p, int rc)
 {
-	return db_fail(p->to, rc, p->path ? p->path : p->to->path, 0);
+	return db_fail(p->to, rc, p->cur.path ? p->cur.path : p->to->path, 0);
 }
 
 /* Bind column si of the source row to parameter di, as it is. */
@@ -279,7 +278,7 @@ static int map_id(struct pusher *p, const struct idmap *m, struct stmt *st,
 	src = stmt_column_int64(st, i);
 	if (!idmap_get(m, src, id))
 		return error("%s: %s: row refers to id %lld, which is not "
-			     "the import's", p->from->path, p->path,
+			     "the import's", p->from->path, p->cur.path,
 			     (long long)src);
 	return 0;
 }
@@ -306,7 +305,7 @@ static int src_get(struct pusher *p, struct stmt *s, int64_t id,
 	r = src_row(p, s);
 	if (!r)
 		r = error("%s: %s: %s %lld is missing", p->from->path,
-			  p->path, what, (long long)id);
+			  p->cur.path, what, (long long)id);
 	if (r < 0)
 		stmt_reset(s);
 	return r;
@@ -496,13 +495,13 @@ static int copy_runs(struct pusher *p, int64_t from_id, int64_t id)
 		}
 		if (!run) {
 			r = error("%s: %s: a run was not inserted",
-				  p->to->path, p->path);
+				  p->to->path, p->cur.path);
 			break;
 		}
 		/* samples: run, metric, value, line, source_id, derived */
 		if (copy_run_rows(p, p->s[S_SAMPLES], p->t[T_SAMPLE],
 				  stmt_column_int64(s, 0), run, 4, 3,
-				  &p->samples) ||
+				  &p->cur.samples) ||
 		    /* series: run, metric, chunk, n, points, source, line */
 		    copy_run_rows(p, p->s[S_SERIES], p->t[T_SERIES],
 				  stmt_column_int64(s, 0), run, 5, 4,
@@ -514,7 +513,7 @@ static int copy_runs(struct pusher *p, int64_t from_id, int64_t id)
 			r = -1;
 			break;
 		}
-		p->runs++;
+		p->cur.runs++;
 	}
 	stmt_reset(s);
 	return r;
@@ -545,6 +544,7 @@ static int copy_aggregates(struct pusher *p, int64_t from_id, int64_t id)
 			r = -1;
 			break;
 		}
+		p->cur.aggregates++;
 	}
 	stmt_reset(s);
 	return r;
@@ -560,7 +560,8 @@ static int copy_import(struct pusher *p)
 	struct stmt *s = p->s[S_IMPORTS], *t = p->t[T_IMPORT];
 	int64_t from_id = stmt_column_int64(s, 0), id;
 
-	p->runs = p->samples = 0;
+	p->cur.runs = p->cur.samples = p->cur.aggregates = 0;
+	p->cur.message = stmt_column_int(s, 8);
 	idmap_clear(&p->sources);
 	idmap_clear(&p->variants);
 	idmap_clear(&p->metrics);
@@ -635,7 +636,7 @@ fail:
 int db_push(struct db *from, struct db *to, struct push_result *res)
 {
 	struct pusher p = { from, to, { NULL }, { NULL }, IDMAP_INIT,
-			    IDMAP_INIT, IDMAP_INIT, NULL, 0, 0 };
+			    IDMAP_INIT, IDMAP_INIT, { NULL, 0, 0, 0, 0 } };
 	struct stmt *s;
 	int ret = -1, r;
 	size_t i;
@@ -667,7 +668,7 @@ int db_push(struct db *from, struct db *to, struct push_result *res)
 		const char *sha = (const char *)stmt_column_text(s, 2);
 		int64_t there;
 
-		p.path = (const char *)stmt_column_text(s, 1);
+		p.cur.path = (const char *)stmt_column_text(s, 1);
 		if (!strncmp(sha, "pending-", 8)) {
 			res->pending++;	/* an import still running, or dead */
 			continue;
@@ -686,11 +687,10 @@ int db_push(struct db *from, struct db *to, struct push_result *res)
 			continue;
 		}
 		res->imports++;
-		res->runs += p.runs;
-		res->samples += p.samples;
+		res->runs += p.cur.runs;
+		res->samples += p.cur.samples;
 		if (res->pushed)
-			res->pushed(res->data, p.path, stmt_column_int(s, 8),
-				    p.runs, p.samples);
+			res->pushed(res->data, &p.cur);
 	}
 	stmt_reset(s);
 	if (r >= 0)

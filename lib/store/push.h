@@ -10,14 +10,19 @@
  */
 #include "store/db.h"
 
+/* One import copied, for the caller's report. */
+struct push_import {
+	const char *path;		/* borrowed: the import's path */
+	int message;			/* its number in an mbox; 0 not mail */
+	long runs, samples, aggregates;
+};
+
 struct push_result {
 	/*
 	 * Set by the caller, may be NULL: called after each import copied
-	 * (committed), with its path, its message number in an mbox (0: not
-	 * mail) and what it held.
+	 * (committed).
 	 */
-	void (*pushed)(void *data, const char *path, int message, long runs,
-		       long samples);
+	void (*pushed)(void *data, const struct push_import *imp);
 	void *data;			/* borrowed, for pushed() */
 	/* filled by db_push() */
 	long imports;			/* copied */
