@@ -26,6 +26,7 @@ int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_metrics(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_push(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_report(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx);

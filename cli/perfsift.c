@@ -27,7 +27,8 @@ extern const char *const bisect_usage[], *const commits_usage[],
 	*const compare_usage[], *const trend_usage[],
 	*const debug_usage[],
 	*const import_usage[], *const regressions_usage[],
-	*const metrics_usage[], *const plot_usage[], *const report_usage[],
+	*const metrics_usage[], *const plot_usage[], *const push_usage[],
+	*const report_usage[],
 	*const runs_usage[], *const send_usage[], *const show_usage[];
 
 static const struct cmd_struct commands[] = {
@@ -52,6 +53,9 @@ static const struct cmd_struct commands[] = {
 	{ "plot", cmd_plot,
 	  "draw a chart with gnuplot: compare, sweep, series, latency, trend",
 	  plot_usage, NULL },
+	{ "push", cmd_push,
+	  "copy the database into a server (or a file), import by import",
+	  push_usage, NULL },
 	{ "regressions", cmd_regressions,
 	  "every significant regression in the database",
 	  regressions_usage, NULL },

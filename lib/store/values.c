@@ -157,10 +157,13 @@ int db_pack_runs(struct db *db, int64_t import_id)
 		 * a blob past SQLite's 10^9 bytes, or one a server would
 		 * get in one piece past 48 MB: the run keeps its rows
 		 */
-		if (n > 0 && n <= (db->pg ? RUN_VALUES_MAX_SERVER :
-				   RUN_VALUES_MAX) &&
-		    pack_run(db, stmt_column_int64(runs, 0), n, ins, rows,
-			     buf))
+		if (n <= 0 || n > (db->pg ? RUN_VALUES_MAX_SERVER :
+				   RUN_VALUES_MAX))
+			continue;
+		if (db->pg ? pack_run_server(db, stmt_column_int64(runs, 0),
+					     n, ins, rows) :
+			     pack_run(db, stmt_column_int64(runs, 0), n, ins,
+				      rows, buf))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
