@@ -9,8 +9,8 @@
 # copies nothing; a target holding some imports gets the others only; a
 # push killed mid-import leaves whole imports and the next one completes
 # it; an unfinished import is skipped; a bad target is refused
-# untouched.  The same checks against a PostgreSQL server end the script
-# once lib/store/pg.c is a real driver.
+# untouched.  The same checks against a PostgreSQL server end the script,
+# with a push killed mid-way there too.
 . "$(dirname "$0")/lib.sh"
 
 D=$SRC/tests/data
@@ -337,13 +337,19 @@ test_expect_success 'a write that fails rolls its import back and stops; the nex
 	test_cmp a.canon e.canon
 '
 
+# big_db DB RUNS METRICS: DB holds a small import, then a big one of one
+# label, RUNS x METRICS samples
+big_db() {
+	perfsift --db "$1" import $D/csv/basic/input >/dev/null &&
+	awk -v n="$2" -v k="$3" "BEGIN { print \"label,iteration,metric,value\"
+		for (i = 0; i < n; i++) for (m = 0; m < k; m++)
+			printf \"big,%d,m%05d,%d.5\n\", i, m, (i * m) % 977 }" >big-$2.csv &&
+	perfsift --db "$1" import big-$2.csv >/dev/null
+}
+
 # a big import: 40 runs of 50,000 metrics, 2 million samples
 test_expect_success 'a push killed mid-import leaves whole imports; the next completes it' '
-	perfsift --db k.db import $D/csv/basic/input >/dev/null &&
-	awk "BEGIN { print \"label,iteration,metric,value\"
-		for (i = 0; i < 40; i++) for (m = 0; m < 50000; m++)
-			printf \"big,%d,m%05d,%d.5\n\", i, m, (i * m) % 977 }" >big.csv &&
-	perfsift --db k.db import big.csv >/dev/null &&
+	big_db k.db 40 50000 &&
 	canon k.db >k.canon &&
 	killed= &&
 	for try in 1 2 3 4 5; do
@@ -367,38 +373,59 @@ test_expect_success 'a push killed mid-import leaves whole imports; the next com
 	test "$killed" = yes &&
 	test_db_ok t.db &&
 	test "$(sqlite3 t.db "SELECT count(*) FROM imports
-		WHERE path = ${SQ}big.csv${SQ}")" = 0 &&
+		WHERE path = ${SQ}big-40.csv${SQ}")" = 0 &&
 	had=$(sqlite3 t.db "SELECT count(*) FROM imports") &&
 	test "$(sqlite3 t.db "SELECT count(*) FROM samples")" = $((had * 5)) &&
 	perfsift --db k.db push --to t.db >out &&
 	test_last_line "pushed $((2 - had)) import$([ $had = 1 ] || echo s) ($had already there)" out &&
-	grep -q "^pushed big.csv (40 runs, 2000000 samples)$" out &&
+	grep -q "^pushed big-40.csv (40 runs, 2000000 samples)$" out &&
 	canon t.db >t.canon &&
 	test_cmp k.canon t.canon
 '
 
-# The server: the same pushes into PostgreSQL.  This guard is to be
-# removed once lib/store/pg.c is the libpq driver (it is a placeholder
-# in this branch); then need_pg skips only where no server can run.
-if grep -q "TEMPORARY STUB" "$SRC/lib/store/pg.c"; then
-	test_skip 'push into a PostgreSQL server' \
-		'lib/store/pg.c is the placeholder stub'
-else
-	. "$SRC/tests/pg.sh"
-	need_pg
-	pg_start
-	pg_psql -d postgres -c "CREATE DATABASE push" >/dev/null
-	URI="postgresql:///push?host=$PGHOST&port=$PGPORT&user=$PGUSER"
+# The server: the same pushes into PostgreSQL (need_pg skips the rest
+# only where no server can run).
+. "$SRC/tests/pg.sh"
+need_pg
+pg_start
+pg_psql -d postgres -c "CREATE DATABASE push" >/dev/null
+pg_psql -d postgres -c "CREATE DATABASE pushk" >/dev/null
+URI="postgresql:///push?host=$PGHOST&port=$PGPORT&user=$PGUSER"
+URIK="postgresql:///pushk?host=$PGHOST&port=$PGPORT&user=$PGUSER"
 
-	test_expect_success 'push into a server; the commands answer the same' '
-		n=$(sqlite3 a.db "SELECT count(*) FROM imports") &&
-		perfsift --db a.db push --to "$URI" >out &&
-		test_last_line "pushed $n imports (0 already there)" out &&
-		same_answers a.db "$URI" &&
-		perfsift --db a.db push --to "$URI" >out &&
-		test_last_line "pushed 0 imports ($n already there)" out &&
-		same_answers a.db "$URI"
-	'
-fi
+test_expect_success 'push into a server; the commands answer the same' '
+	n=$(sqlite3 a.db "SELECT count(*) FROM imports") &&
+	perfsift --db a.db push --to "$URI" >out &&
+	test_last_line "pushed $n imports (0 already there)" out &&
+	same_answers a.db "$URI" &&
+	perfsift --db a.db push --to "$URI" >out &&
+	test_last_line "pushed 0 imports ($n already there)" out &&
+	same_answers a.db "$URI"
+'
+
+test_expect_success 'a push into a server killed mid-way: the next completes it' '
+	big_db k2.db 100 2000 &&
+	gen_cmp_csv 20 5 3 >after.csv &&
+	perfsift --db k2.db import after.csv >/dev/null || return 1
+	"$PERFSIFT" --db k2.db push --to "$URIK" >push.out 2>&1 &
+	pid=$!
+	# the big import is being written: the writers'\'' lock is held
+	i=0
+	until [ "$(pg_psql -d pushk -c "SELECT count(*) FROM imports")" = 1 ] &&
+	      [ "$(pg_psql -d pushk -c "SELECT count(*) FROM pg_locks WHERE locktype = '\''advisory'\'' AND granted")" = 1 ] ||
+	      [ $i -ge 500 ]; do
+		i=$((i + 1))
+		sleep 0.01
+	done
+	sleep 0.3
+	kill -9 $pid &&
+	! wait $pid &&
+	echo 1 >expect &&
+	pg_psql -d pushk -c "SELECT count(*) FROM imports" >n &&
+	test_cmp expect n &&
+	perfsift --db k2.db push --to "$URIK" >out &&
+	test_last_line "pushed 2 imports (1 already there)" out &&
+	same_answers k2.db "$URIK"
+'
 
 test_done

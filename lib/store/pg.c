@@ -10,8 +10,122 @@
 #include "core/sbuf.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
+
+/*
+ * libpq is loaded when a server is first named, not linked: a perfsift
+ * that only ever opens SQLite files does not map libpq and what it pulls
+ * in (OpenSSL, Kerberos, LDAP: some MB of every process's memory and
+ * a few ms of its start).  The functions used, each a pointer of the
+ * prototype's type in struct libpq; the defines below make the calls
+ * in this file go through them.
+ */
+#define LIBPQ_SONAME "libpq.so.5"
+#define LIBPQ_FUNCS(X) \
+	X(PQclear) \
+	X(PQcmdStatus) \
+	X(PQcmdTuples) \
+	X(PQconnectdb) \
+	X(PQdescribePrepared) \
+	X(PQerrorMessage) \
+	X(PQescapeIdentifier) \
+	X(PQexec) \
+	X(PQexecParams) \
+	X(PQexecPrepared) \
+	X(PQfinish) \
+	X(PQfreemem) \
+	X(PQftype) \
+	X(PQgetResult) \
+	X(PQgetisnull) \
+	X(PQgetlength) \
+	X(PQgetvalue) \
+	X(PQnfields) \
+	X(PQntuples) \
+	X(PQprepare) \
+	X(PQputCopyData) \
+	X(PQputCopyEnd) \
+	X(PQresultErrorField) \
+	X(PQresultErrorMessage) \
+	X(PQresultStatus) \
+	X(PQsetNoticeProcessor) \
+	X(PQstatus) \
+	X(PQtransactionStatus) \
+	X(PQunescapeBytea)
+
+static struct libpq {
+#define X(f) typeof(f) *f;
+	LIBPQ_FUNCS(X)
+#undef X
+} libpq;
+
+/* 0, or -1 with *why set (malloc'ed) when libpq cannot be loaded */
+static int libpq_ready(char **why)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} syms[] = {
+#define X(f) { #f, offsetof(struct libpq, f) },
+		LIBPQ_FUNCS(X)
+#undef X
+	};
+	static int state;	/* 0: not tried, 1: ready, -1: failed */
+	void *so;
+	size_t i;
+
+	if (state > 0)
+		return 0;
+	so = dlopen(LIBPQ_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!so) {
+		*why = xstrfmt("cannot load libpq (Debian package libpq5): %s",
+			       dlerror());
+		return -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(syms); i++) {
+		void *f = dlsym(so, syms[i].name);
+
+		if (!f) {
+			*why = xstrfmt("%s: no %s", LIBPQ_SONAME, syms[i].name);
+			return -1;
+		}
+		/* POSIX: a function's address fits in a void * */
+		memcpy((char *)&libpq + syms[i].off, &f, sizeof(f));
+	}
+	state = 1;
+	return 0;
+}
+
+#define PQclear (*libpq.PQclear)
+#define PQcmdStatus (*libpq.PQcmdStatus)
+#define PQcmdTuples (*libpq.PQcmdTuples)
+#define PQconnectdb (*libpq.PQconnectdb)
+#define PQdescribePrepared (*libpq.PQdescribePrepared)
+#define PQerrorMessage (*libpq.PQerrorMessage)
+#define PQescapeIdentifier (*libpq.PQescapeIdentifier)
+#define PQexec (*libpq.PQexec)
+#define PQexecParams (*libpq.PQexecParams)
+#define PQexecPrepared (*libpq.PQexecPrepared)
+#define PQfinish (*libpq.PQfinish)
+#define PQfreemem (*libpq.PQfreemem)
+#define PQftype (*libpq.PQftype)
+#define PQgetResult (*libpq.PQgetResult)
+#define PQgetisnull (*libpq.PQgetisnull)
+#define PQgetlength (*libpq.PQgetlength)
+#define PQgetvalue (*libpq.PQgetvalue)
+#define PQnfields (*libpq.PQnfields)
+#define PQntuples (*libpq.PQntuples)
+#define PQprepare (*libpq.PQprepare)
+#define PQputCopyData (*libpq.PQputCopyData)
+#define PQputCopyEnd (*libpq.PQputCopyEnd)
+#define PQresultErrorField (*libpq.PQresultErrorField)
+#define PQresultErrorMessage (*libpq.PQresultErrorMessage)
+#define PQresultStatus (*libpq.PQresultStatus)
+#define PQsetNoticeProcessor (*libpq.PQsetNoticeProcessor)
+#define PQstatus (*libpq.PQstatus)
+#define PQtransactionStatus (*libpq.PQtransactionStatus)
+#define PQunescapeBytea (*libpq.PQunescapeBytea)
 
 /* COPY rows are sent once they pass this, and blobs up to it read whole */
 #define PG_BIG (4 << 20)
@@ -214,9 +328,12 @@ struct pg_conn *pg_connect(const char *url, char **why)
 		"SET extra_float_digits = 3; SET client_encoding = 'UTF8'; "
 		"SET client_min_messages = warning; SET bytea_output = hex";
 	struct pg_conn *c;
-	PGconn *pq = PQconnectdb(url);
+	PGconn *pq;
 
 	*why = NULL;
+	if (libpq_ready(why))
+		return NULL;
+	pq = PQconnectdb(url);
 	if (!pq) {
 		*why = xstrdup("out of memory");
 		return NULL;

@@ -71,8 +71,6 @@ static int pack_run(struct db *db, int64_t run, int64_t n,
 	int64_t written = 0;
 	int rc, ret = -1;
 
-	if (db->pg)
-		return pack_run_server(db, run, n, ins, rows);
 	stmt_bind_int64(ins, 1, run);
 	stmt_bind_int64(ins, 2, n);
 	sqlite3_bind_zeroblob64(ins->sq, 3, (sqlite3_uint64)n * RUN_VALUE_SIZE);
