@@ -75,12 +75,13 @@ static const struct cmd_struct commands[] = {
 };
 
 static const char *const main_usage[] = {
-	"usage: perfsift [--db PATH] COMMAND [OPTIONS] [ARGS]",
+	"usage: perfsift [--db PATH|URL] COMMAND [OPTIONS] [ARGS]",
 	"       perfsift help [COMMAND]",
 	"       perfsift --version",
 	"",
 	"The database is --db PATH, else $PERFSIFT_DB, else ./perfsift.db;",
-	"it is created on first use.",
+	"it is created on first use.  A postgresql:// URL (libpq's, without",
+	"a password: ~/.pgpass or PGPASSWORD) names a team's server instead.",
 	NULL,
 };
 

@@ -962,6 +962,102 @@ else
 		append_us_p99
 fi
 
+# ------------------------------------------------- 11. a PostgreSQL server
+
+# the throwaway server of the tests (tests/pg.sh), when Debian's
+# PostgreSQL is installed: import into it beside psql's \copy of the same
+# rows, and compare against it beside the SQLite file
+pg_section() {
+	local url pg_csv=$tmp/pg.csv rows=1000000
+	TRASH=$tmp
+	say() { printf '%s\n' "$*"; }
+	. "$srcdir/tests/pg.sh"
+	PG_BINDIR=$(pg_find_bindir)
+	if [ -z "$PG_BINDIR" ]; then
+		section "11. PostgreSQL: skipped (no server binaries; Debian" \
+			"package postgresql)"
+		return 0
+	fi
+	pg_start >"$tmp/err" 2>&1 || { fail "starting a PostgreSQL server"; return 0; }
+	trap 'pg_stop; rm -rf "$tmp"' EXIT
+	url="postgresql:///perfsift?host=$PGHOST&port=$PGPORT&user=postgres"
+	pg_fresh() {
+		pg_psql -d postgres -c "DROP DATABASE IF EXISTS perfsift WITH (FORCE)" &&
+		pg_psql -d postgres -c "CREATE DATABASE perfsift"
+	} >/dev/null 2>&1
+	# 2 labels x 100 iterations x 5,000 metrics: an lkp-sized catalog
+	gen_csv "$pg_csv" 2 100 5000 45
+	section "11. PostgreSQL $("$PG_BINDIR/postgres" --version | awk '{ print $3 }')" \
+		"(tests/pg.sh's server, fsync off): import of $(fmt_int $rows)" \
+		"samples (5,000 metrics); floors: psql \\copy of the rows into" \
+		"a table with samples' keys and foreign keys (time), of the CSV" \
+		"into a bare table (rate); compare: beside the SQLite file"
+	local ts= tc= i
+	for i in $(seq "$RUNS"); do
+		pg_fresh || { fail "a fresh server database"; return 0; }
+		pg_psql -d perfsift -c "CREATE TABLE t(label text, iteration integer, metric text, value double precision)" >/dev/null
+		run_timed "$tmp/out" "$PG_BINDIR/psql" -X -q -d perfsift \
+			-c "\\copy t FROM '$pg_csv' CSV HEADER" ||
+			{ fail "psql \\copy"; return 0; }
+		tc="$tc $t_elapsed"
+		pg_fresh || { fail "a fresh server database"; return 0; }
+		"$PERFSIFT" --db "$url" runs >/dev/null 2>"$tmp/err" ||
+			{ fail "perfsift on the server"; return 0; }
+		run_timed "$tmp/out" "$PERFSIFT" --db "$url" import -q "$pg_csv" ||
+			{ fail "import into the server"; return 0; }
+		grep -q "$rows samples" "$tmp/out" ||
+			{ fail "import into the server: not $rows samples"; return 0; }
+		ts="$ts $t_elapsed"
+	done
+	# the storage floor: the samples just imported, copied by psql into a
+	# table with the keys and foreign keys of samples
+	local tk= ks
+	pg_psql -d perfsift -c "\\copy samples(run_id, metric_id, value, line, source_id, derived) TO '$tmp/samples.csv' CSV" >/dev/null
+	for i in $(seq "$RUNS"); do
+		pg_psql -d perfsift -c "SET client_min_messages = warning; DROP TABLE IF EXISTS s2; CREATE TABLE s2 (LIKE samples INCLUDING ALL); ALTER TABLE s2 ADD FOREIGN KEY (run_id) REFERENCES runs(id) ON DELETE CASCADE, ADD FOREIGN KEY (metric_id) REFERENCES metrics(id)" >/dev/null
+		run_timed "$tmp/out" "$PG_BINDIR/psql" -X -q -d perfsift \
+			-c "\\copy s2(run_id, metric_id, value, line, source_id, derived) FROM '$tmp/samples.csv' CSV" ||
+			{ fail "psql \\copy into samples' keys"; return 0; }
+		tk="$tk $t_elapsed"
+	done
+	summarize $tk
+	ks=$med
+	summarize $tc
+	local floor_s=$med
+	summarize $ts
+	fig pg_import_s "perfsift import into the server [s]" %.2f "$ks"
+	per $rows
+	local fr
+	fr=$(calc "$rows / $floor_s")
+	fig pg_import_samples_per_s "  rate [samples/s]" int "$fr"
+	# compare at M = 20,000, R = 5: the same data in both backends
+	if cmp_db 20000 5; then
+		local lite_ms
+		timed "$COMPARE_RUNS" "$PERFSIFT" --db "$db" compare base new \
+			--all --format json || { fail "compare on SQLite"; return 0; }
+		scale 1000
+		lite_ms=$med
+		pg_fresh
+		gen_csv "$tmp/cmp.csv" 2 5 20000 44
+		"$PERFSIFT" --db "$url" import -q "$tmp/cmp.csv" >/dev/null 2>"$tmp/err" ||
+			{ fail "import of the compare data into the server"; return 0; }
+		"$PERFSIFT" --db "$url" compare base new --all --format json \
+			>"$tmp/pg.json" 2>"$tmp/err" &&
+		"$PERFSIFT" --db "$db" compare base new --all --format json \
+			>"$tmp/lite.json" 2>>"$tmp/err" &&
+		cmp -s "$tmp/pg.json" "$tmp/lite.json" ||
+			{ fail "compare: the server and SQLite differ"; return 0; }
+		timed "$COMPARE_RUNS" "$PERFSIFT" --db "$url" compare base new \
+			--all --format json || { fail "compare on the server"; return 0; }
+		scale 1000
+		fig pg_compare_json_m20000_r5_ms \
+			"compare M = 20,000, R = 5, json, server [ms]" %.1f "$lite_ms"
+	fi
+	pg_stop
+	trap 'rm -rf "$tmp"' EXIT
+}
+pg_section
+
 # ------------------------------------------------- summary
 
 echo

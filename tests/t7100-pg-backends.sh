@@ -76,10 +76,6 @@ results() {
 	}' >"c$1.csv"
 }
 
-both() {
-	"$@" --db "$TRASH/lite.db" && "$@" --db "$PGURL"
-}
-
 test_expect_success 'one data set imported into both backends' '
 	fresh &&
 	git init -q repo &&

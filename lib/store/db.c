@@ -1,6 +1,7 @@
 /*
- * SQLite access: open + migrate, transactions, and the emit API that
- * importers write through (one prepared statement per table, reused).
+ * The database: open + migrate (a SQLite file, or a PostgreSQL server
+ * named by a postgresql:// URI), transactions, statements on either
+ * backend (stmt.h), and blobs read in pieces.
  */
 #include "core/compat.h"
 #include "store/db.h"
