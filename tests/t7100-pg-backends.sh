@@ -5,7 +5,8 @@
 # input), and on one data set imported into both, every query command
 # prints the same bytes: runs, metrics, show, compare in every format and
 # test, regressions, trend, changepoints, bisect, plot scripts and data,
-# and the report.  The server is tests/pg.sh's throwaway one.
+# and the report, read by the server's owner and by grants.sql's
+# read-only role.  The server is tests/pg.sh's throwaway one.
 . "$(dirname "$0")/lib.sh"
 . "$SRC/tests/pg.sh"
 
@@ -102,16 +103,26 @@ test_expect_success 'one data set imported into both backends' '
 	test_cmp lite.dump pg.dump
 '
 
-# same CMD...: both backends print the same bytes and exit the same
+test_expect_success 'grants.sql: a read-only role' '
+	pg_psql -d perfsift -c "CREATE ROLE perfsift_ro LOGIN; CREATE ROLE perfsift_rw LOGIN" >/dev/null &&
+	pg_psql -d perfsift -v reader=perfsift_ro -v writer=perfsift_rw \
+		-f "$SRC/schema/pg/grants.sql" >/dev/null
+'
+PGURL_RO="postgresql:///perfsift?host=$PGHOST&port=$PGPORT&user=perfsift_ro"
+
+# same CMD...: both backends print the same bytes and exit the same, the
+# server read by its owner and by the read-only role
 same() {
 	set +e
 	perfsift --db "$TRASH/lite.db" "$@" >lite.out 2>lite.err
 	lite_rc=$?
-	perfsift --db "$PGURL" "$@" >pg.out 2>pg.err
-	pg_rc=$?
+	for url in "$PGURL" "$PGURL_RO"; do
+		perfsift --db "$url" "$@" >pg.out 2>pg.err
+		pg_rc=$?
+		[ $lite_rc = $pg_rc ] || { echo "exit $lite_rc vs $pg_rc"; cat pg.err; return 1; }
+		test_cmp lite.out pg.out && test_cmp lite.err pg.err || return 1
+	done
 	set -e
-	[ $lite_rc = $pg_rc ] || { echo "exit $lite_rc vs $pg_rc"; cat pg.err; return 1; }
-	test_cmp lite.out pg.out && test_cmp lite.err pg.err
 }
 
 test_expect_success 'runs, metrics and show: the same bytes' '
