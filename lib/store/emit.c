@@ -986,7 +986,8 @@ static int seen_load(struct import_ctx *ctx)
 	struct stmt *st;
 	int rc;
 
-	memset(ctx->seen, 0, ctx->seen_bytes);
+	if (ctx->seen)
+		memset(ctx->seen, 0, ctx->seen_bytes);
 	ctx->seen_run = ctx->run_id;
 	if (ctx->seen_new)
 		return 0;	/* made by this import just now: empty */
