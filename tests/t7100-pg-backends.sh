@@ -23,6 +23,15 @@ fresh() {
 	pg_psql -d postgres -c "DROP DATABASE IF EXISTS perfsift" >/dev/null &&
 	pg_psql -d postgres -c "CREATE DATABASE perfsift" >/dev/null
 }
+# empty: every table of the schema emptied and its ids restarted, as
+# fresh would leave it once perfsift made the schema, in a tenth of the
+# time
+empty() {
+	pg_psql -d perfsift -c "DO \$\$ BEGIN EXECUTE (SELECT 'TRUNCATE ' ||
+		string_agg(quote_ident(tablename), ', ') || ' RESTART IDENTITY'
+		FROM pg_tables WHERE schemaname = 'public' AND
+		tablename <> 'perfsift_meta'); END \$\$" >/dev/null
+}
 
 test_expect_success 'an empty server database gets the schema' '
 	fresh &&
@@ -39,7 +48,7 @@ for dir in "$SRC"/tests/data/*/*/; do
 	export dir imp case
 	if [ -f "$dir/expect" ]; then
 		test_expect_success "server: $imp/$case imports as into SQLite" '
-			fresh &&
+			empty &&
 			rm -rf input && cp -R "$dir/input" input &&
 			args="--format $imp" &&
 			if [ -f "$dir/args" ]; then args=$(cat "$dir/args"); fi &&
@@ -51,7 +60,7 @@ for dir in "$SRC"/tests/data/*/*/; do
 		'
 	elif [ -f "$dir/error" ]; then
 		test_expect_success "server: $imp/$case is refused, nothing kept" '
-			fresh &&
+			empty &&
 			rm -rf input && cp -R "$dir/input" input &&
 			args="--format $imp" &&
 			if [ -f "$dir/args" ]; then args=$(cat "$dir/args"); fi &&
