@@ -17,7 +17,7 @@ test_expect_success '--version prints the version and exits 0' '
 test_expect_success 'help lists the commands on stdout' '
 	perfsift help >out 2>err &&
 	test ! -s err &&
-	grep -q "^usage: perfsift \[--db PATH\] COMMAND" out &&
+	grep -q "^usage: perfsift \[--db PATH|URL\] COMMAND" out &&
 	for c in import runs metrics show; do
 		grep -Eq "^ +$c +[a-z]" out || { echo "no $c in help"; exit 1; }
 	done
