@@ -138,7 +138,10 @@ test_expect_success 'runs, metrics and show: the same bytes' '
 	same runs && same runs --json &&
 	same metrics && same metrics --json && same metrics --metric "x_*" --json &&
 	same runs --testcase "r[a-z]*" --json &&
-	same show base --json && same show new && same show base --metric "m00[1-3]*"
+	same show base --json && same show new && same show base --metric "m00[1-3]*" &&
+	PERFSIFT_DB=$PGURL "$PERFSIFT" runs --json >env.out &&
+	perfsift --db "$PGURL" runs --json >db.out &&
+	test_cmp db.out env.out
 '
 
 test_expect_success 'compare in every format and test: the same bytes' '
