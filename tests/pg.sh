@@ -10,6 +10,7 @@
 #                    leaves a server running
 #   pg_psql ARGS...  psql with the options every test wants (stop at the
 #                    first error, no .psqlrc, unaligned tuples only)
+#   pg_wait_writer DB  wait until a perfsift writer of DB holds its lock
 #
 # The server listens on no TCP port at all: only on a Unix socket in its
 # own directory (mode 0700), and trusts whoever can reach that socket,
@@ -136,6 +137,19 @@ pg_stop() {
 	fi
 	rm -rf "$PG_DIR"
 	PG_DIR=
+}
+
+# pg_wait_writer DB: wait (15 s at most) until a writer of DB holds the
+# lock every perfsift writer takes for its transaction (an advisory lock)
+pg_wait_writer() {
+	pg_i=0
+	while [ $pg_i -lt 300 ] && [ "$(pg_psql -d "$1" -c "SELECT count(*)
+		FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+		WHERE l.locktype = 'advisory' AND l.granted AND
+		d.datname = '$1'")" = 0 ]; do
+		sleep 0.05
+		pg_i=$((pg_i + 1))
+	done
 }
 
 pg_psql() {

@@ -43,11 +43,7 @@ test_expect_success '8 importers at once, one killed mid-way' '
 	"$PERFSIFT" --db "$PGURL" import -q killed.csv 2>killed.err &
 	victim=$!
 	# the victim is writing its rows (it holds the writers'\'' lock)
-	n=0 &&
-	while [ $n -lt 300 ] &&
-	      [ "$(count "SELECT count(*) FROM pg_locks WHERE locktype = '\''advisory'\'' AND granted")" = 0 ]; do
-		sleep 0.05; n=$((n + 1))
-	done &&
+	pg_wait_writer perfsift
 	pids=
 	for i in 1 2 3 4 5 6 7; do
 		perfsift --db "$PGURL" import -q f$i.csv >o$i 2>e$i &
@@ -182,11 +178,7 @@ test_expect_success 'the connection lost mid-import: exit 4, the server said why
 	big 100 5 >lost.csv || return 1
 	"$PERFSIFT" --db "$PGURL" import lost.csv >out 2>err &
 	p=$!
-	n=0 &&
-	while [ $n -lt 300 ] &&
-	      [ "$(count "SELECT count(*) FROM pg_locks WHERE locktype = '\''advisory'\'' AND granted")" = 0 ]; do
-		sleep 0.05; n=$((n + 1))
-	done &&
+	pg_wait_writer perfsift
 	sleep 0.3 &&
 	count "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\''perfsift'\'' AND pid <> pg_backend_pid()" &&
 	set +e && wait $p; rc=$? && set -e &&

@@ -493,24 +493,21 @@ fail:
 }
 
 /*
- * The URI for messages: as given, but a URI that carries a password is
- * refused (it would be on the command line, in `ps` and in shell
- * histories): libpq reads it from ~/.pgpass, PGPASSFILE or PGPASSWORD.
+ * A URI that carries a password is refused (it would be on the command
+ * line, in `ps` and in shell histories): libpq reads it from ~/.pgpass,
+ * PGPASSFILE or PGPASSWORD.
  */
 static int check_uri(const char *uri)
 {
 	const char *at = strchr(uri, '@'), *rest = strstr(uri, "://") + 3;
 	const char *q = strchr(uri, '?');
 
-	if (at && (!q || at < q) && memchr(rest, ':', (size_t)(at - rest)))
-		return error("%s...: a password in the URI is refused: put it "
-			     "in ~/.pgpass (or PGPASSFILE), or PGPASSWORD",
-			     "postgresql://");
-	if (q && (strstr(q, "password=") == q + 1 ||
-		  strstr(q, "&password=")))
-		return error("%s...: a password in the URI is refused: put it "
-			     "in ~/.pgpass (or PGPASSFILE), or PGPASSWORD",
-			     "postgresql://");
+	if ((at && (!q || at < q) && memchr(rest, ':', (size_t)(at - rest))) ||
+	    (q && (strstr(q, "password=") == q + 1 ||
+		   strstr(q, "&password="))))
+		return error("postgresql://...: a password in the URI is "
+			     "refused: put it in ~/.pgpass (or PGPASSFILE), or "
+			     "PGPASSWORD");
 	return 0;
 }
 

@@ -976,6 +976,24 @@ int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
 	return db_fail(ctx->db, rc, ctx->path, 0);
 }
 
+/* Set metric id's seen bit (growing the bits); 1 if it was set already. */
+static int seen_mark(struct import_ctx *ctx, uint64_t id)
+{
+	unsigned char bit = (unsigned char)(1u << (id % 8));
+	int was;
+
+	if (id / 8 >= ctx->seen_bytes) {
+		size_t n = (size_t)(id / 8 + 1) * 2;
+
+		ctx->seen = xrealloc(ctx->seen, n);
+		memset(ctx->seen + ctx->seen_bytes, 0, n - ctx->seen_bytes);
+		ctx->seen_bytes = n;
+	}
+	was = !!(ctx->seen[id / 8] & bit);
+	ctx->seen[id / 8] |= bit;
+	return was;
+}
+
 /*
  * Make the server run's seen bits those of the current run: empty for a
  * run just made (seen_new), else its rows so far (a run resumed, which
@@ -996,19 +1014,8 @@ static int seen_load(struct import_ctx *ctx)
 	if (!st)
 		return -1;
 	stmt_bind_int64(st, 1, ctx->run_id);
-	while ((rc = stmt_step(st)) == SQLITE_ROW) {
-		uint64_t id = (uint64_t)stmt_column_int64(st, 0);
-
-		if (id / 8 >= ctx->seen_bytes) {
-			size_t n = (size_t)(id / 8 + 1) * 2;
-
-			ctx->seen = xrealloc(ctx->seen, n);
-			memset(ctx->seen + ctx->seen_bytes, 0,
-			       n - ctx->seen_bytes);
-			ctx->seen_bytes = n;
-		}
-		ctx->seen[id / 8] |= (unsigned char)(1u << (id % 8));
-	}
+	while ((rc = stmt_step(st)) == SQLITE_ROW)
+		seen_mark(ctx, (uint64_t)stmt_column_int64(st, 0));
 	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(ctx->db, rc, ctx->path, 0);
@@ -1018,21 +1025,9 @@ static int seen_load(struct import_ctx *ctx)
 /* 1 if the current run has a sample of metric id already (a server's). */
 static int seen_before(struct import_ctx *ctx, int64_t id)
 {
-	uint64_t i = (uint64_t)id;
-
 	if (ctx->seen_run != ctx->run_id && seen_load(ctx))
 		return -1;
-	if (i / 8 >= ctx->seen_bytes) {
-		size_t n = (size_t)(i / 8 + 1) * 2;
-
-		ctx->seen = xrealloc(ctx->seen, n);
-		memset(ctx->seen + ctx->seen_bytes, 0, n - ctx->seen_bytes);
-		ctx->seen_bytes = n;
-	}
-	if (ctx->seen[i / 8] & (1u << (i % 8)))
-		return 1;
-	ctx->seen[i / 8] |= (unsigned char)(1u << (i % 8));
-	return 0;
+	return seen_mark(ctx, (uint64_t)id);
 }
 
 int db_emit_sample(struct import_ctx *ctx, const char *metric,

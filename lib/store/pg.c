@@ -1002,22 +1002,12 @@ const unsigned char *pg_column_text(struct pg_stmt *st, int i)
 	return (const unsigned char *)value(st, i);
 }
 
-static int unhex(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Column i (a bytea, not NULL) of the current row, decoded, cached. */
 static struct pg_cell *decoded(struct pg_stmt *st, int i, const char *v)
 {
 	struct pg_cell *cell;
-	size_t n = (size_t)PQgetlength(st->res, st->row, i), len;
+	unsigned char *u;
+	size_t len;
 
 	if (st->ncells < PQnfields(st->res)) {
 		int k = PQnfields(st->res);
@@ -1033,24 +1023,13 @@ static struct pg_cell *decoded(struct pg_stmt *st, int i, const char *v)
 	cell = &st->cells[i];
 	if (cell->row == st->row)
 		return cell;
-	if (n >= 2 && v[0] == '\\' && v[1] == 'x') {
-		const char *p = v + 2;
-
-		ALLOC_GROW(cell->buf, (n - 2) / 2 + 1, cell->alloc);
-		for (len = 0; p[0] && p[1]; p += 2)
-			cell->buf[len++] = (unsigned char)(unhex(p[0]) << 4 |
-							   unhex(p[1]));
-	} else {
-		/* the "escape" output of an older bytea_output */
-		unsigned char *u = PQunescapeBytea((const unsigned char *)v,
-						   &len);
-
-		if (!u)
-			BUG("out of memory in PQunescapeBytea");
-		ALLOC_GROW(cell->buf, len + 1, cell->alloc);
-		memcpy(cell->buf, u, len);
-		PQfreemem(u);
-	}
+	/* libpq reads both of bytea's text forms, hex and escape */
+	u = PQunescapeBytea((const unsigned char *)v, &len);
+	if (!u)
+		BUG("out of memory in PQunescapeBytea");
+	ALLOC_GROW(cell->buf, len + 1, cell->alloc);
+	memcpy(cell->buf, u, len);
+	PQfreemem(u);
 	cell->len = (int)len;
 	cell->row = st->row;
 	return cell;

@@ -17,6 +17,17 @@ static int fail(struct db *db)
 	return db_fail(db, db_errcode(db), db->path, 0);
 }
 
+/* The entry of the current row of rows (metric_id, value, derived) at p. */
+static void put_entry(unsigned char *p, struct stmt *rows)
+{
+	uint32_t word = (uint32_t)stmt_column_int64(rows, 0);
+
+	if (stmt_column_int(rows, 2))
+		word |= RUN_VALUE_DERIVED;
+	le_put_u32(p, word);
+	le_put_double(p + 4, stmt_column_double(rows, 1));
+}
+
 /*
  * On a server: the run's blob made in memory and sent as one bytea
  * parameter (at most RUN_VALUES_MAX_SERVER samples, 48 MB).
@@ -30,16 +41,9 @@ static int pack_run_server(struct db *db, int64_t run, int64_t n,
 
 	stmt_bind_int64(rows, 1, run);
 	while ((rc = stmt_step(rows)) == SQLITE_ROW) {
-		uint32_t word = (uint32_t)stmt_column_int64(rows, 0);
-
 		if (i >= n)
 			BUG("run %" PRId64 " has more samples than counted", run);
-		if (stmt_column_int(rows, 2))
-			word |= RUN_VALUE_DERIVED;
-		le_put_u32(blob + i * RUN_VALUE_SIZE, word);
-		le_put_double(blob + i * RUN_VALUE_SIZE + 4,
-			      stmt_column_double(rows, 1));
-		i++;
+		put_entry(blob + i++ * RUN_VALUE_SIZE, rows);
 	}
 	stmt_reset(rows);
 	if (rc != SQLITE_DONE) {
@@ -83,15 +87,9 @@ static int pack_run(struct db *db, int64_t run, int64_t n,
 		return fail(db);
 	stmt_bind_int64(rows, 1, run);
 	while ((rc = stmt_step(rows)) == SQLITE_ROW) {
-		sqlite3_int64 id = stmt_column_int64(rows, 0);
-		uint32_t word = (uint32_t)id;
-
 		if (written + (int64_t)(used / RUN_VALUE_SIZE) >= n)
 			BUG("run %" PRId64 " has more samples than counted", run);
-		if (stmt_column_int(rows, 2))
-			word |= RUN_VALUE_DERIVED;
-		le_put_u32(buf + used, word);
-		le_put_double(buf + used + 4, stmt_column_double(rows, 1));
+		put_entry(buf + used, rows);
 		used += RUN_VALUE_SIZE;
 		if (used == PACK_BUF) {
 			if (sqlite3_blob_write(blob, buf, (int)used,
