@@ -37,7 +37,7 @@ assert d[\"runs\"][0][\"values\"] == {\"x_ops\": 42.5}, d
 # run_params (runs) and as text (aggregates); version 3 moves them into
 # one variants table.  Every run and aggregate must find its variant, with
 # its params, and the listing commands must show the same as before.
-test_expect_success 'a version 2 database becomes version 7: variants, params, aggregates, mail metadata, metric statements, histograms, run_values packed' '
+test_expect_success 'a version 2 database becomes version 8: variants, params, aggregates, mail metadata, metric statements, histograms, run_values packed' '
 	cat "$SRC/schema/0001-init.sql" "$SRC/schema/0002-runs-variant-index.sql" |
 		sqlite3 v2.db &&
 	sqlite3 v2.db "PRAGMA user_version = 2;
@@ -51,7 +51,7 @@ test_expect_success 'a version 2 database becomes version 7: variants, params, a
 		INSERT INTO aggregates(id, import_id, suite, testcase, params, machine, kernel, label, metric_id, stat, value)
 			VALUES (1, 1, '"'"'csv'"'"', '"'"'t'"'"', '"'"'bs=8k'"'"', '"'"'m1'"'"', '"'"'6.2'"'"', '"'"'6.2'"'"', 1, '"'"'mean'"'"', 7);" &&
 	perfsift --db v2.db runs >runs.out &&
-	test "$(sqlite3 v2.db "PRAGMA user_version")" = 7 &&
+	test "$(sqlite3 v2.db "PRAGMA user_version")" = 8 &&
 	test "$(sqlite3 v2.db "SELECT count(*) FROM histograms")" = 0 &&
 	test "$(sqlite3 v2.db "SELECT group_concat(run_id || '"'"':'"'"' || n || '"'"':'"'"' || hex(data), '"'"' '"'"') FROM run_values")" = \
 		"1:1:01000000000000000000F83F 2:1:010000000000000000000440 3:1:010000000000000000002240" &&
@@ -74,6 +74,65 @@ assert a[\"aggregates\"][0][\"value\"] == 7 and a[\"aggregates\"][0][\"machine\"
 " &&
 	grep -q "x_ops" c.csv &&
 	perfsift --db v2.db show abcdef --json | grep -q "\"commit\": \"abcdef1234\""
+'
+
+# Version 8 packs series chunks (lib/store/series.c).  A packed chunk is
+# decoded here by a reader of the layout as series.c describes it, and
+# turned into the plain pairs of doubles that every chunk of a version 7
+# database is; the database taken back to version 7 then migrates and
+# reads the same points.
+test_expect_success 'series chunks: packed as described; a version 7 database with plain ones reads the same' '
+	perfsift --db s7.db import -q "$SRC/tests/data/procfs/mmtests-series/input" \
+		"$SRC/tests/data/procfs/lkp-series-fractional/input" >/dev/null &&
+	perfsift --db s7.db debug dump >before &&
+	grep -c "^series" before >points &&
+	test "$(cat points)" = 45 &&
+	/usr/bin/python3 - s7.db <<-\EOF &&
+	import sqlite3, struct, sys
+	db = sqlite3.connect(sys.argv[1])
+	def varint(b, i):
+	    u, shift = 0, 0
+	    while True:
+	        c = b[i]; i += 1
+	        u |= (c & 0x7f) << shift; shift += 7
+	        if not c & 0x80:
+	            return (u >> 1) ^ -(u & 1), i
+	kinds = set()
+	for run, metric, chunk, n, codec, b in db.execute(
+	        "SELECT run_id, metric_id, chunk, n, codec, points "
+	        "FROM series").fetchall():
+	    assert codec == 1, codec
+	    flags, i, pts = b[0], 1, []
+	    kinds.add(flags)
+	    t = dt = v = 0
+	    for k in range(n):
+	        if flags & 1:
+	            d, i = varint(b, i)
+	            if k == 0: t = d
+	            else: dt += d; t += dt
+	            x = float(t)
+	        else:
+	            x = struct.unpack("<d", b[i:i + 8])[0]; i += 8
+	        if flags & 2:
+	            d, i = varint(b, i); v += d; y = float(v)
+	        else:
+	            y = struct.unpack("<d", b[i:i + 8])[0]; i += 8
+	        pts.append(struct.pack("<dd", x, y))
+	    assert i == len(b), (i, len(b))
+	    db.execute("UPDATE series SET points = ?, codec = 0 WHERE run_id = ? "
+	               "AND metric_id = ? AND chunk = ?",
+	               (b"".join(pts), run, metric, chunk))
+	assert kinds == {2, 3}, kinds
+	db.execute("ALTER TABLE series DROP COLUMN codec")
+	db.execute("PRAGMA user_version = 7")
+	db.commit()
+	EOF
+	test "$(sqlite3 s7.db "PRAGMA user_version")" = 7 &&
+	perfsift --db s7.db debug dump >after &&
+	test_cmp before after &&
+	test "$(sqlite3 s7.db "PRAGMA user_version")" = 8 &&
+	test "$(sqlite3 s7.db "SELECT DISTINCT codec FROM series")" = 0 &&
+	test "$(sqlite3 s7.db "SELECT count(*) FROM series WHERE length(points) <> 16 * n")" = 0
 '
 
 test_expect_success 'a database from a newer perfsift is refused (exit 4)' '

@@ -165,6 +165,7 @@ samples.run_id
 samples.source_id
 samples.value
 series.chunk
+series.codec
 series.line
 series.metric_id
 series.n

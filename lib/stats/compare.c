@@ -442,13 +442,15 @@ static void pool_value(struct loader *l, struct cmp_side *sd, double x)
 static int load_pool(struct loader *l, size_t v)
 {
 	struct strmap run_group = STRMAP_INIT;
+	double *pts = NULL;	/* a chunk's t, then its values */
+	size_t alloc = 0;
 	struct stmt *st;
 	int rc;
 
 	if (map_runs(l, v, &run_group, NULL, NULL))
 		goto fail;
 	st = variant_query(l, v, "SELECT s.run_id, s.metric_id, s.n, "
-				 "s.points FROM runs r JOIN variants v ON "
+				 "s.points, s.codec FROM runs r JOIN variants v ON "
 				 "v.id = r.variant_id JOIN series s ON "
 				 "s.run_id = r.id JOIN metrics m ON m.id = "
 				 "s.metric_id AND m.summary IS NOT NULL", 0);
@@ -457,21 +459,23 @@ static int load_pool(struct loader *l, size_t v)
 	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		int64_t id = stmt_column_int64(st, 0), g;
 		const unsigned char *p = stmt_column_blob(st, 3);
-		size_t n = (size_t)stmt_column_int64(st, 2), i;
+		size_t len = (size_t)stmt_column_bytes(st, 3), i;
+		int64_t n = stmt_column_int64(st, 2);
+		int codec = stmt_column_int(st, 4);
 		struct cmp_row *r;
 
-		if ((size_t)stmt_column_bytes(st, 3) < n * 16 ||
+		/* a chunk that is not what its row says gives nothing */
+		if (n <= 0 || (uint64_t)n > series_max_points(codec, len) ||
 		    !strmap_get(&run_group, (const char *)&id, sizeof(id), &g))
 			continue;
 		r = row_for(l, (size_t)g, stmt_column_int64(st, 1), 0);
 		if (!r || !r->summary)
 			continue;
-		for (i = 0; i < n; i++) {
-			double t, x;
-
-			series_point(p, i, &t, &x);
-			pool_value(l, &r->side[v], x);
-		}
+		ALLOC_GROW(pts, 2 * (size_t)n, alloc);
+		if (series_unpack(codec, p, len, (size_t)n, pts, pts + n))
+			continue;
+		for (i = 0; i < (size_t)n; i++)
+			pool_value(l, &r->side[v], pts[n + i]);
 		if (l->mem_bytes > CMP_MEM_BUDGET) {
 			stmt_finalize(st);
 			error("these variants hold more than one comparison "
@@ -484,11 +488,13 @@ static int load_pool(struct loader *l, size_t v)
 	if (rc != SQLITE_DONE)
 		goto fail_db;
 	strmap_clear(&run_group);
+	free(pts);
 	return 0;
 fail_db:
 	error("%s: %s", l->db->path, db_errmsg(l->db));
 fail:
 	strmap_clear(&run_group);
+	free(pts);
 	return -1;
 }
 

@@ -102,7 +102,8 @@ struct stmt *db_stmt(struct db *db, enum db_stmt which)
 			"value, line, source_id, derived) VALUES (?,?,?,?,?,1) "
 			"ON CONFLICT DO NOTHING",
 		[ST_INS_SERIES] = "INSERT INTO series(run_id, metric_id, chunk, "
-			"n, points, source_id, line) VALUES (?,?,?,?,?,?,?)",
+			"n, points, source_id, line, codec) VALUES "
+			"(?,?,?,?,?,?,?,?)",
 		[ST_INS_AGG] = "INSERT INTO aggregates(import_id, variant_id, "
 			"suite, metric_id, stat, value, stddev, stddev_kind, "
 			"stddev_source, n, marker, source_id, line, "

@@ -105,8 +105,8 @@ static const char *const src_sql[S_NR] = {
 	[S_SAMPLES] = "SELECT metric_id, value, line, source_id, derived FROM "
 		"samples WHERE run_id = ? ORDER BY metric_id",
 	/* points and bins hold (t, value) and (value, count): no ids */
-	[S_SERIES] = "SELECT metric_id, chunk, n, points, source_id, line "
-		"FROM series WHERE run_id = ? ORDER BY metric_id, chunk",
+	[S_SERIES] = "SELECT metric_id, chunk, n, points, source_id, line, "
+		"codec FROM series WHERE run_id = ? ORDER BY metric_id, chunk",
 	[S_HISTS] = "SELECT metric_id, n, bins, source_id, line FROM "
 		"histograms WHERE run_id = ? ORDER BY metric_id",
 	[S_AGGS] = "SELECT variant_id, suite, metric_id, stat, value, stddev, "
@@ -163,7 +163,7 @@ static const char *const dst_sql[T_NR] = {
 	[T_SAMPLE] = "INSERT INTO samples(run_id, metric_id, value, line, "
 		"source_id, derived) VALUES (?,?,?,?,?,?)",
 	[T_SERIES] = "INSERT INTO series(run_id, metric_id, chunk, n, points, "
-		"source_id, line) VALUES (?,?,?,?,?,?,?)",
+		"source_id, line, codec) VALUES (?,?,?,?,?,?,?,?)",
 	[T_HIST] = "INSERT INTO histograms(run_id, metric_id, n, bins, "
 		"source_id, line) VALUES (?,?,?,?,?,?)",
 	[T_AGG] = "INSERT INTO aggregates(import_id, variant_id, suite, "
@@ -502,9 +502,10 @@ static int copy_runs(struct pusher *p, int64_t from_id, int64_t id)
 		if (copy_run_rows(p, p->s[S_SAMPLES], p->t[T_SAMPLE],
 				  stmt_column_int64(s, 0), run, 4, 3,
 				  &p->cur.samples) ||
-		    /* series: run, metric, chunk, n, points, source, line */
+		    /* series: run, metric, chunk, n, points, source, line,
+		     * codec */
 		    copy_run_rows(p, p->s[S_SERIES], p->t[T_SERIES],
-				  stmt_column_int64(s, 0), run, 5, 4,
+				  stmt_column_int64(s, 0), run, 6, 4,
 				  &points) ||
 		    /* histograms: run, metric, n, bins, source, line */
 		    copy_run_rows(p, p->s[S_HISTS], p->t[T_HIST],

@@ -727,30 +727,44 @@ void sample_rows_free(struct sample_row *rows, size_t nr)
 
 /* ---- series ---- */
 
+/*
+ * A chunk that is not what its row says (a damaged or foreign database)
+ * gives no points.
+ */
 static void series_row_fn(struct stmt *st, void *data)
 {
 	struct rows *r = data;
 	const void *blob = stmt_column_blob(st, 2);
-	size_t n = (size_t)stmt_column_int64(st, 3), i;
+	size_t len = (size_t)stmt_column_bytes(st, 2);
+	int64_t n = stmt_column_int64(st, 3);
+	int codec = stmt_column_int(st, 4);
 	int64_t run_id = stmt_column_int64(st, 0);
 	const char *name = (const char *)stmt_column_text(st, 1);
+	double *t, *v;
+	size_t i;
 
-	if ((size_t)stmt_column_bytes(st, 2) < n * 16)
-		n = (size_t)stmt_column_bytes(st, 2) / 16;
-	for (i = 0; i < n; i++) {
-		struct series_row *p = rows_next(r);
+	if (n <= 0 || (uint64_t)n > series_max_points(codec, len))
+		return;
+	t = xmalloc(2 * (size_t)n * sizeof(*t));
+	v = t + n;
+	if (!series_unpack(codec, blob, len, (size_t)n, t, v)) {
+		for (i = 0; i < (size_t)n; i++) {
+			struct series_row *p = rows_next(r);
 
-		p->run_id = run_id;
-		p->metric = xstrdup(name);
-		series_point(blob, i, &p->t, &p->value);
+			p->run_id = run_id;
+			p->metric = xstrdup(name);
+			p->t = t[i];
+			p->value = v[i];
+		}
 	}
+	free(t);
 }
 
 int query_series(struct db *db, const struct run_filter *f,
 		 const char *metric_glob, struct series_row **rows,
 		 size_t *nr)
 {
-	return collect(db, "SELECT s.run_id, m.name, s.points, s.n FROM "
+	return collect(db, "SELECT s.run_id, m.name, s.points, s.n, s.codec FROM "
 			   "series s JOIN runs r ON r.id = s.run_id JOIN "
 			   "variants v ON v.id = r.variant_id JOIN metrics m "
 			   "ON m.id = s.metric_id", metric_glob, f, 0,

@@ -14,8 +14,8 @@ struct series_state {
 	int64_t source_id;	/* of the first point */
 	long first_line;	/* of the chunk being filled */
 	long chunk;		/* number of the chunk being filled */
-	size_t n;		/* points in buf */
-	unsigned char buf[SERIES_CHUNK * 16];
+	size_t n;		/* points in t and v */
+	double t[SERIES_CHUNK], v[SERIES_CHUNK];
 	/* the reduction, kept as points arrive */
 	long count;
 	double first, last, sum;
@@ -30,6 +30,7 @@ struct series_buf {
 	size_t nr_slot;
 	struct series_state **v;	/* owned */
 	size_t nr, alloc;
+	unsigned char packed[SERIES_PACK_MAX(SERIES_CHUNK)];
 };
 
 /*
@@ -73,8 +74,8 @@ static int db_emit_derived(struct import_ctx *ctx, int64_t mid,
 }
 
 static int db_emit_series_chunk(struct import_ctx *ctx, int64_t mid,
-			 long chunk, const void *points, size_t n,
-			 int64_t source_id, long line)
+			 long chunk, const void *points, size_t len,
+			 int codec, size_t n, int64_t source_id, long line)
 {
 	struct stmt *st = ctx->db->st[ST_INS_SERIES];
 
@@ -82,9 +83,10 @@ static int db_emit_series_chunk(struct import_ctx *ctx, int64_t mid,
 	stmt_bind_int64(st, 2, mid);
 	stmt_bind_int64(st, 3, chunk);
 	stmt_bind_int64(st, 4, (int64_t)n);
-	stmt_bind_blob(st, 5, points, (int)(n * 16), SQLITE_TRANSIENT);
+	stmt_bind_blob(st, 5, points, (int)len, SQLITE_STATIC);
 	db_bind_id(st, 6, source_id);
 	db_bind_id(st, 7, line);
+	stmt_bind_int(st, 8, codec);
 	return db_step_done(ctx, st, line);
 }
 
@@ -124,20 +126,182 @@ void series_put_point(void *blob, size_t i, double t, double value)
 	le_put_double(p + 8, value);
 }
 
-void series_point(const void *blob, size_t i, double *t, double *value)
-{
-	const unsigned char *p = (const unsigned char *)blob + i * 16;
+/*
+ * SERIES_PACKED: one byte of flags, then each point in turn, its t then
+ * its value.  Flag 1: every t of the chunk is an integer, stored as the
+ * varint of its zigzagged second difference (t0, t1 - t0, then
+ * (ti - ti-1) - (ti-1 - ti-2): 0 for a monitor's steady period); else
+ * each t is 8 bytes, as in SERIES_RAW.  Flag 2: every value is an
+ * integer, stored as the varint of its zigzagged difference from the
+ * previous one (v0 first); else 8 bytes.  Varints are LEB128: 7 bits a
+ * byte, low first, the top bit set on every byte but the last.  An
+ * integer here is a double d with |d| <= 2^53 and (double)(int64_t)d ==
+ * d, -0 excluded, so that every difference fits in 64 bits and every
+ * value comes back exactly.  A vmstat point takes 2-4 bytes, not 16.
+ */
+#define PACK_T_INT 1
+#define PACK_V_INT 2
+#define INT_LIMIT 9007199254740992.0	/* 2^53 */
 
-	*t = le_get_double(p);
-	*value = le_get_double(p + 8);
+static int is_int(double d)
+{
+	return d >= -INT_LIMIT && d <= INT_LIMIT && d == (double)(int64_t)d &&
+	       !(d == 0 && signbit(d));
 }
 
-static int flush(struct series_state *s, struct import_ctx *ctx)
+static int all_int(const double *x, size_t n)
 {
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!is_int(x[i]))
+			return 0;
+	return 1;
+}
+
+static unsigned char *put_varint(unsigned char *p, int64_t d)
+{
+	uint64_t u = ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+
+	while (u >= 0x80) {
+		*p++ = (unsigned char)(u | 0x80);
+		u >>= 7;
+	}
+	*p++ = (unsigned char)u;
+	return p;
+}
+
+/* NULL when the varint is cut or longer than 10 bytes */
+static const unsigned char *get_varint(const unsigned char *p,
+				       const unsigned char *end, uint64_t *d)
+{
+	uint64_t u = 0;
+	int shift;
+
+	for (shift = 0; shift < 70 && p < end; shift += 7) {
+		unsigned char b = *p++;
+
+		u |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*d = (u >> 1) ^ (0 - (u & 1));
+			return p;
+		}
+	}
+	return NULL;
+}
+
+size_t series_pack(const double *t, const double *v, size_t n,
+		   unsigned char *out, int *codec)
+{
+	int flags = (all_int(t, n) ? PACK_T_INT : 0) |
+		    (all_int(v, n) ? PACK_V_INT : 0);
+	int64_t pt = 0, pdt = 0, pv = 0;
+	unsigned char *p = out;
+	size_t i;
+
+	if (!flags)
+		goto raw;
+	*p++ = (unsigned char)flags;
+	for (i = 0; i < n; i++) {
+		if (flags & PACK_T_INT) {
+			int64_t x = (int64_t)t[i], dt = x - pt;
+
+			p = put_varint(p, i ? dt - pdt : x);
+			pdt = i ? dt : 0;
+			pt = x;
+		} else {
+			le_put_double(p, t[i]);
+			p += 8;
+		}
+		if (flags & PACK_V_INT) {
+			int64_t x = (int64_t)v[i];
+
+			p = put_varint(p, x - pv);
+			pv = x;
+		} else {
+			le_put_double(p, v[i]);
+			p += 8;
+		}
+	}
+	if ((size_t)(p - out) <= n * 16) {
+		*codec = SERIES_PACKED;
+		return (size_t)(p - out);
+	}
+raw:	/* nothing to gain: integers too far apart, or none */
+	for (i = 0; i < n; i++)
+		series_put_point(out, i, t[i], v[i]);
+	*codec = SERIES_RAW;
+	return n * 16;
+}
+
+size_t series_max_points(int codec, size_t len)
+{
+	if (codec == SERIES_RAW)
+		return len / 16;
+	/* a point is at least one byte of t and one of value */
+	return len ? (len - 1) / 2 : 0;
+}
+
+int series_unpack(int codec, const void *blob, size_t len, size_t n,
+		  double *t, double *v)
+{
+	const unsigned char *p = blob, *end = p + len;
+	uint64_t pt = 0, pdt = 0, pv = 0, d;
+	int flags;
+	size_t i;
+
+	if (codec == SERIES_RAW) {
+		if (len != n * 16)
+			return -1;
+		for (i = 0; i < n; i++) {
+			t[i] = le_get_double(p + i * 16);
+			v[i] = le_get_double(p + i * 16 + 8);
+		}
+		return 0;
+	}
+	if (codec != SERIES_PACKED || !len || (*p & ~3) || !(*p & 3))
+		return -1;
+	flags = *p++;
+	/* unsigned arithmetic: a corrupt blob wraps, never overflows */
+	for (i = 0; i < n; i++) {
+		if (flags & PACK_T_INT) {
+			if (!(p = get_varint(p, end, &d)))
+				return -1;
+			pdt = i ? pdt + d : 0;
+			pt = i ? pt + pdt : d;
+			t[i] = (double)(int64_t)pt;
+		} else {
+			if (end - p < 8)
+				return -1;
+			t[i] = le_get_double(p);
+			p += 8;
+		}
+		if (flags & PACK_V_INT) {
+			if (!(p = get_varint(p, end, &d)))
+				return -1;
+			pv += d;
+			v[i] = (double)(int64_t)pv;
+		} else {
+			if (end - p < 8)
+				return -1;
+			v[i] = le_get_double(p);
+			p += 8;
+		}
+	}
+	return p == end ? 0 : -1;
+}
+
+static int flush(struct series_buf *sb, struct series_state *s,
+		 struct import_ctx *ctx)
+{
+	size_t len;
+	int codec;
+
 	if (!s->n)
 		return 0;
-	if (db_emit_series_chunk(ctx, s->metric_id, s->chunk, s->buf, s->n,
-				 s->source_id, s->first_line))
+	len = series_pack(s->t, s->v, s->n, sb->packed, &codec);
+	if (db_emit_series_chunk(ctx, s->metric_id, s->chunk, sb->packed, len,
+				 codec, s->n, s->source_id, s->first_line))
 		return -1;
 	s->chunk++;
 	s->n = 0;
@@ -177,8 +341,8 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 	}
 	if (!s->n)
 		s->first_line = line;
-	le_put_double(s->buf + s->n * 16, t);
-	le_put_double(s->buf + s->n * 16 + 8, value);
+	s->t[s->n] = t;
+	s->v[s->n] = value;
 	s->n++;
 	if (!s->count)
 		s->first = value;
@@ -191,7 +355,7 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 	s->sum += value;
 	s->count++;
 	if (s->n == SERIES_CHUNK)
-		return flush(s, ctx);
+		return flush(sb, s, ctx);
 	return 0;
 }
 
@@ -204,7 +368,7 @@ int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx)
 		struct series_state *s = sb->v[i];
 		double v;
 
-		if (flush(s, ctx)) {
+		if (flush(sb, s, ctx)) {
 			ret = -1;
 			break;
 		}

@@ -8,7 +8,11 @@
  * when it ever goes down: a reboot or a wrap), anything else as the mean.
  * Memory is bounded by the number of metrics, not the number of points.
  *
- * The blob: n pairs of IEEE-754 doubles (t, value), little-endian.
+ * The blob (series.points) in one of two layouts, named by series.codec:
+ * SERIES_RAW, n pairs of IEEE-754 doubles (t, value), little-endian (every
+ * chunk before schema 8), or SERIES_PACKED, where integers (the common
+ * case: epoch seconds, counters, pages) are stored as differences in a
+ * few bytes (series.c says how).  Readers call series_unpack() for both.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -27,9 +31,37 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 /* Write what is pending, reduce, and empty the buffer.  0 or -1. */
 int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx);
 
-/* Decode point i of a blob. */
-void series_point(const void *blob, size_t i, double *t, double *value);
-/* Write point i of a blob in that layout (histograms use it too). */
+enum series_codec {
+	SERIES_RAW = 0,
+	SERIES_PACKED = 1,
+};
+
+/* The bytes series_pack() may write for n points. */
+#define SERIES_PACK_MAX(n) (1 + (size_t)(n) * 20)
+
+/*
+ * n points (t[i], v[i]) into out (SERIES_PACK_MAX(n) bytes): returns the
+ * length and sets *codec to the smaller layout (SERIES_RAW when neither
+ * t nor the values are integers).  Every double comes back bit for bit.
+ */
+size_t series_pack(const double *t, const double *v, size_t n,
+		   unsigned char *out, int *codec);
+
+/*
+ * The most points a blob of len bytes can hold in codec: a bound for the
+ * arrays of series_unpack() before n (read from a database) is trusted.
+ */
+size_t series_max_points(int codec, size_t len);
+
+/*
+ * The n points of a blob of len bytes in codec into t[] and v[] (n each).
+ * 0, or -1 when the blob is not exactly n points in that layout (an
+ * unknown codec, a cut or overlong blob); t and v are then unspecified.
+ */
+int series_unpack(int codec, const void *blob, size_t len, size_t n,
+		  double *t, double *v);
+
+/* Write point i of a SERIES_RAW blob (histograms' bins use it too). */
 void series_put_point(void *blob, size_t i, double t, double value);
 
 #endif
