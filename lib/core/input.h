@@ -8,6 +8,10 @@
  *
  * Importers read through input_getline() or input_read_all(); the import
  * driver calls input_finish() to hash whatever the importer left unread.
+ * Past the first MiB the hash is computed in a second thread
+ * (PERFSIFT_THREADS=1: in the caller's).  An importer that reads in->gz
+ * itself (fio's) does so from input_open() on and hashes what it reads
+ * into in->hash: it never mixes its reads with these.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,10 +27,15 @@ struct input {
 	gzFile gz;		/* owned */
 	long line;		/* 1-based number of the last line read */
 	struct sbuf sb;		/* the last line, without its newline */
-	unsigned char *buf;	/* owned read buffer */
+	unsigned char *buf;	/* the read buffer: bufs[cur] */
 	size_t pos, end;
 	uint64_t nbytes;	/* content bytes read so far */
-	struct sha256 hash;
+	struct sha256 hash;	/* complete after input_finish() only */
+	unsigned char *bufs[2];	/* owned; reads alternate between them */
+	int cur;
+	long nr_reads;
+	struct hasher *hasher;	/* hashing in a second thread, or NULL */
+	int nul;		/* the last read holds a NUL byte */
 	int eof;
 	int is_gzip;		/* the file was gzip-compressed */
 	/* the first bytes of the content, for detection */
