@@ -152,7 +152,8 @@ int procfs_parse(struct import_ctx *ctx, struct input *in);
 /*
  * The procfs parser fed line by line (a file's /proc/vmstat sections as
  * another importer finds them): new (prefix, if not NULL, goes before
- * every metric name), a line (its text may be trimmed in place), end
+ * every metric name), a line (its text may be trimmed in place; it holds
+ * no NUL byte, as input_getline() promises), end
  * (the end-of-input checks when finish is 1; frees).
  */
 struct procfs;

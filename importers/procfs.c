@@ -201,6 +201,7 @@ enum zphase {
 struct metric {
 	char *name;		/* owned */
 	size_t len;
+	enum section sec;	/* of the line that made it */
 	const char *unit;	/* static: "kB" or NULL */
 	enum metric_kind kind;
 	long record;		/* the last record that set it */
@@ -261,6 +262,7 @@ struct procfs {
 	size_t *order;		/* owned */
 	size_t nr_order, alloc_order, pos;
 	struct sbuf name;	/* scratch */
+	size_t vm_pfx_len;	/* of prefix + "proc-vmstat." */
 	/* the current record */
 	long rec;		/* 1-based; 0 = none yet */
 	long rec_line;
@@ -304,6 +306,21 @@ static int bad_line(struct procfs *st, const char *fmt, ...)
 	return 0;
 }
 
+/*
+ * The character classes of the hot loops, without the C library's
+ * locale look-up for every byte (the names are ASCII whatever the locale).
+ */
+static inline int is_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
+static inline int is_word(char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26 || is_digit(c) ||
+	       c == '_';
+}
+
 /* An integer as printed ([-]digits); advances *p only on success. */
 static int get_count(const char **p, double *out)
 {
@@ -317,17 +334,17 @@ static int get_count(const char **p, double *out)
 		neg = 1;
 		d++;
 	}
-	if (!isdigit((unsigned char)*d))
+	if (!is_digit(*d))
 		return -1;
 	/* up to 19 digits exactly in an integer; longer ones via strtod */
-	while (isdigit((unsigned char)*d) && d - s < 19 + neg)
+	while (is_digit(*d) && d - s < 19 + neg)
 		u = u * 10 + (uint64_t)(*d++ - '0');
-	if (!isdigit((unsigned char)*d)) {
+	if (!is_digit(*d)) {
 		*out = neg ? -(double)u : (double)u;
 		*p = d;
 		return 0;
 	}
-	while (isdigit((unsigned char)*d))
+	while (is_digit(*d))
 		d++;
 	v = strtod(s, &end);
 	if (end != d || !isfinite(v))
@@ -342,7 +359,7 @@ static size_t word_len(const char *s)
 {
 	size_t n = 0;
 
-	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+	while (is_word(s[n]))
 		n++;
 	return n;
 }
@@ -379,8 +396,7 @@ static int colon_value(const char *s, char *key, size_t keysz, double *v)
 	if (!n || n >= keysz)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (!(isalnum((unsigned char)s[i]) || s[i] == '_' ||
-		      s[i] == ' '))
+		if (!(is_word(s[i]) || s[i] == ' '))
 			return -1;
 		key[i] = s[i] == ' ' ? '_' : s[i];
 	}
@@ -393,13 +409,43 @@ static int colon_value(const char *s, char *key, size_t keysz, double *v)
 	return *p ? -1 : 0;
 }
 
+/* i is the metric of the current position of the record */
+static size_t next_in_order(struct procfs *st, size_t i)
+{
+	ALLOC_GROW(st->order, st->pos + 1, st->alloc_order);
+	st->order[st->pos++] = i;
+	if (st->pos > st->nr_order)
+		st->nr_order = st->pos;
+	return i;
+}
+
+/*
+ * The metric of a /proc/vmstat key when it is the one the previous
+ * record had at this position, found without making its name: its name
+ * is the key after a prefix the same for every vmstat metric of the file.
+ * (size_t)-1 when it is not.
+ */
+static size_t vm_predicted(struct procfs *st, const char *key, size_t len)
+{
+	const struct metric *m;
+
+	if (st->pos >= st->nr_order)
+		return (size_t)-1;
+	m = &st->m[st->order[st->pos]];
+	if (m->sec != SEC_VMSTAT || m->len != st->vm_pfx_len + len ||
+	    memcmp(m->name + st->vm_pfx_len, key, len))
+		return (size_t)-1;
+	return next_in_order(st, st->order[st->pos]);
+}
+
 /*
  * Index of the metric named st->name, created with kind and unit; with
  * vm_key, the kind is vm_kind(vm_key) (looked up only when the metric is
  * new: the prefix table is not scanned for every line).
  */
-static size_t metric_index(struct procfs *st, enum metric_kind kind,
-			   const char *vm_key, size_t vm_len, const char *unit)
+static size_t metric_index(struct procfs *st, enum section sec,
+			   enum metric_kind kind, const char *vm_key,
+			   size_t vm_len, const char *unit)
 {
 	int64_t id;
 	struct metric *m;
@@ -408,21 +454,18 @@ static size_t metric_index(struct procfs *st, enum metric_kind kind,
 	if (st->pos < st->nr_order) {
 		m = &st->m[st->order[st->pos]];
 		if (m->len == st->name.len &&
-		    !memcmp(m->name, st->name.buf, m->len)) {
-			i = st->order[st->pos];
-			goto found;
-		}
+		    !memcmp(m->name, st->name.buf, m->len))
+			return next_in_order(st, st->order[st->pos]);
 	}
-	if (strmap_get(&st->ids, st->name.buf, st->name.len, &id)) {
-		i = (size_t)id;
-		goto found;
-	}
+	if (strmap_get(&st->ids, st->name.buf, st->name.len, &id))
+		return next_in_order(st, (size_t)id);
 	if (vm_key)
 		kind = vm_kind(vm_key, vm_len);
 	ALLOC_GROW(st->m, st->nr_m + 1, st->alloc_m);
 	m = &st->m[st->nr_m];
 	m->name = xstrndup(st->name.buf, st->name.len);
 	m->len = st->name.len;
+	m->sec = sec;
 	m->unit = unit;
 	m->kind = kind;
 	m->record = 0;
@@ -430,20 +473,13 @@ static size_t metric_index(struct procfs *st, enum metric_kind kind,
 	m->id = 0;
 	strmap_put(&st->ids, st->name.buf, st->name.len, (int64_t)st->nr_m);
 	i = st->nr_m++;
-found:
-	ALLOC_GROW(st->order, st->pos + 1, st->alloc_order);
-	st->order[st->pos++] = i;
-	if (st->pos > st->nr_order)
-		st->nr_order = st->pos;
-	return i;
+	return next_in_order(st, i);
 }
 
-/* One value of st->name in the current record; the first of a name wins. */
-static void add_point_k(struct procfs *st, enum section sec,
-			enum metric_kind kind, const char *vm_key,
-			size_t vm_len, const char *unit, double v, long line)
+/* One value of metric i in the current record; the first of a name wins. */
+static void add_point_i(struct procfs *st, enum section sec, size_t i,
+			double v, long line)
 {
-	size_t i = metric_index(st, kind, vm_key, vm_len, unit);
 	struct point *pt;
 
 	if (st->m[i].record == st->rec) {
@@ -461,6 +497,15 @@ static void add_point_k(struct procfs *st, enum section sec,
 	pt->value = v;
 	pt->line = line;
 	st->keys[sec]++;
+}
+
+/* One value of st->name in the current record. */
+static void add_point_k(struct procfs *st, enum section sec,
+			enum metric_kind kind, const char *vm_key,
+			size_t vm_len, const char *unit, double v, long line)
+{
+	add_point_i(st, sec, metric_index(st, sec, kind, vm_key, vm_len, unit),
+		    v, line);
 }
 
 static void add_point(struct procfs *st, enum section sec,
@@ -870,14 +915,42 @@ unexpected:
 
 /* ---- vmstat, meminfo ---- */
 
+/*
+ * The line the kernel prints, `name digits` (one space, at most 19
+ * digits, nothing after: the caller trimmed the end), read in one pass;
+ * 0, or -1 for anything else, which name_value() reads or refuses.
+ */
+static inline int vm_plain(const char *s, size_t *nlen, double *v)
+{
+	const char *p = s, *d;
+	uint64_t u = 0;
+
+	while (is_word(*p))
+		p++;
+	if (p == s || *p != ' ' || !is_digit(p[1]))
+		return -1;
+	for (d = p + 1; is_digit(*d) && d - p <= 19; d++)
+		u = u * 10 + (uint64_t)(*d - '0');
+	if (*d)
+		return -1;
+	*nlen = (size_t)(p - s);
+	*v = (double)u;
+	return 0;
+}
+
 static int vmstat_line(struct procfs *st, const char *s)
 {
-	size_t n;
+	size_t n, i;
 	double v;
 
-	if (name_value(s, &n, &v))
+	if (vm_plain(s, &n, &v) && name_value(s, &n, &v))
 		return bad_line(st, "expected 'name value' (a /proc/vmstat "
 				"line), got '%.60s'", s);
+	i = vm_predicted(st, s, n);
+	if (i != (size_t)-1) {
+		add_point_i(st, SEC_VMSTAT, i, v, st->line);
+		return 0;
+	}
 	make_name(st, NULL, "proc-vmstat.", 12, NULL);
 	sbuf_add(&st->name, s, n);
 	add_vm_point(st, SEC_VMSTAT, s, n, v);
@@ -889,8 +962,7 @@ static size_t meminfo_key_len(const char *s)
 {
 	size_t n = 0;
 
-	while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '(' ||
-	       s[n] == ')')
+	while (is_word(s[n]) || s[n] == '(' || s[n] == ')')
 		n++;
 	return s[n] == ':' ? n : 0;
 }
@@ -1125,9 +1197,6 @@ static int one_line(struct procfs *st, struct sbuf *sb)
 {
 	const char *s;
 
-	if (memchr(sb->buf, '\0', sb->len))
-		return error("%s:%ld: expected text, got a NUL byte (binary "
-			     "data?)", st->path, st->line);
 	sbuf_rtrim(sb);
 	s = sb->buf;
 	if (!*s || *s == '#')
@@ -1135,9 +1204,9 @@ static int one_line(struct procfs *st, struct sbuf *sb)
 	if (st->cut.len)
 		return error("%s:%ld: %s", st->path, st->cut_line,
 			     st->cut.buf);
-	if (starts_with(s, "time:"))
+	if (*s == 't' && starts_with(s, "time:"))
 		return time_line(st, s);
-	if (starts_with(s, "===")) {
+	if (*s == '=' && starts_with(s, "===")) {
 		/* a section header of a pasted snapshot */
 		st->sec = SEC_NONE;
 		return zone_close_or_fail(st);
@@ -1153,6 +1222,7 @@ struct procfs *procfs_feed_new(struct import_ctx *ctx, const char *path,
 	st->ctx = ctx;
 	st->path = path;
 	st->prefix = prefix;
+	st->vm_pfx_len = (prefix ? strlen(prefix) : 0) + strlen("proc-vmstat.");
 	st->series = -1;
 	st->ref_tail = -1;
 	sbuf_init(&st->npfx, 0);
