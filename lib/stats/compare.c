@@ -245,28 +245,33 @@ static int load_metrics(struct loader *l)
 	while (stmt_step(st) == SQLITE_ROW) {
 		int64_t id = stmt_column_int64(st, 0);
 		const char *unit = (const char *)stmt_column_text(st, 2);
+		size_t was = l->alloc_m, n;
 
 		if (id > l->max_metric_id)
 			l->max_metric_id = id;
 		ALLOC_GROW(l->mname, l->nr_m + 1, l->alloc_m);
-		l->munit = xrealloc(l->munit, l->alloc_m * sizeof(*l->munit));
-		l->mdir = xrealloc(l->mdir, l->alloc_m * sizeof(*l->mdir));
+		if (l->alloc_m != was) {
+			/* the arrays beside mname grow with it */
+			n = l->alloc_m;
+			l->munit = xrealloc(l->munit, n * sizeof(*l->munit));
+			l->mdir = xrealloc(l->mdir, n * sizeof(*l->mdir));
+			l->mexact = xrealloc(l->mexact, n);
+			l->mstated = xrealloc(l->mstated, n);
+			l->msummary = xrealloc(l->msummary,
+					       n * sizeof(*l->msummary));
+			l->mpos = xrealloc(l->mpos, n * sizeof(*l->mpos));
+			l->mid = xrealloc(l->mid, n * sizeof(*l->mid));
+		}
 		l->mdir[l->nr_m] = 2;
-		l->mexact = xrealloc(l->mexact, l->alloc_m);
 		l->mexact[l->nr_m] = (char)stmt_column_int(st, 3);
-		l->mstated = xrealloc(l->mstated, l->alloc_m);
 		l->mstated[l->nr_m] = (signed char)stmt_column_int(st, 4);
-		l->msummary = xrealloc(l->msummary, l->alloc_m *
-						    sizeof(*l->msummary));
 		l->msummary[l->nr_m] = stmt_column_type(st, 5) == SQLITE_NULL ?
 			NULL : pool_add(l->c,
 					(const char *)stmt_column_text(st, 5));
-		l->mpos = xrealloc(l->mpos, l->alloc_m * sizeof(*l->mpos));
 		l->mpos[l->nr_m] = -1;
 		l->mname[l->nr_m] = pool_add(l->c,
 				(const char *)stmt_column_text(st, 1));
 		l->munit[l->nr_m] = pool_add(l->c, unit);
-		l->mid = xrealloc(l->mid, l->alloc_m * sizeof(*l->mid));
 		l->mid[l->nr_m] = id;
 		l->nr_m++;
 	}
@@ -334,10 +339,10 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	r->metric_rank = (unsigned)m;
 	r->metric = l->mname[m];
 	r->unit = l->munit[m];
-	/* one catalog lookup per metric, however many rows have it */
-	if (l->mdir[m] == 2)
-		l->mdir[m] = (signed char)direction_of(&l->dirs, r->metric,
-							r->unit, l->mstated[m]);
+	/*
+	 * 2: not known yet.  The catalog is looked up by digest_row(), on
+	 * both cores, then kept per metric (resolve_directions()).
+	 */
 	r->direction = l->mdir[m];
 	r->exact = l->mexact[m];
 	r->summary = l->msummary[m];
@@ -724,6 +729,10 @@ static size_t digest_row(struct loader *l, struct cmp_row *r)
 	uint64_t h0 = 0xcbf29ce484222325ULL, h1 = 0x243f6a8885a308d3ULL;
 	size_t v, freed = 0;
 
+	/* the row's own copy: l->mdir is written by one thread only */
+	if (r->direction == 2)
+		r->direction = direction_of(&l->dirs, r->metric, r->unit,
+					    l->mstated[r->metric_rank]);
 	for (v = 0; v < c->nvar; v++) {
 		struct cmp_side *s = &r->side[v];
 		int hi = r->direction == DIR_HIGHER;
@@ -793,6 +802,32 @@ static size_t digest_row(struct loader *l, struct cmp_row *r)
 	return freed;
 }
 
+/*
+ * Every row's direction, from the catalog once per metric: kept in
+ * l->mdir from the rows digest_row() looked up, looked up here for the
+ * rows it did not see (aggregates).  Before sort_rows(): metric_rank is
+ * still the metric's index.
+ */
+static void resolve_directions(struct loader *l, size_t first)
+{
+	struct comparison *c = l->c;
+	size_t i;
+
+	for (i = first; i < c->nr; i++) {
+		struct cmp_row *r = &c->rows[i];
+		size_t m = r->metric_rank;
+		signed char *d = &l->mdir[m];
+
+		if (r->direction == 2 && *d == 2)
+			*d = (signed char)direction_of(&l->dirs, r->metric,
+						       r->unit, l->mstated[m]);
+		if (r->direction == 2)
+			r->direction = *d;
+		else if (*d == 2)
+			*d = (signed char)r->direction;
+	}
+}
+
 /* digest_row() over rows first + [lo, hi), for parallel_halves() */
 struct digest_job {
 	struct loader *l;
@@ -857,6 +892,7 @@ static int load_samples(struct loader *l)
 			size_t freed;
 
 			parallel_halves(c->nr - first, digest_rows, &job);
+			resolve_directions(l, first);
 			/* 12 bytes a sample were counted: its double, slack */
 			freed = 12 * (job.freed[0] + job.freed[1]);
 			l->mem_bytes = freed < l->mem_bytes ?
@@ -1925,6 +1961,7 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 		if (load_aggregates(&l, v) ||
 		    (opts->mm_pool && load_pool(&l, v)))
 			goto out;
+	resolve_directions(&l, 0);
 	sort_rows(&l);
 	ret = compute(out);
 	if (!ret && !opts->defer) {

@@ -7,6 +7,7 @@
  * conventions are covered by explicit name patterns first.
  */
 #include "core/compat.h"
+#include <pthread.h>
 #include "store/direction.h"
 #include "core/strparse.h"
 #include <ctype.h>
@@ -126,8 +127,6 @@ static int word_in(const char *w, size_t n, struct word_index *x)
 {
 	unsigned c0 = (unsigned char)tolower((unsigned char)*w), i;
 
-	if (!x->start[256])
-		index_words(x);
 	for (i = x->start[c0]; i < x->start[c0 + 1]; i++)
 		if (!strncasecmp(w, x->at[i], n) && !x->at[i][n])
 			return 1;
@@ -135,24 +134,11 @@ static int word_in(const char *w, size_t n, struct word_index *x)
 }
 
 /* The characters that separate the words of a name (1), by byte. */
-static const unsigned char *separators(void)
-{
-	static unsigned char sep[256];
-	static int ready;
-	const char *p;
-
-	if (!ready) {
-		for (p = "._-/ :()[]%"; *p; p++)
-			sep[(unsigned char)*p] = 1;
-		ready = 1;
-	}
-	return sep;
-}
+static unsigned char sep[256];
 
 /* Score the words of s: +1 for each higher word, -1 for each lower. */
 static int words_vote(const char *s)
 {
-	const unsigned char *sep = separators();
 	int higher = 0, lower = 0;
 
 	while (*s) {
@@ -188,6 +174,7 @@ struct glob_hint {
 	size_t head;		/* bytes of literal head (0: starts with '*') */
 	const char *seg;	/* the literal after the stars, in the glob */
 	size_t seg_len;
+	int suffix;		/* seg ends the glob: the name must end so */
 };
 
 static void hint_init(const char *g, struct glob_hint *h)
@@ -195,6 +182,7 @@ static void hint_init(const char *g, struct glob_hint *h)
 	h->head = strcspn(g, "*?[\\");
 	h->seg = g + strspn(g, "*");
 	h->seg_len = h->head ? 0 : strcspn(h->seg, "*?[\\");
+	h->suffix = h->seg_len && !h->seg[h->seg_len];
 }
 
 static int hint_ok(const char *g, const struct glob_hint *h, const char *s,
@@ -202,6 +190,9 @@ static int hint_ok(const char *g, const struct glob_hint *h, const char *s,
 {
 	if (h->head)
 		return *g == *s && !strncmp(g, s, h->head);
+	if (h->suffix)
+		return len >= h->seg_len &&
+		       !memcmp(s + len - h->seg_len, h->seg, h->seg_len);
 	return !h->seg_len || memmem(s, len, h->seg, h->seg_len);
 }
 
@@ -211,9 +202,6 @@ static int lookup(const struct dir_rule *rule, struct glob_hint *hint,
 {
 	size_t i, len = strlen(metric);
 
-	if (!hint[0].head && !hint[0].seg)
-		for (i = 0; i < nr; i++)
-			hint_init(rule[i].glob, &hint[i]);
 	for (i = 0; i < nr; i++)
 		if (hint_ok(rule[i].glob, &hint[i], metric, len) &&
 		    glob_match(rule[i].glob, metric))
@@ -223,6 +211,12 @@ static int lookup(const struct dir_rule *rule, struct glob_hint *hint,
 
 static struct glob_hint named_hint[ARRAY_SIZE(named)];
 static struct glob_hint benchmarks_hint[ARRAY_SIZE(benchmarks)];
+/*
+ * The catalog's indexes, made once whichever thread asks first: compare
+ * looks directions up on both cores (lib/stats/compare.c digest_row()).
+ */
+static pthread_once_t catalog_once = PTHREAD_ONCE_INIT;
+static void catalog_init(void);
 
 /*
  * Rates and times per operation, read from the shape of a name or unit:
@@ -252,6 +246,7 @@ int direction_builtin(const char *metric, const char *unit)
 	const char *last;
 	int d;
 
+	pthread_once(&catalog_once, catalog_init);
 	d = lookup(named, named_hint, ARRAY_SIZE(named), metric);
 	if (d != 2)
 		return d;
@@ -393,16 +388,33 @@ static const char *const kpis[] = {
 	"*.workload",
 };
 
+static struct glob_hint kpi_hint[ARRAY_SIZE(kpis)];
+
+static void catalog_init(void)
+{
+	const char *p;
+	size_t i;
+
+	index_words(&higher_index);
+	index_words(&lower_index);
+	for (p = "._-/ :()[]%"; *p; p++)
+		sep[(unsigned char)*p] = 1;
+	for (i = 0; i < ARRAY_SIZE(named); i++)
+		hint_init(named[i].glob, &named_hint[i]);
+	for (i = 0; i < ARRAY_SIZE(benchmarks); i++)
+		hint_init(benchmarks[i].glob, &benchmarks_hint[i]);
+	for (i = 0; i < ARRAY_SIZE(kpis); i++)
+		hint_init(kpis[i], &kpi_hint[i]);
+}
+
+
 int metric_is_kpi(const char *metric)
 {
-	static struct glob_hint hint[ARRAY_SIZE(kpis)];
 	size_t i, len = strlen(metric);
 
-	if (!hint[0].head && !hint[0].seg)
-		for (i = 0; i < ARRAY_SIZE(kpis); i++)
-			hint_init(kpis[i], &hint[i]);
+	pthread_once(&catalog_once, catalog_init);
 	for (i = 0; i < ARRAY_SIZE(kpis); i++)
-		if (hint_ok(kpis[i], &hint[i], metric, len) &&
+		if (hint_ok(kpis[i], &kpi_hint[i], metric, len) &&
 		    glob_match(kpis[i], metric))
 			return 1;
 	return 0;
