@@ -184,6 +184,7 @@ static void grid_print(struct grid *g, FILE *f)
 {
 	static const char spaces[] = "                                ";
 	size_t *w = xcalloc(g->ncols, sizeof(*w)), i;
+	struct sbuf out = SBUF_INIT;	/* one write, not one a cell */
 
 	if (!g->nr)
 		goto out;
@@ -207,19 +208,21 @@ static void grid_print(struct grid *g, FILE *f)
 			size_t n = pad < sizeof(spaces) - 1 ? pad
 							    : sizeof(spaces) - 1;
 
-			fwrite_unlocked(spaces, 1, n, f);
+			sbuf_add(&out, spaces, n);
 			pad -= n;
 		}
-		fwrite_unlocked(g->text.buf + g->start[i], 1, len, f);
+		sbuf_add(&out, g->text.buf + g->start[i], len);
 		while (pad) {
 			size_t n = pad < sizeof(spaces) - 1 ? pad
 							    : sizeof(spaces) - 1;
 
-			fwrite_unlocked(spaces, 1, n, f);
+			sbuf_add(&out, spaces, n);
 			pad -= n;
 		}
-		fwrite_unlocked(last ? "\n" : "  ", 1, last ? 1 : 2, f);
+		sbuf_add(&out, last ? "\n" : "  ", last ? 1 : 2);
 	}
+	fwrite_unlocked(out.buf, 1, out.len, f);
+	sbuf_release(&out);
 out:
 	sbuf_release(&g->text);
 	free(g->start);
@@ -251,8 +254,9 @@ static int shown_vs(const struct cmp_vs *x, int all)
 	return all || (x->significant && x->verdict != CMP_UNCHANGED);
 }
 
+/* Row r's cells against variant v; ref: its footnote's number, or 0. */
 static void text_row(struct grid *g, const struct comparison *c,
-		     const struct cmp_row *r, size_t v, struct notes *notes)
+		     const struct cmp_row *r, size_t v, size_t ref)
 {
 	const struct cmp_vs *x = &r->vs[v - 1];
 	struct sbuf *sb;
@@ -272,14 +276,49 @@ static void text_row(struct grid *g, const struct comparison *c,
 	sbuf_addstr(sb, cmp_verdict_name(x->verdict));
 	if (x->significant && x->method == CMP_SOURCE)
 		sbuf_addf(sb, " (marked %s)", r->side[v].marker);
-	if (x->note) {
-		size_t ref = note_ref(notes, x->note);
-
-		if (ref)
-			sbuf_addf(sb, " [%zu]", ref);
-	}
+	if (ref)
+		sbuf_addf(sb, " [%zu]", ref);
 	(void)c;
 }
+
+/* b's cells after a's; b is emptied */
+static void grid_append(struct grid *a, struct grid *b)
+{
+	size_t base = a->text.len, i;
+
+	ALLOC_GROW(a->start, a->nr + b->nr + 2, a->alloc);
+	if (base + b->text.len > UINT32_MAX)
+		BUG("a text table of %zu bytes", base + b->text.len);
+	for (i = 0; i < b->nr; i++)
+		a->start[a->nr + i] = (uint32_t)(base + b->start[i]);
+	a->nr += b->nr;
+	sbuf_add(&a->text, b->text.buf, b->text.len);
+	sbuf_release(&b->text);
+	free(b->start);
+	memset(b, 0, sizeof(*b));
+}
+
+/* The rows lo..hi of a table into g (parallel_pair()). */
+struct text_job {
+	const struct comparison *c;
+	const size_t *ref;	/* footnote numbers, by row */
+	size_t v, lo, hi;
+	int all;
+	struct grid g;
+};
+
+static void text_rows(void *arg)
+{
+	struct text_job *j = arg;
+	size_t i;
+
+	for (i = j->lo; i < j->hi; i++)
+		if (shown_vs(&j->c->rows[i].vs[j->v - 1], j->all))
+			text_row(&j->g, j->c, &j->c->rows[i], j->v, j->ref[i]);
+}
+
+/* Rows a table needs before its second half goes to a second thread. */
+#define TEXT_HALF 1024
 
 /*
  * Text: one table per new variant and testcase/params/machine group:
@@ -294,6 +333,7 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 	};
 	struct notes notes = { { 0 }, 0 };
 	size_t v, i, k, j, shown = 0;
+	size_t *ref = xcalloc(c->nr + 1, sizeof(*ref));
 	int level = (int)lround(100 * (1 - c->opts.alpha));
 
 	fprintf(f, "base %s (%ld run%s)", label(c, 0), c->runs[0],
@@ -309,6 +349,9 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 		for (i = 0; i < c->nr; i = k) {
 			struct grid g = { SBUF_INIT, NULL, ARRAY_SIZE(head), 0,
 					  0, 0x7UL << 3 | 1UL << 6 };
+			struct text_job a = { .c = c, .ref = ref, .v = v,
+					      .all = all };
+			struct text_job b;
 			struct sbuf t = SBUF_INIT;
 			size_t n = 0;
 
@@ -327,9 +370,28 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 				else
 					sbuf_addstr(sb, label(c, j == 1 ? 0 : v));
 			}
-			for (j = i; j < k; j++)
-				if (shown_vs(&c->rows[j].vs[v - 1], all))
-					text_row(&g, c, &c->rows[j], v, &notes);
+			/* footnotes numbered in row order, then the
+			 * cells of each half of the rows on its own core */
+			for (j = i; j < k; j++) {
+				const struct cmp_vs *x = &c->rows[j].vs[v - 1];
+
+				ref[j] = shown_vs(x, all) && x->note ?
+					 note_ref(&notes, x->note) : 0;
+			}
+			a.g = g;
+			a.lo = i;
+			a.hi = k - i < 2 * TEXT_HALF ? k : i + (k - i) / 2;
+			b = a;
+			b.g = (struct grid){ SBUF_INIT, NULL, g.ncols, 0, 0,
+					     g.right };
+			b.lo = a.hi;
+			b.hi = k;
+			if (b.lo < b.hi)
+				parallel_pair(text_rows, &a, &b);
+			else
+				text_rows(&a);
+			g = a.g;
+			grid_append(&g, &b.g);
 			group_title(&t, &c->rows[i]);
 			fprintf(f, "\n%s\n", t.buf);
 			sbuf_release(&t);
@@ -349,6 +411,7 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 	if (!all)
 		fprintf(f, "; %zu shown (--all for every row)", shown);
 	fputc('\n', f);
+	free(ref);
 	return 0;
 }
 
@@ -1599,162 +1662,251 @@ static int write_json(const struct comparison *c, int all, FILE *f)
 
 /* ---- csv ---- */
 
-static void csv_field(FILE *f, const char *s)
+/*
+ * Rows formatted a block at a time, the second half of each block by a
+ * second thread into its own buffer while the first half is, then both
+ * written in order: csv and markdown rows depend on their row alone
+ * (markdown's group headings on the row shown before, carried in the
+ * job).  The buffers stay a few hundred kB whatever the number of rows.
+ */
+#define ROW_BLOCK 2048
+
+struct rows_job {
+	const struct comparison *c;
+	void (*line)(struct rows_job *j, const struct cmp_row *r);
+	size_t v;
+	int all;
+	size_t lo, hi;
+	const struct cmp_row *prev;	/* the last row shown before */
+	size_t shown;			/* rows shown before, and by this job */
+	struct sbuf out;
+};
+
+static void rows_run(void *arg)
+{
+	struct rows_job *j = arg;
+	size_t i;
+
+	for (i = j->lo; i < j->hi; i++)
+		j->line(j, &j->c->rows[i]);
+}
+
+/* The rows shown, from st's state on; st ends as the last row left it. */
+static void write_rows(struct rows_job *st, FILE *f)
+{
+	const struct comparison *c = st->c;
+	struct rows_job b = *st;
+	size_t lo, i;
+
+	sbuf_init(&b.out, 0);
+	for (lo = 0; lo < c->nr; lo += ROW_BLOCK) {
+		size_t hi = c->nr - lo < ROW_BLOCK ? c->nr : lo + ROW_BLOCK;
+		size_t mid = lo + (hi - lo) / 2;
+
+		st->lo = lo;
+		st->hi = mid;
+		b.lo = mid;
+		b.hi = hi;
+		/* what b starts from: the state after st's rows */
+		b.prev = st->prev;
+		b.shown = st->shown;
+		for (i = mid; i > lo; i--)
+			if (shown_vs(&c->rows[i - 1].vs[st->v - 1], st->all)) {
+				b.prev = &c->rows[i - 1];
+				break;
+			}
+		for (i = lo; i < mid; i++)
+			b.shown += shown_vs(&c->rows[i].vs[st->v - 1], st->all);
+		if (hi - lo >= ROW_BLOCK / 4)
+			parallel_pair(rows_run, st, &b);
+		else {
+			rows_run(st);
+			rows_run(&b);
+		}
+		fwrite_unlocked(st->out.buf, 1, st->out.len, f);
+		fwrite_unlocked(b.out.buf, 1, b.out.len, f);
+		sbuf_reset(&st->out);
+		sbuf_reset(&b.out);
+		st->prev = b.prev;
+		st->shown = b.shown;
+	}
+	sbuf_release(&b.out);
+}
+
+/* ---- csv ---- */
+
+static void csv_field(struct sbuf *sb, const char *s)
 {
 	if (!s)
 		return;
 	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
+		sbuf_addstr(sb, s);
 		return;
 	}
-	fputc('"', f);
+	sbuf_addch(sb, '"');
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			sbuf_addch(sb, '"');
+		sbuf_addch(sb, *s);
 	}
-	fputc('"', f);
+	sbuf_addch(sb, '"');
 }
 
-static void csv_num(FILE *f, double v)
+static void csv_num(struct sbuf *sb, double v)
 {
 	char buf[NUMFMT_BUF];
 
-	fputc(',', f);
+	sbuf_addch(sb, ',');
 	if (isfinite(v))
-		fwrite(buf, 1, fmt_general(buf, v, 15), f);
+		sbuf_add(sb, buf, fmt_general(buf, v, 15));
+}
+
+static void csv_n(struct sbuf *sb, const struct cmp_side *s)
+{
+	char buf[NUMFMT_BUF];
+
+	if (s->source && s->n >= 0)
+		sbuf_add(sb, buf, fmt_int(buf, s->n));
+}
+
+static void csv_row(struct rows_job *j, const struct cmp_row *r)
+{
+	const struct comparison *c = j->c;
+	struct sbuf *sb = &j->out;
+	size_t v;
+
+	if (!j->all && !cmp_row_interesting(c, r))
+		return;
+	for (v = 1; v < c->nvar; v++) {
+		const struct cmp_vs *x = &r->vs[v - 1];
+		const struct cmp_side *a = &r->side[0], *b = &r->side[v];
+
+		csv_field(sb, r->testcase);
+		sbuf_addch(sb, ',');
+		csv_field(sb, r->params);
+		sbuf_addch(sb, ',');
+		csv_field(sb, r->machine);
+		sbuf_addch(sb, ',');
+		csv_field(sb, r->metric);
+		sbuf_addch(sb, ',');
+		csv_field(sb, r->unit);
+		sbuf_addf(sb, ",%s,", direction_name(r->direction));
+		csv_field(sb, label(c, 0));
+		sbuf_addch(sb, ',');
+		csv_n(sb, a);
+		csv_num(sb, a->source ? a->mean : NAN);
+		csv_num(sb, a->source ? a->sd : NAN);
+		sbuf_addch(sb, ',');
+		csv_field(sb, label(c, v));
+		sbuf_addch(sb, ',');
+		csv_n(sb, b);
+		csv_num(sb, b->source ? b->mean : NAN);
+		csv_num(sb, b->source ? b->sd : NAN);
+		csv_num(sb, x->change_pct);
+		csv_num(sb, x->ci_low_pct);
+		csv_num(sb, x->ci_high_pct);
+		csv_num(sb, x->p);
+		csv_num(sb, x->q);
+		sbuf_addf(sb, ",%s,%s,%s\n", cmp_method_name(x->method),
+			  x->significant ? "true" : "false",
+			  cmp_verdict_name(x->verdict));
+	}
 }
 
 static int write_csv(const struct comparison *c, int all, FILE *f)
 {
-	size_t i, v;
+	struct rows_job st = { .c = c, .line = csv_row, .v = 1, .all = all };
 
 	fputs("testcase,params,machine,metric,unit,direction,base,base_n,"
 	      "base_mean,base_stddev,label,n,mean,stddev,change_pct,"
 	      "ci_low_pct,ci_high_pct,p_value,q_value,test,significant,"
 	      "verdict\n", f);
-	for (i = 0; i < c->nr; i++) {
-		const struct cmp_row *r = &c->rows[i];
-
-		if (!all && !cmp_row_interesting(c, r))
-			continue;
-		for (v = 1; v < c->nvar; v++) {
-			const struct cmp_vs *x = &r->vs[v - 1];
-			const struct cmp_side *a = &r->side[0], *b = &r->side[v];
-
-			csv_field(f, r->testcase);
-			fputc(',', f);
-			csv_field(f, r->params);
-			fputc(',', f);
-			csv_field(f, r->machine);
-			fputc(',', f);
-			csv_field(f, r->metric);
-			fputc(',', f);
-			csv_field(f, r->unit);
-			fprintf(f, ",%s,", direction_name(r->direction));
-			csv_field(f, label(c, 0));
-			fputc(',', f);
-			if (a->source && a->n >= 0)
-				fprintf(f, "%ld", a->n);
-			csv_num(f, a->source ? a->mean : NAN);
-			csv_num(f, a->source ? a->sd : NAN);
-			fputc(',', f);
-			csv_field(f, label(c, v));
-			fputc(',', f);
-			if (b->source && b->n >= 0)
-				fprintf(f, "%ld", b->n);
-			csv_num(f, b->source ? b->mean : NAN);
-			csv_num(f, b->source ? b->sd : NAN);
-			csv_num(f, x->change_pct);
-			csv_num(f, x->ci_low_pct);
-			csv_num(f, x->ci_high_pct);
-			csv_num(f, x->p);
-			csv_num(f, x->q);
-			fprintf(f, ",%s,%s,%s\n", cmp_method_name(x->method),
-				x->significant ? "true" : "false",
-				cmp_verdict_name(x->verdict));
-		}
-	}
+	st.out = (struct sbuf)SBUF_INIT;
+	write_rows(&st, f);
+	sbuf_release(&st.out);
 	return 0;
 }
 
 /* ---- markdown ---- */
 
-static void md_cell(FILE *f, const char *s)
+static void md_cell(struct sbuf *out, const char *s)
 {
-	fwrite_unlocked("| ", 1, 2, f);
+	sbuf_add(out, "| ", 2);
 	while (*s) {
 		size_t n = strcspn(s, "|");
 
-		fwrite_unlocked(s, 1, n, f);
+		sbuf_add(out, s, n);
 		s += n;
 		if (*s == '|') {
-			fwrite_unlocked("\\|", 1, 2, f);
+			sbuf_add(out, "\\|", 2);
 			s++;
 		}
 	}
-	fwrite_unlocked(" ", 1, 1, f);
+	sbuf_addch(out, ' ');
+}
+
+static void md_row(struct rows_job *j, const struct cmp_row *r)
+{
+	const struct comparison *c = j->c;
+	const struct cmp_vs *x = &r->vs[j->v - 1];
+	struct sbuf *out = &j->out, sb = SBUF_INIT;
+	int level = (int)lround(100 * (1 - c->opts.alpha));
+
+	if (!shown_vs(x, j->all))
+		return;
+	if (!j->prev || !same_group(j->prev, r)) {
+		struct sbuf t = SBUF_INIT;
+
+		group_title(&t, r);
+		sbuf_addf(out, "%s**%s** vs **%s** — %s\n\n",
+			  j->shown ? "\n" : "", label(c, j->v), label(c, 0),
+			  t.buf);
+		sbuf_addf(out, "| metric | %s | %s | change | %d%% CI | p | "
+			  "q | verdict |\n", label(c, 0), label(c, j->v),
+			  level);
+		sbuf_addstr(out, "|---|---:|---:|---:|---:|---:|---:|---|\n");
+		sbuf_release(&t);
+	}
+	j->prev = r;
+	md_cell(out, r->metric);
+	side_text(&sb, &r->side[0]);
+	md_cell(out, sb.buf);
+	sbuf_reset(&sb);
+	side_text(&sb, &r->side[j->v]);
+	md_cell(out, sb.buf);
+	sbuf_reset(&sb);
+	cmp_fmt_pct(&sb, x->change_pct);
+	md_cell(out, sb.buf);
+	sbuf_reset(&sb);
+	add_ci(&sb, x);
+	md_cell(out, sb.buf);
+	sbuf_reset(&sb);
+	cmp_fmt_pval(&sb, x->p);
+	md_cell(out, sb.buf);
+	sbuf_reset(&sb);
+	cmp_fmt_pval(&sb, x->q);
+	md_cell(out, sb.buf);
+	sbuf_reset(&sb);
+	sbuf_addstr(&sb, cmp_verdict_name(x->verdict));
+	if (x->note)
+		sbuf_addf(&sb, " (%s)", x->note);
+	md_cell(out, sb.buf);
+	sbuf_add(out, "|\n", 2);
+	sbuf_release(&sb);
+	j->shown++;
 }
 
 static int write_markdown(const struct comparison *c, int all, FILE *f)
 {
-	size_t i, v, shown = 0;
-	int level = (int)lround(100 * (1 - c->opts.alpha));
+	struct rows_job st = { .c = c, .line = md_row, .all = all };
 
-	for (v = 1; v < c->nvar; v++) {
-		const struct cmp_row *prev = NULL;
-
-		for (i = 0; i < c->nr; i++) {
-			const struct cmp_row *r = &c->rows[i];
-			const struct cmp_vs *x = &r->vs[v - 1];
-			struct sbuf sb = SBUF_INIT;
-
-			if (!shown_vs(x, all))
-				continue;
-			if (!prev || !same_group(prev, r)) {
-				struct sbuf t = SBUF_INIT;
-
-				group_title(&t, r);
-				fprintf(f, "%s**%s** vs **%s** — %s\n\n",
-					shown ? "\n" : "", label(c, v),
-					label(c, 0), t.buf);
-				fprintf(f, "| metric | %s | %s | change | "
-					   "%d%% CI | p | q | verdict |\n",
-					label(c, 0), label(c, v), level);
-				fputs("|---|---:|---:|---:|---:|---:|---:|---|\n",
-				      f);
-				sbuf_release(&t);
-			}
-			prev = r;
-			md_cell(f, r->metric);
-			side_text(&sb, &r->side[0]);
-			md_cell(f, sb.buf);
-			sbuf_reset(&sb);
-			side_text(&sb, &r->side[v]);
-			md_cell(f, sb.buf);
-			sbuf_reset(&sb);
-			cmp_fmt_pct(&sb, x->change_pct);
-			md_cell(f, sb.buf);
-			sbuf_reset(&sb);
-			add_ci(&sb, x);
-			md_cell(f, sb.buf);
-			sbuf_reset(&sb);
-			cmp_fmt_pval(&sb, x->p);
-			md_cell(f, sb.buf);
-			sbuf_reset(&sb);
-			cmp_fmt_pval(&sb, x->q);
-			md_cell(f, sb.buf);
-			sbuf_reset(&sb);
-			sbuf_addstr(&sb, cmp_verdict_name(x->verdict));
-			if (x->note)
-				sbuf_addf(&sb, " (%s)", x->note);
-			md_cell(f, sb.buf);
-			fputs("|\n", f);
-			sbuf_release(&sb);
-			shown++;
-		}
+	st.out = (struct sbuf)SBUF_INIT;
+	for (st.v = 1; st.v < c->nvar; st.v++) {
+		st.prev = NULL;
+		write_rows(&st, f);
 	}
-	if (!shown)
+	sbuf_release(&st.out);
+	if (!st.shown)
 		fputs("No significant changes.\n", f);
 	return 0;
 }
