@@ -3,7 +3,11 @@
  * diagnostics to stderr.
  */
 #include "core/compat.h"
+#include <pthread.h>
 #include "core/sbuf.h"
+
+/* one line at a time: an import's writer thread may report too */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct sbuf *capture;
 static int quiet_warnings;
@@ -32,6 +36,7 @@ static void emit_line(const char *prefix, const char *fmt, va_list ap)
 
 	sbuf_vaddf(&msg, fmt, ap);
 	sbuf_add_escaped(&out, msg.buf);
+	pthread_mutex_lock(&lock);
 	if (capture) {
 		if (capture->len)
 			sbuf_addch(capture, '\n');
@@ -40,6 +45,7 @@ static void emit_line(const char *prefix, const char *fmt, va_list ap)
 		fflush(stdout);
 		fprintf(stderr, "perfsift: %s%s\n", prefix, out.buf);
 	}
+	pthread_mutex_unlock(&lock);
 	sbuf_release(&msg);
 	sbuf_release(&out);
 }

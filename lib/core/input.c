@@ -5,7 +5,6 @@
 #include "core/input.h"
 #include "core/parallel.h"
 #include <fcntl.h>
-#include <pthread.h>
 #include <unistd.h>
 
 #define BUF_SIZE (256u << 10)
@@ -13,106 +12,18 @@
 #define HASHER_FROM 4
 
 /*
- * The content hash, computed in a second thread while the importer parses
- * (SHA-256 is about a seventh of a procfs import's time).  The reads
- * alternate between two buffers; a read is queued for hashing when it is
- * made, and a buffer is read into again only when the hashing of the read
- * before the last is done, so that the hasher reads a buffer nobody
- * writes.  The hash is the same as one thread's: the reads are hashed in
- * order.
+ * The content hash, computed by a worker thread while the importer
+ * parses (SHA-256 is about a seventh of a procfs import's time).  The
+ * reads alternate between two buffers; each is queued for hashing when
+ * it is made, and a buffer is read into again only when the hashing of
+ * the read before the last is done.  The hash is the same as one
+ * thread's: the reads are hashed in order.
  */
-struct hasher {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct sha256 *hash;
-	const unsigned char *job[2];
-	size_t len[2];
-	int head, count;	/* the queue; count includes the one hashing */
-	int quit;
-};
-
-static void *hasher_run(void *arg)
+static void hash_read(void *ctx, void *job)
 {
-	struct hasher *h = arg;
+	const struct input_read *r = job;
 
-	pthread_mutex_lock(&h->lock);
-	for (;;) {
-		const unsigned char *p;
-		size_t len;
-
-		while (!h->count && !h->quit)
-			pthread_cond_wait(&h->cond, &h->lock);
-		if (!h->count)
-			break;
-		p = h->job[h->head];
-		len = h->len[h->head];
-		pthread_mutex_unlock(&h->lock);
-		sha256_update(h->hash, p, len);
-		pthread_mutex_lock(&h->lock);
-		h->head ^= 1;
-		h->count--;
-		pthread_cond_broadcast(&h->cond);
-	}
-	pthread_mutex_unlock(&h->lock);
-	return NULL;
-}
-
-/* NULL when one thread must do (PERFSIFT_THREADS=1, or none can start) */
-static struct hasher *hasher_start(struct sha256 *hash)
-{
-	struct hasher *h;
-
-	if (!parallel_enabled())
-		return NULL;
-	h = xcalloc(1, sizeof(*h));
-	h->hash = hash;
-	pthread_mutex_init(&h->lock, NULL);
-	pthread_cond_init(&h->cond, NULL);
-	if (pthread_create(&h->thread, NULL, hasher_run, h)) {
-		pthread_mutex_destroy(&h->lock);
-		pthread_cond_destroy(&h->cond);
-		free(h);
-		return NULL;
-	}
-	return h;
-}
-
-/* Wait until at most max reads are queued or being hashed. */
-static void hasher_wait(struct hasher *h, int max)
-{
-	pthread_mutex_lock(&h->lock);
-	while (h->count > max)
-		pthread_cond_wait(&h->cond, &h->lock);
-	pthread_mutex_unlock(&h->lock);
-}
-
-static void hasher_queue(struct hasher *h, const unsigned char *p, size_t len)
-{
-	pthread_mutex_lock(&h->lock);
-	h->job[(h->head + h->count) & 1] = p;
-	h->len[(h->head + h->count) & 1] = len;
-	h->count++;
-	pthread_cond_broadcast(&h->cond);
-	pthread_mutex_unlock(&h->lock);
-}
-
-/* Hash what is queued, and end the thread. */
-static void hasher_stop(struct input *in)
-{
-	struct hasher *h = in->hasher;
-
-	if (!h)
-		return;
-	pthread_mutex_lock(&h->lock);
-	h->quit = 1;
-	pthread_cond_broadcast(&h->cond);
-	pthread_mutex_unlock(&h->lock);
-	pthread_join(h->thread, NULL);
-	pthread_mutex_destroy(&h->lock);
-	pthread_cond_destroy(&h->cond);
-	free(h);
-	in->hasher = NULL;
+	sha256_update(ctx, r->buf, r->len);
 }
 
 static int fill(struct input *in)
@@ -122,10 +33,10 @@ static int fill(struct input *in)
 	if (in->eof)
 		return 0;
 	if (in->nr_reads == HASHER_FROM)
-		in->hasher = hasher_start(&in->hash);
+		in->hasher = worker_start(hash_read, &in->hash);
 	if (in->hasher) {
 		/* the other buffer, once its hashing is done */
-		hasher_wait(in->hasher, 1);
+		worker_wait(in->hasher, 1);
 		in->cur ^= 1;
 		in->buf = in->bufs[in->cur];
 	}
@@ -151,9 +62,11 @@ static int fill(struct input *in)
 		in->eof = 1;
 		return 0;
 	}
-	if (in->hasher)
-		hasher_queue(in->hasher, in->buf, (size_t)n);
-	else
+	if (in->hasher) {
+		in->reads[in->cur].buf = in->buf;
+		in->reads[in->cur].len = (size_t)n;
+		worker_queue(in->hasher, &in->reads[in->cur]);
+	} else
 		sha256_update(&in->hash, in->buf, (size_t)n);
 	/* lines are checked for NUL bytes only in a read that has one */
 	in->nul = memchr(in->buf, '\0', (size_t)n) != NULL;
@@ -215,7 +128,8 @@ int input_open(struct input *in, const char *path, int fd)
 
 void input_close(struct input *in)
 {
-	hasher_stop(in);
+	worker_stop(in->hasher);
+	in->hasher = NULL;
 	if (in->gz)
 		gzclose(in->gz);
 	in->gz = NULL;
@@ -227,13 +141,24 @@ void input_close(struct input *in)
 
 int input_getline(struct input *in)
 {
+	unsigned char *start, *nl;
+	size_t n;
 	int nul = 0;
 
+	/* most lines: wholly in the buffer, and the line buffer big enough */
+	start = in->buf + in->pos;
+	if (in->pos < in->end &&
+	    (nl = memchr(start, '\n', in->end - in->pos)) &&
+	    (n = (size_t)(nl - start)) < in->sb.alloc) {
+		memcpy(in->sb.buf, start, n);
+		in->sb.buf[n] = '\0';
+		in->sb.len = n;
+		in->pos += n + 1;
+		nul = in->nul;
+		goto line;
+	}
 	sbuf_reset(&in->sb);
 	for (;;) {
-		unsigned char *start, *nl;
-		size_t n;
-
 		if (in->pos == in->end) {
 			int r = fill(in);
 
@@ -259,6 +184,7 @@ int input_getline(struct input *in)
 		if (nl)
 			break;
 	}
+line:
 	in->line++;
 	/* text formats only: a NUL would silently cut the line short */
 	if (nul && memchr(in->sb.buf, '\0', in->sb.len))
@@ -298,7 +224,8 @@ int input_finish(struct input *in, char hex[65], uint64_t *size)
 		in->pos = in->end;
 	if (r < 0)
 		return -1;
-	hasher_stop(in);
+	worker_stop(in->hasher);
+	in->hasher = NULL;
 	sha256_final_hex(&in->hash, hex);
 	*size = in->nbytes;
 	return 0;

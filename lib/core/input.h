@@ -34,7 +34,11 @@ struct input {
 	unsigned char *bufs[2];	/* owned; reads alternate between them */
 	int cur;
 	long nr_reads;
-	struct hasher *hasher;	/* hashing in a second thread, or NULL */
+	struct worker *hasher;	/* hashing in a second thread, or NULL */
+	struct input_read {
+		const unsigned char *buf;
+		size_t len;
+	} reads[2];		/* the hasher's jobs */
 	int nul;		/* the last read holds a NUL byte */
 	int eof;
 	int is_gzip;		/* the file was gzip-compressed */

@@ -71,3 +71,93 @@ void parallel_pair(void (*fn)(void *), void *a, void *b)
 	fn(a);
 	pthread_join(t, NULL);
 }
+
+/* ---- a helper thread with a queue of two jobs ---- */
+
+struct worker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	void (*fn)(void *ctx, void *job);
+	void *ctx;
+	void *job[2];
+	int head, count;	/* the queue; count includes the one running */
+	int quit;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		void *job;
+
+		while (!w->count && !w->quit)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->count)
+			break;
+		job = w->job[w->head];
+		pthread_mutex_unlock(&w->lock);
+		w->fn(w->ctx, job);
+		pthread_mutex_lock(&w->lock);
+		w->head ^= 1;
+		w->count--;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+struct worker *worker_start(void (*fn)(void *ctx, void *job), void *ctx)
+{
+	struct worker *w;
+
+	if (!parallel_enabled())
+		return NULL;
+	w = xcalloc(1, sizeof(*w));
+	w->fn = fn;
+	w->ctx = ctx;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	if (pthread_create(&w->thread, NULL, worker_run, w)) {
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void worker_wait(struct worker *w, int n)
+{
+	pthread_mutex_lock(&w->lock);
+	while (w->count > n)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void worker_queue(struct worker *w, void *job)
+{
+	pthread_mutex_lock(&w->lock);
+	while (w->count == 2)
+		pthread_cond_wait(&w->cond, &w->lock);
+	w->job[(w->head + w->count) & 1] = job;
+	w->count++;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void worker_stop(struct worker *w)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->quit = 1;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}

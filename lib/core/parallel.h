@@ -25,4 +25,23 @@ void parallel_pair(void (*fn)(void *), void *a, void *b);
 /* 0 when PERFSIFT_THREADS=1 says one thread, else 1 */
 int parallel_enabled(void);
 
+/*
+ * A helper thread that runs fn(ctx, job) on the jobs handed to it, one
+ * at a time and in the order given, while the caller goes on: the hash
+ * of an input's reads (core/input.c), the series points of an import
+ * (store/series.c).  At most two jobs are outstanding (the one running
+ * and one waiting); worker_queue() waits for room.  What a job reads
+ * must not be written by the caller until worker_wait() says it is
+ * done.  worker_start() returns NULL when one thread must do
+ * (PERFSIFT_THREADS=1, or no thread can be made): the caller then runs
+ * fn itself.
+ */
+struct worker;
+struct worker *worker_start(void (*fn)(void *ctx, void *job), void *ctx);
+void worker_queue(struct worker *w, void *job);
+/* Wait until at most n jobs are outstanding (0: every job is done). */
+void worker_wait(struct worker *w, int n);
+/* Finish the jobs queued, end the thread and free w (NULL is fine). */
+void worker_stop(struct worker *w);
+
 #endif
