@@ -276,6 +276,7 @@ struct procfs {
 	struct sbuf cut;
 	long cut_line;
 	int run_done, warned_dup;
+	int async;		/* the series written by a second thread */
 };
 
 /*
@@ -319,6 +320,12 @@ static inline int is_word(char c)
 {
 	return (unsigned char)((c | 0x20) - 'a') < 26 || is_digit(c) ||
 	       c == '_';
+}
+
+/* What sbuf_rtrim() takes off the end of a line. */
+static inline int is_blank_end(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
 /* An integer as printed ([-]digits); advances *p only on success. */
@@ -1087,7 +1094,8 @@ static int record_write(struct procfs *st)
 
 		if (st->series == 1) {
 			/* the handle once per metric, then points by it */
-			r = m->id ? 0 : db_metric(st->ctx, m->name, m->unit,
+			r = m->id ? 0 : db_series_sync(st->ctx) ||
+					db_metric(st->ctx, m->name, m->unit,
 						  m->kind, pt->line, &m->id);
 			if (!r)
 				r = db_emit_series_id(st->ctx, m->id, st->t,
@@ -1107,6 +1115,10 @@ static int record_write(struct procfs *st)
 	if (!st->nr_done++) {
 		memcpy(st->first_keys, st->keys, sizeof(st->keys));
 		st->first_zones = st->zones;
+		/* the metrics are made: the points of the next records go
+		 * to a writer thread while these lines are read */
+		if (st->series == 1 && st->async)
+			db_series_async(st->ctx);
 	}
 	st->nr_pts = 0;
 	return 0;
@@ -1197,7 +1209,8 @@ static int one_line(struct procfs *st, struct sbuf *sb)
 {
 	const char *s;
 
-	sbuf_rtrim(sb);
+	if (sb->len && is_blank_end(sb->buf[sb->len - 1]))
+		sbuf_rtrim(sb);
 	s = sb->buf;
 	if (!*s || *s == '#')
 		return 0;
@@ -1266,18 +1279,22 @@ int procfs_feed_end(struct procfs *st, int finish)
 int procfs_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct procfs *st = procfs_feed_new(ctx, in->path, NULL);
-	int r;
+	int r, failed = 0;
 
+	/* a whole file is ours: its series may be written beside us */
+	st->async = 1;
 	while ((r = input_getline(in)) > 0)
 		if (procfs_feed_line(st, &in->sb, in->line)) {
-			procfs_feed_end(st, 0);
-			return -1;
+			failed = 1;
+			break;
 		}
-	if (r < 0) {
-		procfs_feed_end(st, 0);
-		return -1;
-	}
-	return procfs_feed_end(st, 1);
+	if (r < 0)
+		failed = 1;
+	r = procfs_feed_end(st, !failed);
+	/* the writer idle before the driver uses the database again */
+	if (db_series_sync(ctx) || failed)
+		r = -1;
+	return r;
 }
 
 /* ---- detection ---- */

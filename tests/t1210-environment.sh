@@ -149,6 +149,18 @@ if mkdir -p "$full" && mount -t tmpfs -o size=400k tmpfs "$full" 2>/dev/null; th
 		test "$(sqlite3 "$full/f.db" "PRAGMA integrity_check")" = ok &&
 		test "$(sqlite3 "$full/f.db" "SELECT group_concat(label) FROM run_variants")" = A
 	'
+	# the series of a monitor are written by a second thread
+	# (lib/store/series.c): the disk fills there
+	test_expect_success 'a full disk under a long series: exit 4, said once, nothing of it kept' '
+		rm -f "$full"/f.db* &&
+		awk "BEGIN { for (t = 0; t < 3000; t++) { print \"time: \" (1700000000 + t)
+			for (k = 0; k < 190; k++) print \"nr_x\" k, k * 100003 + t * t * (k + 1) } }" >long.vm &&
+		test_expect_code 4 perfsift --db "$full/f.db" import long.vm >out 2>err &&
+		test "$(grep -c error err)" = 1 &&
+		grep -q "error: $full/f.db: database or disk is full" err &&
+		test "$(sqlite3 "$full/f.db" "PRAGMA integrity_check")" = ok &&
+		test "$(sqlite3 "$full/f.db" "SELECT count(*) FROM series")" = 0
+	'
 else
 	test_skip "a full disk" "cannot mount a tmpfs here: not root?"
 fi

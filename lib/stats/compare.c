@@ -447,7 +447,7 @@ static void pool_value(struct loader *l, struct cmp_side *sd, double x)
 static int load_pool(struct loader *l, size_t v)
 {
 	struct strmap run_group = STRMAP_INIT;
-	double *pts = NULL;	/* a chunk's t, then its values */
+	double *pts = NULL;	/* a chunk's (t, value) pairs */
 	size_t alloc = 0;
 	struct stmt *st;
 	int rc;
@@ -477,10 +477,10 @@ static int load_pool(struct loader *l, size_t v)
 		if (!r || !r->summary)
 			continue;
 		ALLOC_GROW(pts, 2 * (size_t)n, alloc);
-		if (series_unpack(codec, p, len, (size_t)n, pts, pts + n))
+		if (series_unpack(codec, p, len, (size_t)n, pts))
 			continue;
 		for (i = 0; i < (size_t)n; i++)
-			pool_value(l, &r->side[v], pts[n + i]);
+			pool_value(l, &r->side[v], pts[2 * i + 1]);
 		if (l->mem_bytes > CMP_MEM_BUDGET) {
 			stmt_finalize(st);
 			error("these variants hold more than one comparison "

@@ -1091,6 +1091,20 @@ int db_emit_series_id(struct import_ctx *ctx, int64_t id, double t,
 	return 0;
 }
 
+void db_series_async(struct import_ctx *ctx)
+{
+	if (!ctx->run_id)
+		BUG("db_series_async() before db_emit_run()");
+	if (!ctx->series)
+		ctx->series = series_buf_new();
+	series_buf_async(ctx->series, ctx);
+}
+
+int db_series_sync(struct import_ctx *ctx)
+{
+	return series_buf_sync(ctx->series);
+}
+
 int db_emit_series(struct import_ctx *ctx, const char *metric,
 		   const char *unit, enum metric_kind kind, double t,
 		   double value, long line)

@@ -740,24 +740,23 @@ static void series_row_fn(struct stmt *st, void *data)
 	int codec = stmt_column_int(st, 4);
 	int64_t run_id = stmt_column_int64(st, 0);
 	const char *name = (const char *)stmt_column_text(st, 1);
-	double *t, *v;
+	double *tv;
 	size_t i;
 
 	if (n <= 0 || (uint64_t)n > series_max_points(codec, len))
 		return;
-	t = xmalloc(2 * (size_t)n * sizeof(*t));
-	v = t + n;
-	if (!series_unpack(codec, blob, len, (size_t)n, t, v)) {
+	tv = xmalloc(2 * (size_t)n * sizeof(*tv));
+	if (!series_unpack(codec, blob, len, (size_t)n, tv)) {
 		for (i = 0; i < (size_t)n; i++) {
 			struct series_row *p = rows_next(r);
 
 			p->run_id = run_id;
 			p->metric = xstrdup(name);
-			p->t = t[i];
-			p->value = v[i];
+			p->t = tv[2 * i];
+			p->value = tv[2 * i + 1];
 		}
 	}
-	free(t);
+	free(tv);
 }
 
 int query_series(struct db *db, const struct run_filter *f,

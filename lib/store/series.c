@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include "store/series.h"
 #include "core/le.h"
+#include "core/parallel.h"
 
 struct series_state {
 	int64_t metric_id;
@@ -14,22 +15,47 @@ struct series_state {
 	int64_t source_id;	/* of the first point */
 	long first_line;	/* of the chunk being filled */
 	long chunk;		/* number of the chunk being filled */
-	size_t n;		/* points in t and v */
-	double t[SERIES_CHUNK], v[SERIES_CHUNK];
+	size_t n;		/* points in tv */
 	/* the reduction, kept as points arrive */
 	long count;
 	double first, last, sum;
 	long line0;		/* first point's line */
 	long down_line;		/* > 0: where a counter went down */
 	double down_from, down_to;
+	/* the chunk being filled: (t, value) pairs, a point in one line */
+	double tv[2 * SERIES_CHUNK];
+};
+
+/* A point on its way to the writer thread. */
+struct pending {
+	int64_t metric_id;
+	double t, value;
+	long line;
+};
+
+#define ASYNC_BLOCK 65536	/* points handed over at a time: 2 MiB */
+
+/*
+ * The writer of series_buf_async(), a worker thread: it adds the points
+ * of one block (chunks, packing, SQLite) while the parser fills the
+ * other.
+ */
+struct series_async {
+	struct worker *w;
+	struct series_buf *sb;
+	struct import_ctx *ctx;
+	struct pending *fill, *work;	/* owned: ASYNC_BLOCK points each */
+	size_t nr_fill, nr_work;
+	int failed;		/* a point failed: the rest are dropped */
 };
 
 struct series_buf {
-	/* metric id -> 1 + index in v (0: none); ids are small and dense */
-	uint32_t *slot;			/* owned */
+	/* metric id -> its state (NULL: none); ids are small and dense */
+	struct series_state **slot;	/* owned */
 	size_t nr_slot;
 	struct series_state **v;	/* owned */
 	size_t nr, alloc;
+	struct series_async *async;	/* owned, or NULL: added here */
 	unsigned char packed[SERIES_PACK_MAX(SERIES_CHUNK)];
 };
 
@@ -100,7 +126,7 @@ static void clear(struct series_buf *sb)
 	size_t i;
 
 	for (i = 0; i < sb->nr; i++) {
-		sb->slot[sb->v[i]->metric_id] = 0;
+		sb->slot[sb->v[i]->metric_id] = NULL;
 		free(sb->v[i]->name);
 		free(sb->v[i]->path);
 		free(sb->v[i]);
@@ -108,10 +134,13 @@ static void clear(struct series_buf *sb)
 	sb->nr = 0;
 }
 
+static void async_stop(struct series_buf *sb);
+
 void series_buf_free(struct series_buf *sb)
 {
 	if (!sb)
 		return;
+	async_stop(sb);
 	clear(sb);
 	free(sb->v);
 	free(sb->slot);
@@ -149,16 +178,6 @@ static int is_int(double d)
 	       !(d == 0 && signbit(d));
 }
 
-static int all_int(const double *x, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!is_int(x[i]))
-			return 0;
-	return 1;
-}
-
 static unsigned char *put_varint(unsigned char *p, int64_t d)
 {
 	uint64_t u = ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
@@ -190,46 +209,68 @@ static const unsigned char *get_varint(const unsigned char *p,
 	return NULL;
 }
 
-size_t series_pack(const double *t, const double *v, size_t n,
-		   unsigned char *out, int *codec)
+/*
+ * The packed layout with flags; 0, or the flag of the first stream found
+ * not to be integers (the caller packs again without it).
+ */
+static int pack_as(const double *tv, size_t n, int flags, unsigned char *out,
+		   size_t *len)
 {
-	int flags = (all_int(t, n) ? PACK_T_INT : 0) |
-		    (all_int(v, n) ? PACK_V_INT : 0);
 	int64_t pt = 0, pdt = 0, pv = 0;
 	unsigned char *p = out;
 	size_t i;
 
-	if (!flags)
-		goto raw;
 	*p++ = (unsigned char)flags;
 	for (i = 0; i < n; i++) {
-		if (flags & PACK_T_INT) {
-			int64_t x = (int64_t)t[i], dt = x - pt;
+		double t = tv[2 * i], v = tv[2 * i + 1];
 
+		if (flags & PACK_T_INT) {
+			int64_t x, dt;
+
+			if (!is_int(t))
+				return PACK_T_INT;
+			x = (int64_t)t;
+			dt = x - pt;
 			p = put_varint(p, i ? dt - pdt : x);
 			pdt = i ? dt : 0;
 			pt = x;
 		} else {
-			le_put_double(p, t[i]);
+			le_put_double(p, t);
 			p += 8;
 		}
 		if (flags & PACK_V_INT) {
-			int64_t x = (int64_t)v[i];
+			int64_t x;
 
+			if (!is_int(v))
+				return PACK_V_INT;
+			x = (int64_t)v;
 			p = put_varint(p, x - pv);
 			pv = x;
 		} else {
-			le_put_double(p, v[i]);
+			le_put_double(p, v);
 			p += 8;
 		}
 	}
-	if ((size_t)(p - out) <= n * 16) {
+	*len = (size_t)(p - out);
+	return 0;
+}
+
+size_t series_pack(const double *tv, size_t n, unsigned char *out,
+		   int *codec)
+{
+	int flags = PACK_T_INT | PACK_V_INT, not_int;
+	size_t len = 0, i;
+
+	/* both streams integers first (a monitor's case): one pass */
+	while (flags && (not_int = pack_as(tv, n, flags, out, &len)))
+		flags &= ~not_int;
+	if (flags && len <= n * 16) {
 		*codec = SERIES_PACKED;
-		return (size_t)(p - out);
+		return len;
 	}
-raw:	/* nothing to gain: integers too far apart, or none */
+	/* nothing to gain: integers too far apart, or none */
 	for (i = 0; i < n; i++)
-		series_put_point(out, i, t[i], v[i]);
+		series_put_point(out, i, tv[2 * i], tv[2 * i + 1]);
 	*codec = SERIES_RAW;
 	return n * 16;
 }
@@ -243,7 +284,7 @@ size_t series_max_points(int codec, size_t len)
 }
 
 int series_unpack(int codec, const void *blob, size_t len, size_t n,
-		  double *t, double *v)
+		  double *tv)
 {
 	const unsigned char *p = blob, *end = p + len;
 	uint64_t pt = 0, pdt = 0, pv = 0, d;
@@ -253,10 +294,8 @@ int series_unpack(int codec, const void *blob, size_t len, size_t n,
 	if (codec == SERIES_RAW) {
 		if (len != n * 16)
 			return -1;
-		for (i = 0; i < n; i++) {
-			t[i] = le_get_double(p + i * 16);
-			v[i] = le_get_double(p + i * 16 + 8);
-		}
+		for (i = 0; i < 2 * n; i++)
+			tv[i] = le_get_double(p + i * 8);
 		return 0;
 	}
 	if (codec != SERIES_PACKED || !len || (*p & ~3) || !(*p & 3))
@@ -269,22 +308,22 @@ int series_unpack(int codec, const void *blob, size_t len, size_t n,
 				return -1;
 			pdt = i ? pdt + d : 0;
 			pt = i ? pt + pdt : d;
-			t[i] = (double)(int64_t)pt;
+			tv[2 * i] = (double)(int64_t)pt;
 		} else {
 			if (end - p < 8)
 				return -1;
-			t[i] = le_get_double(p);
+			tv[2 * i] = le_get_double(p);
 			p += 8;
 		}
 		if (flags & PACK_V_INT) {
 			if (!(p = get_varint(p, end, &d)))
 				return -1;
 			pv += d;
-			v[i] = (double)(int64_t)pv;
+			tv[2 * i + 1] = (double)(int64_t)pv;
 		} else {
 			if (end - p < 8)
 				return -1;
-			v[i] = le_get_double(p);
+			tv[2 * i + 1] = le_get_double(p);
 			p += 8;
 		}
 	}
@@ -299,7 +338,7 @@ static int flush(struct series_buf *sb, struct series_state *s,
 
 	if (!s->n)
 		return 0;
-	len = series_pack(s->t, s->v, s->n, sb->packed, &codec);
+	len = series_pack(s->tv, s->n, sb->packed, &codec);
 	if (db_emit_series_chunk(ctx, s->metric_id, s->chunk, sb->packed, len,
 				 codec, s->n, s->source_id, s->first_line))
 		return -1;
@@ -308,7 +347,7 @@ static int flush(struct series_buf *sb, struct series_state *s,
 	return 0;
 }
 
-int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
+static int add_now(struct series_buf *sb, struct import_ctx *ctx,
 		   int64_t metric_id, double t, double value, long line)
 {
 	struct series_state *s;
@@ -323,9 +362,8 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 		       (n - sb->nr_slot) * sizeof(*sb->slot));
 		sb->nr_slot = n;
 	}
-	if (sb->slot[metric_id]) {
-		s = sb->v[sb->slot[metric_id] - 1];
-	} else {
+	s = sb->slot[metric_id];
+	if (!s) {
 		s = xcalloc(1, sizeof(*s));
 		s->metric_id = metric_id;
 		if (db_metric_info(ctx, metric_id, &s->name, &s->kind)) {
@@ -337,12 +375,12 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 		s->line0 = line;
 		ALLOC_GROW(sb->v, sb->nr + 1, sb->alloc);
 		sb->v[sb->nr++] = s;
-		sb->slot[metric_id] = (uint32_t)sb->nr;
+		sb->slot[metric_id] = s;
 	}
 	if (!s->n)
 		s->first_line = line;
-	s->t[s->n] = t;
-	s->v[s->n] = value;
+	s->tv[2 * s->n] = t;
+	s->tv[2 * s->n + 1] = value;
 	s->n++;
 	if (!s->count)
 		s->first = value;
@@ -359,10 +397,113 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 	return 0;
 }
 
+/* The worker's job: the block handed over (a->work). */
+static void write_block(void *ctx, void *job)
+{
+	struct series_async *a = ctx;
+	size_t i;
+
+	(void)job;
+	for (i = 0; i < a->nr_work && !a->failed; i++) {
+		const struct pending *p = &a->work[i];
+
+		a->failed = add_now(a->sb, a->ctx, p->metric_id, p->t,
+				    p->value, p->line);
+	}
+}
+
+void series_buf_async(struct series_buf *sb, struct import_ctx *ctx)
+{
+	struct series_async *a;
+
+	if (sb->async || ctx->db->pg)
+		return;
+	a = xcalloc(1, sizeof(*a));
+	a->w = worker_start(write_block, a);
+	if (!a->w) {
+		free(a);
+		return;
+	}
+	a->sb = sb;
+	a->ctx = ctx;
+	a->fill = xmalloc(ASYNC_BLOCK * sizeof(*a->fill));
+	a->work = xmalloc(ASYNC_BLOCK * sizeof(*a->work));
+	sb->async = a;
+}
+
+/*
+ * Wait for the writer to be idle; then, with more, give it the points
+ * filled so far.  0, or -1 when a point it added failed (it said why).
+ */
+static int async_handoff(struct series_async *a, int more)
+{
+	struct pending *p;
+
+	worker_wait(a->w, 0);
+	if (a->failed)
+		return -1;
+	if (more && a->nr_fill) {
+		p = a->work;
+		a->work = a->fill;
+		a->fill = p;
+		a->nr_work = a->nr_fill;
+		a->nr_fill = 0;
+		worker_queue(a->w, a);
+	}
+	return 0;
+}
+
+int series_buf_sync(struct series_buf *sb)
+{
+	if (!sb || !sb->async)
+		return 0;
+	if (async_handoff(sb->async, 1))
+		return -1;
+	return async_handoff(sb->async, 0);
+}
+
+/* End the writer thread; what it was not given is dropped. */
+static void async_stop(struct series_buf *sb)
+{
+	struct series_async *a = sb->async;
+
+	if (!a)
+		return;
+	worker_stop(a->w);
+	free(a->fill);
+	free(a->work);
+	free(a);
+	sb->async = NULL;
+}
+
+int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
+		   int64_t metric_id, double t, double value, long line)
+{
+	struct series_async *a = sb->async;
+	struct pending *p;
+
+	if (!a)
+		return add_now(sb, ctx, metric_id, t, value, line);
+	if (a->nr_fill == ASYNC_BLOCK && async_handoff(a, 1))
+		return -1;
+	p = &a->fill[a->nr_fill++];
+	p->metric_id = metric_id;
+	p->t = t;
+	p->value = value;
+	p->line = line;
+	return 0;
+}
+
 int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx)
 {
 	size_t i;
-	int ret = 0;
+	int ret = series_buf_sync(sb);
+
+	async_stop(sb);
+	if (ret) {
+		clear(sb);
+		return -1;
+	}
 
 	for (i = 0; i < sb->nr && !ret; i++) {
 		struct series_state *s = sb->v[i];

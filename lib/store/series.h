@@ -30,6 +30,16 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 		   int64_t metric_id, double t, double value, long line);
 /* Write what is pending, reduce, and empty the buffer.  0 or -1. */
 int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx);
+/*
+ * From now until series_buf_finish() (or _free()), points are added by
+ * a writer thread (on SQLite, and unless PERFSIFT_THREADS=1): the caller
+ * parses the next block while the last one is written.  The connection
+ * is then the writer's: the caller calls series_buf_sync() before any
+ * other use of the database, and before it returns to the driver.
+ */
+void series_buf_async(struct series_buf *sb, struct import_ctx *ctx);
+/* Wait until everything added is written.  0, or -1 when it failed. */
+int series_buf_sync(struct series_buf *sb);
 
 enum series_codec {
 	SERIES_RAW = 0,
@@ -40,12 +50,13 @@ enum series_codec {
 #define SERIES_PACK_MAX(n) (1 + (size_t)(n) * 20)
 
 /*
- * n points (t[i], v[i]) into out (SERIES_PACK_MAX(n) bytes): returns the
- * length and sets *codec to the smaller layout (SERIES_RAW when neither
- * t nor the values are integers).  Every double comes back bit for bit.
+ * n points, (t, value) pairs in tv (2n doubles: t0, v0, t1, v1, ...),
+ * into out (SERIES_PACK_MAX(n) bytes): returns the length and sets *codec
+ * to the smaller layout (SERIES_RAW when neither t nor the values are
+ * integers).  Every double comes back bit for bit.
  */
-size_t series_pack(const double *t, const double *v, size_t n,
-		   unsigned char *out, int *codec);
+size_t series_pack(const double *tv, size_t n, unsigned char *out,
+		   int *codec);
 
 /*
  * The most points a blob of len bytes can hold in codec: a bound for the
@@ -54,12 +65,13 @@ size_t series_pack(const double *t, const double *v, size_t n,
 size_t series_max_points(int codec, size_t len);
 
 /*
- * The n points of a blob of len bytes in codec into t[] and v[] (n each).
- * 0, or -1 when the blob is not exactly n points in that layout (an
- * unknown codec, a cut or overlong blob); t and v are then unspecified.
+ * The n points of a blob of len bytes in codec into tv, (t, value) pairs
+ * (2n doubles).  0, or -1 when the blob is not exactly n points in that
+ * layout (an unknown codec, a cut or overlong blob); tv is then
+ * unspecified.
  */
 int series_unpack(int codec, const void *blob, size_t len, size_t n,
-		  double *t, double *v);
+		  double *tv);
 
 /* Write point i of a SERIES_RAW blob (histograms' bins use it too). */
 void series_put_point(void *blob, size_t i, double t, double value);

@@ -26,30 +26,38 @@ static int round_trip(const double *t, const double *v, size_t n,
 		      size_t *len_out)
 {
 	unsigned char buf[SERIES_PACK_MAX(SERIES_CHUNK)];
-	double t2[SERIES_CHUNK], v2[SERIES_CHUNK];
+	double tv[2 * SERIES_CHUNK + 2], tv2[2 * SERIES_CHUNK + 2];
 	int codec = -1;
-	size_t len = series_pack(t, v, n, buf, &codec), i;
+	size_t len, i;
+
+	for (i = 0; i < n; i++) {
+		tv[2 * i] = t[i];
+		tv[2 * i + 1] = v[i];
+	}
+	len = series_pack(tv, n, buf, &codec);
 
 	check(len <= SERIES_PACK_MAX(n));
 	check(len <= 1 + n * 16);
 	check(n <= series_max_points(codec, len));
-	if (!check_int(0, series_unpack(codec, buf, len, n, t2, v2)))
+	if (!check_int(0, series_unpack(codec, buf, len, n, tv2)))
 		return codec;
 	for (i = 0; i < n; i++)
-		if (!same_bits(t[i], t2[i]) || !same_bits(v[i], v2[i]))
+		if (!same_bits(t[i], tv2[2 * i]) ||
+		    !same_bits(v[i], tv2[2 * i + 1]))
 			break;
 	if (!check_int(n, i))
 		test_msg("point %zu of %zu: (%.17g, %.17g) came back as "
-			 "(%.17g, %.17g)", i, n, t[i], v[i], t2[i], v2[i]);
+			 "(%.17g, %.17g)", i, n, t[i], v[i], tv2[2 * i],
+			 tv2[2 * i + 1]);
 	/* one byte less, one more, one point more or less: refused */
 	if (len)
-		check_int(-1, series_unpack(codec, buf, len - 1, n, t2, v2));
+		check_int(-1, series_unpack(codec, buf, len - 1, n, tv2));
 	buf[len] = 0;
-	check_int(-1, series_unpack(codec, buf, len + 1, n, t2, v2));
+	check_int(-1, series_unpack(codec, buf, len + 1, n, tv2));
 	if (n < SERIES_CHUNK)
-		check_int(-1, series_unpack(codec, buf, len, n + 1, t2, v2));
+		check_int(-1, series_unpack(codec, buf, len, n + 1, tv2));
 	if (n)
-		check_int(-1, series_unpack(codec, buf, len, n - 1, t2, v2));
+		check_int(-1, series_unpack(codec, buf, len, n - 1, tv2));
 	if (len_out)
 		*len_out = len;
 	return codec;
@@ -166,22 +174,22 @@ TEST(random)
 TEST(garbage)
 {
 	unsigned char buf[64];
-	double t[64], v[64];
+	double tv[128];
 	uint64_t seed = 7;
 	int i, ok = 0;
 
 	/* unknown codecs, flags, cut varints: refused */
-	check_int(-1, series_unpack(2, "\x01\x00\x00", 3, 1, t, v));
-	check_int(-1, series_unpack(SERIES_PACKED, "", 0, 0, t, v));
-	check_int(-1, series_unpack(SERIES_PACKED, "\x00", 1, 0, t, v));
-	check_int(-1, series_unpack(SERIES_PACKED, "\x07", 1, 0, t, v));
-	check_int(-1, series_unpack(SERIES_PACKED, "\x03\x80", 2, 1, t, v));
+	check_int(-1, series_unpack(2, "\x01\x00\x00", 3, 1, tv));
+	check_int(-1, series_unpack(SERIES_PACKED, "", 0, 0, tv));
+	check_int(-1, series_unpack(SERIES_PACKED, "\x00", 1, 0, tv));
+	check_int(-1, series_unpack(SERIES_PACKED, "\x07", 1, 0, tv));
+	check_int(-1, series_unpack(SERIES_PACKED, "\x03\x80", 2, 1, tv));
 	check_int(-1, series_unpack(SERIES_PACKED,
 				    "\x03\xff\xff\xff\xff\xff\xff\xff\xff\xff"
-				    "\xff\x01\x00", 13, 1, t, v));
-	check_int(0, series_unpack(SERIES_PACKED, "\x03\x02\x03", 3, 1, t, v));
-	check_double_eq(1, t[0]);
-	check_double_eq(-2, v[0]);
+				    "\xff\x01\x00", 13, 1, tv));
+	check_int(0, series_unpack(SERIES_PACKED, "\x03\x02\x03", 3, 1, tv));
+	check_double_eq(1, tv[0]);
+	check_double_eq(-2, tv[1]);
 	/* random bytes: whatever they say, nothing is read past the blob */
 	for (i = 0; i < 100000; i++) {
 		size_t len = xorshift64s(&seed) % sizeof(buf), k;
@@ -192,7 +200,7 @@ TEST(garbage)
 		if (len)
 			buf[0] &= 3;
 		if (n <= series_max_points(SERIES_PACKED, len))
-			ok += !series_unpack(SERIES_PACKED, buf, len, n, t, v);
+			ok += !series_unpack(SERIES_PACKED, buf, len, n, tv);
 	}
 	check(ok > 0);
 }
