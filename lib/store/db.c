@@ -125,7 +125,13 @@ int db_step_id(struct import_ctx *ctx, struct stmt *st, long line,
 {
 	int rc = stmt_step(st);
 
-	*id = rc == SQLITE_ROW ? stmt_column_int64(st, 0) : 0;
+	if (st->rowid)
+		/* nothing inserted (ON CONFLICT DO NOTHING): no row, as
+		 * RETURNING would have said */
+		*id = rc == SQLITE_DONE && sqlite3_changes(ctx->db->sq) ?
+		      sqlite3_last_insert_rowid(ctx->db->sq) : 0;
+	else
+		*id = rc == SQLITE_ROW ? stmt_column_int64(st, 0) : 0;
 	stmt_reset(st);
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
 		return 0;
@@ -219,6 +225,23 @@ struct stmt *db_prepare(struct db *db, const char *sql)
 		      db_errmsg(db));
 		return NULL;
 	}
+	return st;
+}
+
+struct stmt *db_prepare_id(struct db *db, const char *sql)
+{
+	static const char tail[] = " RETURNING id";
+	size_t n = strlen(sql), k = sizeof(tail) - 1;
+	struct stmt *st;
+	char *plain;
+
+	if (db->pg || n < k || strcmp(sql + n - k, tail))
+		return db_prepare(db, sql);
+	plain = xstrndup(sql, n - k);
+	st = db_prepare(db, plain);
+	free(plain);
+	if (st)
+		st->rowid = 1;
 	return st;
 }
 

@@ -173,7 +173,7 @@ struct stmt *db_stmt(struct db *db, enum db_stmt which)
 		db->st[which] = which == ST_INS_SAMPLE ?
 			db_prepare_copy(db, "samples", "run_id, metric_id, "
 					"value, line, source_id", sql[which]) :
-			db_prepare(db, sql[which]);
+			db_prepare_id(db, sql[which]);
 	return db->st[which];
 }
 

@@ -16,6 +16,11 @@
 struct stmt {
 	sqlite3_stmt *sq;	/* owned; NULL on PostgreSQL */
 	struct pg_stmt *pg;	/* owned; NULL on SQLite */
+	/*
+	 * db_prepare_id() on SQLite: the statement's "RETURNING id" was
+	 * taken off, and db_step_id() reads the rowid it inserted.
+	 */
+	int rowid;
 };
 
 static inline int stmt_step(struct stmt *st)
