@@ -924,25 +924,52 @@ unexpected:
 
 /*
  * The line the kernel prints, `name digits` (one space, at most 19
- * digits, nothing after: the caller trimmed the end), read in one pass;
- * 0, or -1 for anything else, which name_value() reads or refuses.
+ * digits, nothing after), from s to end, read in one pass; 0, or -1 for
+ * anything else (trailing blanks too), which name_value() reads or
+ * refuses.
  */
-static inline int vm_plain(const char *s, size_t *nlen, double *v)
+static inline int vm_plain(const char *s, const char *end, size_t *nlen,
+			   double *v)
 {
 	const char *p = s, *d;
 	uint64_t u = 0;
 
-	while (is_word(*p))
+	while (p < end && is_word(*p))
 		p++;
-	if (p == s || *p != ' ' || !is_digit(p[1]))
+	if (p == s || end - p < 2 || *p != ' ' || !is_digit(p[1]))
 		return -1;
-	for (d = p + 1; is_digit(*d) && d - p <= 19; d++)
+	for (d = p + 1; d < end && is_digit(*d) && d - p <= 19; d++)
 		u = u * 10 + (uint64_t)(*d - '0');
-	if (*d)
+	if (d != end)
 		return -1;
 	*nlen = (size_t)(p - s);
 	*v = (double)u;
 	return 0;
+}
+
+/*
+ * A line of a monitor's /proc/vmstat record read straight from the
+ * input's buffer (input_peekline(): not copied, not NUL-terminated):
+ * when it is the plain `name digits` line whose name the previous record
+ * had at this place, its point is added as vmstat_line() would add it,
+ * and 1 is returned; else 0, with nothing changed, and the line goes the
+ * usual way.
+ */
+static int vm_fast_line(struct procfs *st, const char *s, size_t len,
+			long lineno)
+{
+	size_t n, i;
+	double v;
+
+	if (st->series != 1 || st->sec != SEC_VMSTAT || st->cut.len ||
+	    vm_plain(s, s + len, &n, &v))
+		return 0;
+	i = vm_predicted(st, s, n);
+	if (i == (size_t)-1)
+		return 0;
+	st->line = lineno;
+	add_point_i(st, SEC_VMSTAT, i, v, lineno);
+	return 1;
 }
 
 static int vmstat_line(struct procfs *st, const char *s)
@@ -950,7 +977,7 @@ static int vmstat_line(struct procfs *st, const char *s)
 	size_t n, i;
 	double v;
 
-	if (vm_plain(s, &n, &v) && name_value(s, &n, &v))
+	if (vm_plain(s, s + strlen(s), &n, &v) && name_value(s, &n, &v))
 		return bad_line(st, "expected 'name value' (a /proc/vmstat "
 				"line), got '%.60s'", s);
 	i = vm_predicted(st, s, n);
@@ -1283,11 +1310,23 @@ int procfs_parse(struct import_ctx *ctx, struct input *in)
 
 	/* a whole file is ours: its series may be written beside us */
 	st->async = 1;
-	while ((r = input_getline(in)) > 0)
+	for (;;) {
+		const char *p;
+		size_t len;
+
+		/* most lines of a series: read where they lie */
+		if (input_peekline(in, &p, &len) &&
+		    vm_fast_line(st, p, len, in->line + 1)) {
+			input_skipline(in, len);
+			continue;
+		}
+		if ((r = input_getline(in)) <= 0)
+			break;
 		if (procfs_feed_line(st, &in->sb, in->line)) {
 			failed = 1;
 			break;
 		}
+	}
 	if (r < 0)
 		failed = 1;
 	r = procfs_feed_end(st, !failed);

@@ -450,6 +450,16 @@ test_expect_success 'a long series: its points written by a second thread are th
 	perfsift --db one.db debug dump >one.dump &&
 	test_cmp one.dump async.dump &&
 	test "$(grep -c "^series" async.dump)" = 152000 &&
+	# the lines read where they lie and the ones that take the usual
+	# way (CRLF, blanks at the end, a tab) give the same points
+	awk "{ if (NR % 3 == 0) printf \"%s\\r\\n\", \$0
+		else if (NR % 5 == 0) printf \"%s  \\n\", \$0
+		else if (NR % 7 == 0) { sub(/ /, \"\\t\"); print }
+		else print }" long.vm >mixed.vm &&
+	perfsift --db mixed.db import mixed.vm >/dev/null &&
+	perfsift --db mixed.db debug dump | sed 1d >mixed.dump &&
+	sed 1d one.dump >one.rows &&
+	test_cmp one.rows mixed.dump &&
 	awk "NR == 120000 { print \"nr_x5 oops\" } { print }" long.vm >bad.vm &&
 	test_expect_code 3 perfsift --db bad.db import bad.vm 2>err &&
 	grep -q "bad.vm:120000: expected .name value." err &&

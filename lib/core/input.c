@@ -195,6 +195,24 @@ line:
 	return 1;
 }
 
+int input_peekline(struct input *in, const char **p, size_t *len)
+{
+	const unsigned char *start = in->buf + in->pos, *nl;
+
+	if (in->pos >= in->end || in->nul ||
+	    !(nl = memchr(start, '\n', in->end - in->pos)))
+		return 0;
+	*p = (const char *)start;
+	*len = (size_t)(nl - start);
+	return 1;
+}
+
+void input_skipline(struct input *in, size_t len)
+{
+	in->pos += len + 1;
+	in->line++;
+}
+
 int input_read_all(struct input *in, struct sbuf *out)
 {
 	for (;;) {

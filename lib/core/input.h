@@ -62,6 +62,17 @@ void input_close(struct input *in);
 int input_getline(struct input *in);
 
 /*
+ * The next line where it lies in the read buffer, for a parser that can
+ * take it without a copy: 1 with *p and *len (without the newline; not
+ * NUL-terminated; a '\r' before the newline kept) when the line is
+ * wholly in the buffer and the buffer holds no NUL byte, else 0.
+ * Nothing is consumed: input_skipline(in, len) takes the line (and
+ * counts it), or input_getline() reads it as usual.
+ */
+int input_peekline(struct input *in, const char **p, size_t *len);
+void input_skipline(struct input *in, size_t len);
+
+/*
  * Read everything that is left into out (capped at INPUT_FILE_MAX);
  * in->line is not advanced.  Returns 0 or -1 after error().
  */
