@@ -524,8 +524,9 @@ static int log_parse(struct import_ctx *ctx, struct input *in,
 			};
 			double ms;
 
+			/* epoch ms; anything out of range is no start */
 			if (!str_double(&(const char *){ in->sb.buf }, &ms) &&
-			    ms > 1e12)
+			    ms > 1e12 && ms < 1e18)
 				rd.start_time = (int64_t)(ms / 1000);
 			if (db_emit_run(ctx, &rd, in->line))
 				goto out;
