@@ -4,7 +4,8 @@
 # metric kinds (the CSV "kind" column, `metrics` showing them, exact
 # metrics decided without a test), series reduced into derived samples
 # (counter: last - first, gauge: the mean, a counter going down: warned,
-# nothing derived), `show --series`, and walked files no importer knows.
+# nothing derived), `show --series`, walked files no importer knows, and
+# a long series whose points a worker thread writes.
 . "$(dirname "$0")/lib.sh"
 
 SHA_A=1111111111aaaaaaaaaa2222222222bbbbbbbbbb
@@ -187,6 +188,37 @@ assert v[\"proc-vmstat.pgfault\"] == 2997, v
 assert abs(v[\"proc-vmstat.nr_free_pages\"] - sum(i % 7 for i in range(1000)) / 1000) < 1e-12, v
 " &&
 	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM series")" = 8
+'
+
+# A series of more points than the writer thread takes at a time
+# (lib/store/series.c, ASYNC_BLOCK): the same rows written beside the
+# parse as by one thread, and a bad line after thousands of records
+# keeps nothing.
+test_expect_success 'a long series: its points written by a second thread are the ones one thread writes' '
+	awk "BEGIN { for (t = 0; t < 800; t++) { print \"time: \" (1700000000 + t)
+		for (k = 0; k < 190; k++) print \"nr_x\" k, k * 1000 + t * (k % 7) } }" >long.vm &&
+	perfsift --db async.db import long.vm >out &&
+	grep -q "152000 series points" out &&
+	PERFSIFT_THREADS=1 perfsift --db one.db import long.vm >/dev/null &&
+	perfsift --db async.db debug dump >async.dump &&
+	perfsift --db one.db debug dump >one.dump &&
+	test_cmp one.dump async.dump &&
+	test "$(grep -c "^series" async.dump)" = 152000 &&
+	# the lines read where they lie and the ones that take the usual
+	# way (CRLF, blanks at the end, a tab) give the same points
+	awk "{ if (NR % 3 == 0) printf \"%s\\r\\n\", \$0
+		else if (NR % 5 == 0) printf \"%s  \\n\", \$0
+		else if (NR % 7 == 0) { sub(/ /, \"\\t\"); print }
+		else print }" long.vm >mixed.vm &&
+	perfsift --db mixed.db import mixed.vm >/dev/null &&
+	perfsift --db mixed.db debug dump | sed 1d >mixed.dump &&
+	sed 1d one.dump >one.rows &&
+	test_cmp one.rows mixed.dump &&
+	awk "NR == 120000 { print \"nr_x5 oops\" } { print }" long.vm >bad.vm &&
+	test_expect_code 3 perfsift --db bad.db import bad.vm 2>err &&
+	grep -q "bad.vm:120000: expected .name value." err &&
+	test "$(sqlite3 bad.db "SELECT count(*) FROM series")" = 0 &&
+	test "$(sqlite3 bad.db "SELECT count(*) FROM imports")" = 0
 '
 
 test_done

@@ -436,37 +436,6 @@ assert d[\"series\"][0][\"points\"] == [[0, 100], [1, 300]], d
 "
 '
 
-# A series of more points than the writer thread takes at a time
-# (lib/store/series.c, ASYNC_BLOCK): the same rows written beside the
-# parse as by one thread, and a bad line after thousands of records
-# keeps nothing.
-test_expect_success 'a long series: its points written by a second thread are the ones one thread writes' '
-	awk "BEGIN { for (t = 0; t < 800; t++) { print \"time: \" (1700000000 + t)
-		for (k = 0; k < 190; k++) print \"nr_x\" k, k * 1000 + t * (k % 7) } }" >long.vm &&
-	perfsift --db async.db import long.vm >out &&
-	grep -q "152000 series points" out &&
-	PERFSIFT_THREADS=1 perfsift --db one.db import long.vm >/dev/null &&
-	perfsift --db async.db debug dump >async.dump &&
-	perfsift --db one.db debug dump >one.dump &&
-	test_cmp one.dump async.dump &&
-	test "$(grep -c "^series" async.dump)" = 152000 &&
-	# the lines read where they lie and the ones that take the usual
-	# way (CRLF, blanks at the end, a tab) give the same points
-	awk "{ if (NR % 3 == 0) printf \"%s\\r\\n\", \$0
-		else if (NR % 5 == 0) printf \"%s  \\n\", \$0
-		else if (NR % 7 == 0) { sub(/ /, \"\\t\"); print }
-		else print }" long.vm >mixed.vm &&
-	perfsift --db mixed.db import mixed.vm >/dev/null &&
-	perfsift --db mixed.db debug dump | sed 1d >mixed.dump &&
-	sed 1d one.dump >one.rows &&
-	test_cmp one.rows mixed.dump &&
-	awk "NR == 120000 { print \"nr_x5 oops\" } { print }" long.vm >bad.vm &&
-	test_expect_code 3 perfsift --db bad.db import bad.vm 2>err &&
-	grep -q "bad.vm:120000: expected .name value." err &&
-	test "$(sqlite3 bad.db "SELECT count(*) FROM series")" = 0 &&
-	test "$(sqlite3 bad.db "SELECT count(*) FROM imports")" = 0
-'
-
 for f in "$P"/*.txt "$LKP"/local-*-monitor-raw.txt \
 	 "$MMT"/blogbench-iter0-proc-vmstat-blogbench.gz; do
 	export f

@@ -419,15 +419,17 @@ void series_buf_async(struct series_buf *sb, struct import_ctx *ctx)
 	if (sb->async || ctx->db->pg)
 		return;
 	a = xcalloc(1, sizeof(*a));
-	a->w = worker_start(write_block, a);
-	if (!a->w) {
-		free(a);
-		return;
-	}
 	a->sb = sb;
 	a->ctx = ctx;
 	a->fill = xmalloc(ASYNC_BLOCK * sizeof(*a->fill));
 	a->work = xmalloc(ASYNC_BLOCK * sizeof(*a->work));
+	a->w = worker_start(write_block, a);
+	if (!a->w) {
+		free(a->fill);
+		free(a->work);
+		free(a);
+		return;
+	}
 	sb->async = a;
 }
 
