@@ -322,12 +322,6 @@ static inline int is_word(char c)
 	       c == '_';
 }
 
-/* What sbuf_rtrim() takes off the end of a line. */
-static inline int is_blank_end(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
 /* An integer as printed ([-]digits); advances *p only on success. */
 static int get_count(const char **p, double *out)
 {
@@ -974,17 +968,14 @@ static int vm_fast_line(struct procfs *st, const char *s, size_t len,
 
 static int vmstat_line(struct procfs *st, const char *s)
 {
-	size_t n, i;
+	size_t n;
 	double v;
 
-	if (vm_plain(s, s + strlen(s), &n, &v) && name_value(s, &n, &v))
+	if (vm_fast_line(st, s, strlen(s), st->line))
+		return 0;
+	if (name_value(s, &n, &v))
 		return bad_line(st, "expected 'name value' (a /proc/vmstat "
 				"line), got '%.60s'", s);
-	i = vm_predicted(st, s, n);
-	if (i != (size_t)-1) {
-		add_point_i(st, SEC_VMSTAT, i, v, st->line);
-		return 0;
-	}
 	make_name(st, NULL, "proc-vmstat.", 12, NULL);
 	sbuf_add(&st->name, s, n);
 	add_vm_point(st, SEC_VMSTAT, s, n, v);
@@ -1236,8 +1227,7 @@ static int one_line(struct procfs *st, struct sbuf *sb)
 {
 	const char *s;
 
-	if (sb->len && is_blank_end(sb->buf[sb->len - 1]))
-		sbuf_rtrim(sb);
+	sbuf_rtrim(sb);
 	s = sb->buf;
 	if (!*s || *s == '#')
 		return 0;

@@ -141,24 +141,13 @@ void input_close(struct input *in)
 
 int input_getline(struct input *in)
 {
-	unsigned char *start, *nl;
-	size_t n;
 	int nul = 0;
 
-	/* most lines: wholly in the buffer, and the line buffer big enough */
-	start = in->buf + in->pos;
-	if (in->pos < in->end &&
-	    (nl = memchr(start, '\n', in->end - in->pos)) &&
-	    (n = (size_t)(nl - start)) < in->sb.alloc) {
-		memcpy(in->sb.buf, start, n);
-		in->sb.buf[n] = '\0';
-		in->sb.len = n;
-		in->pos += n + 1;
-		nul = in->nul;
-		goto line;
-	}
 	sbuf_reset(&in->sb);
 	for (;;) {
+		unsigned char *start, *nl;
+		size_t n;
+
 		if (in->pos == in->end) {
 			int r = fill(in);
 
@@ -184,7 +173,6 @@ int input_getline(struct input *in)
 		if (nl)
 			break;
 	}
-line:
 	in->line++;
 	/* text formats only: a NUL would silently cut the line short */
 	if (nul && memchr(in->sb.buf, '\0', in->sb.len))

@@ -69,14 +69,6 @@ void sbuf_grow(struct sbuf *sb, size_t extra)
 		sb->buf[0] = '\0';
 }
 
-int sbuf_grow_capped(struct sbuf *sb, size_t extra)
-{
-	if (sb->cap && sb->len + extra > sb->cap)
-		return -1;
-	sbuf_grow(sb, extra);
-	return 0;
-}
-
 void sbuf_addstr(struct sbuf *sb, const char *s)
 {
 	sbuf_add(sb, s, strlen(s));
@@ -114,17 +106,6 @@ void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	va_start(ap, fmt);
 	sbuf_vaddf(sb, fmt, ap);
 	va_end(ap);
-}
-
-void sbuf_rtrim(struct sbuf *sb)
-{
-	while (sb->len && (sb->buf[sb->len - 1] == ' ' ||
-			   sb->buf[sb->len - 1] == '\t' ||
-			   sb->buf[sb->len - 1] == '\r' ||
-			   sb->buf[sb->len - 1] == '\n'))
-		sb->len--;
-	if (sb->alloc)
-		sb->buf[sb->len] = '\0';
 }
 
 void sbuf_trim(struct sbuf *sb)

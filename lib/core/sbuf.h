@@ -64,10 +64,35 @@ static inline void sbuf_addch(struct sbuf *sb, int c)
 	sb->buf[sb->len] = '\0';
 }
 
-/* Grow for input: returns -1 (no error printed) if len+extra > cap. */
-int sbuf_grow_capped(struct sbuf *sb, size_t extra);
+/*
+ * Grow for input: returns -1 (no error printed) if len+extra > cap.
+ * Inline, and sbuf_grow() called only when the room is short: once per
+ * input line.
+ */
+static inline int sbuf_grow_capped(struct sbuf *sb, size_t extra)
+{
+	if (sb->cap && sb->len + extra > sb->cap)
+		return -1;
+	if (sb->len + extra + 1 > sb->alloc)
+		sbuf_grow(sb, extra);
+	return 0;
+}
 
-void sbuf_rtrim(struct sbuf *sb);
+/* Drop trailing blanks (space, tab, CR, LF); inline: once per input line. */
+static inline void sbuf_rtrim(struct sbuf *sb)
+{
+	size_t n = sb->len;
+
+	while (n && (sb->buf[n - 1] == ' ' || sb->buf[n - 1] == '\t' ||
+		     sb->buf[n - 1] == '\r' || sb->buf[n - 1] == '\n'))
+		n--;
+	if (n == sb->len)
+		return;
+	sb->len = n;
+	if (sb->alloc)
+		sb->buf[n] = '\0';
+}
+
 void sbuf_trim(struct sbuf *sb);
 
 #endif

@@ -1815,13 +1815,13 @@ static void csv_row(struct rows_job *j, const struct cmp_row *r)
 
 static int write_csv(const struct comparison *c, int all, FILE *f)
 {
-	struct rows_job st = { .c = c, .line = csv_row, .v = 1, .all = all };
+	struct rows_job st = { .c = c, .line = csv_row, .v = 1, .all = all,
+			       .out = SBUF_INIT };
 
 	fputs("testcase,params,machine,metric,unit,direction,base,base_n,"
 	      "base_mean,base_stddev,label,n,mean,stddev,change_pct,"
 	      "ci_low_pct,ci_high_pct,p_value,q_value,test,significant,"
 	      "verdict\n", f);
-	st.out = (struct sbuf)SBUF_INIT;
 	write_rows(&st, f);
 	sbuf_release(&st.out);
 	return 0;
@@ -1898,9 +1898,9 @@ static void md_row(struct rows_job *j, const struct cmp_row *r)
 
 static int write_markdown(const struct comparison *c, int all, FILE *f)
 {
-	struct rows_job st = { .c = c, .line = md_row, .all = all };
+	struct rows_job st = { .c = c, .line = md_row, .all = all,
+			       .out = SBUF_INIT };
 
-	st.out = (struct sbuf)SBUF_INIT;
 	for (st.v = 1; st.v < c->nvar; st.v++) {
 		st.prev = NULL;
 		write_rows(&st, f);

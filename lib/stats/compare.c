@@ -1930,7 +1930,7 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 		     const struct cmp_opts *opts, struct comparison *out)
 {
 	struct loader l;
-	size_t v;
+	size_t v, first;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -1957,11 +1957,13 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	l.vrun = xcalloc(nvar, sizeof(*l.vrun));
 	if (load_samples(&l))
 		goto out;
+	first = out->nr;
 	for (v = 0; v < nvar; v++)
 		if (load_aggregates(&l, v) ||
 		    (opts->mm_pool && load_pool(&l, v)))
 			goto out;
-	resolve_directions(&l, 0);
+	/* the aggregates' rows: load_samples() resolved its own */
+	resolve_directions(&l, first);
 	sort_rows(&l);
 	ret = compute(out);
 	if (!ret && !opts->defer) {

@@ -27,7 +27,7 @@ struct series_state {
 };
 
 /* A point on its way to the writer thread. */
-struct pending {
+struct queued_point {
 	int64_t metric_id;
 	double t, value;
 	long line;
@@ -44,7 +44,7 @@ struct series_async {
 	struct worker *w;
 	struct series_buf *sb;
 	struct import_ctx *ctx;
-	struct pending *fill, *work;	/* owned: ASYNC_BLOCK points each */
+	struct queued_point *fill, *work;	/* owned: ASYNC_BLOCK points each */
 	size_t nr_fill, nr_work;
 	int failed;		/* a point failed: the rest are dropped */
 };
@@ -405,7 +405,7 @@ static void write_block(void *ctx, void *job)
 
 	(void)job;
 	for (i = 0; i < a->nr_work && !a->failed; i++) {
-		const struct pending *p = &a->work[i];
+		const struct queued_point *p = &a->work[i];
 
 		a->failed = add_now(a->sb, a->ctx, p->metric_id, p->t,
 				    p->value, p->line);
@@ -439,7 +439,7 @@ void series_buf_async(struct series_buf *sb, struct import_ctx *ctx)
  */
 static int async_handoff(struct series_async *a, int more)
 {
-	struct pending *p;
+	struct queued_point *p;
 
 	worker_wait(a->w, 0);
 	if (a->failed)
@@ -482,7 +482,7 @@ int series_buf_add(struct series_buf *sb, struct import_ctx *ctx,
 		   int64_t metric_id, double t, double value, long line)
 {
 	struct series_async *a = sb->async;
-	struct pending *p;
+	struct queued_point *p;
 
 	if (!a)
 		return add_now(sb, ctx, metric_id, t, value, line);
