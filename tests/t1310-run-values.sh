@@ -84,4 +84,34 @@ test_expect_success 'compare prints the same bytes from the blobs and from the r
 	done
 '
 
+# damage.py DB HOW: the first run's blob with its first two entries
+# swapped (HOW=swap) or its first entry twice (HOW=dup); prints the run
+cat >damage.py <<\EOF
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+run, data = db.execute("SELECT run_id, data FROM run_values "
+                       "ORDER BY run_id LIMIT 1").fetchone()
+e1, e2, rest = data[:12], data[12:24], data[24:]
+data = e2 + e1 + rest if sys.argv[2] == "swap" else e1 + e1 + rest
+db.execute("UPDATE run_values SET data = ? WHERE run_id = ?", (data, run))
+db.commit()
+print(run)
+EOF
+
+test_expect_success 'a run_values blob out of order is refused, not merged wrongly' '
+	PERFSIFT_DB=$TRASH/bad.db &&
+	gen_cmp_csv 300 5 7 >cmp.csv &&
+	perfsift import cmp.csv >/dev/null &&
+	cp "$PERFSIFT_DB" good.db &&
+	run=$(python3 damage.py "$PERFSIFT_DB" swap) &&
+	test_expect_code 4 perfsift compare base new --all >out 2>err &&
+	test ! -s out &&
+	grep "the values of run $run are out of order (a damaged run_values blob)" err &&
+	cp good.db "$PERFSIFT_DB" &&
+	run=$(python3 damage.py "$PERFSIFT_DB" dup) &&
+	test_expect_code 4 perfsift compare base new --all >out 2>err &&
+	test ! -s out &&
+	grep "the values of run $run are out of order" err
+'
+
 test_done

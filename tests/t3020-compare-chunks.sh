@@ -87,6 +87,39 @@ test_expect_success 'two threads or one: the same bytes (5,000 rows)' '
 	grep -q improvement one.text
 '
 
+# The digest runs beside the merge of the runs (compare.c's digest
+# pipe), by blocks of rows handed to the second thread: three groups
+# whose runs differ in number (the rows' array grows past a row a metric
+# while the helper reads it), metrics only some runs have, one or two
+# threads, ranges of every size: the same bytes.
+test_expect_success 'the digest beside the merge: three groups, uneven runs' '
+	PERFSIFT_DB=$TRASH/g.db &&
+	awk "BEGIN {
+		srand(3021); print \"label,testcase,iteration,metric,value\"
+		split(\"base new\", lab, \" \")
+		for (l = 1; l <= 2; l++) for (t = 1; t <= 3; t++)
+		for (i = 0; i < t + l; i++)
+			for (m = 0; m < 1500; m++) {
+				if (m % 7 == t && i == 0) continue
+				v = (10 + m) * (1 + 0.03 * rand())
+				if (l == 2 && m % 11 == 0) v *= 1.06
+				printf \"%s,t%d,%d,m%04d_ops,%.6g\\n\", lab[l], t, i, m, v
+			}
+	}" >g.csv &&
+	perfsift import g.csv >/dev/null &&
+	for f in text json mmtests; do
+		perfsift compare base new --all --format $f >g2.$f &&
+		PERFSIFT_THREADS=1 perfsift compare base new --all \
+			--format $f >g1.$f &&
+		PERFSIFT_CMP_CHUNK=1000 perfsift compare base new --all \
+			--format $f >gc.$f &&
+		test_cmp g1.$f g2.$f &&
+		test_cmp g1.$f gc.$f || return 1
+	done &&
+	test "$(grep -c "\"metric\": \"m" g1.json)" = 4500 &&
+	grep -q improvement g1.text
+'
+
 test_expect_success 'plot compare keeps the samples: each run is drawn' '
 	perfsift plot compare base new --metric "m001_ops" --testcase t1 \
 		--script >plot.gp &&

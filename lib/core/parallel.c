@@ -137,15 +137,34 @@ void worker_wait(struct worker *w, int n)
 	pthread_mutex_unlock(&w->lock);
 }
 
+/* job into the queue, which has room; w->lock held */
+static void enqueue(struct worker *w, void *job)
+{
+	w->job[(w->head + w->count) & 1] = job;
+	w->count++;
+	pthread_cond_broadcast(&w->cond);
+}
+
 void worker_queue(struct worker *w, void *job)
 {
 	pthread_mutex_lock(&w->lock);
 	while (w->count == 2)
 		pthread_cond_wait(&w->cond, &w->lock);
-	w->job[(w->head + w->count) & 1] = job;
-	w->count++;
-	pthread_cond_broadcast(&w->cond);
+	enqueue(w, job);
 	pthread_mutex_unlock(&w->lock);
+}
+
+int worker_try_queue(struct worker *w, void *job)
+{
+	int ret = -1;
+
+	pthread_mutex_lock(&w->lock);
+	if (w->count < 2) {
+		enqueue(w, job);
+		ret = 0;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return ret;
 }
 
 void worker_stop(struct worker *w)

@@ -39,6 +39,12 @@ int parallel_enabled(void);
 struct worker;
 struct worker *worker_start(void (*fn)(void *ctx, void *job), void *ctx);
 void worker_queue(struct worker *w, void *job);
+/*
+ * worker_queue() unless two jobs are outstanding: 0 when queued, -1 when
+ * the caller is to do the job itself (the work goes to whichever thread
+ * is free).
+ */
+int worker_try_queue(struct worker *w, void *job);
 /* Wait until at most n jobs are outstanding (0: every job is done). */
 void worker_wait(struct worker *w, int n);
 /* Finish the jobs queued, end the thread and free w (NULL is fine). */

@@ -109,6 +109,20 @@ struct loader {
 	size_t nr_m, alloc_m;
 	struct direction_overrides dirs;
 	size_t mem_bytes;	/* rows and samples so far: CMP_MEM_BUDGET */
+	/*
+	 * runs[v * nr_groups + g]: the runs of variant v in group g, the
+	 * most samples a side of the group's rows gets (one a run)
+	 */
+	size_t *gruns;
+	/*
+	 * Without keep_samples, the samples of a range's sides, each side
+	 * its runs' room (load_samples()): no allocation a side, and none
+	 * to free when digest_row() is done with them.
+	 */
+	double *slab;
+	size_t slab_used, slab_alloc;
+	/* digesting rows while load_samples() reads (struct digest_pipe) */
+	struct worker *digester;
 	/* by variant: its runs in load order, and each run's group */
 	struct vruns {
 		int64_t *id;
@@ -296,6 +310,54 @@ index:
 	return 0;
 }
 
+/* The bytes of a row's block: side[nvar] then vs[nvar - 1]. */
+static size_t block_size(const struct comparison *c)
+{
+	return c->nvar * sizeof(struct cmp_side) +
+	       (c->nvar - 1) * sizeof(struct cmp_vs);
+}
+
+/* Blocks a chunk holds. */
+#define CHUNK_BLOCKS 4096
+
+/* A new chunk, zeroed. */
+static void add_chunk(struct comparison *c)
+{
+	struct cmp_chunk *k;
+
+	ALLOC_GROW(c->chunk, c->nr_chunk + 1, c->alloc_chunk);
+	k = &c->chunk[c->nr_chunk++];
+	k->size = CHUNK_BLOCKS * block_size(c);
+	/*
+	 * Written now, not calloc()ed: fresh pages that are read first
+	 * (the block's "anything yet?") map the zero page and fault again
+	 * on the write, twice the faults.
+	 */
+	k->base = xmalloc(k->size);
+	memset(k->base, 0, k->size);
+	k->used = 0;
+}
+
+/*
+ * A zeroed block for a new row, from the comparison's chunks: one large
+ * allocation for thousands of rows instead of one each (and as many
+ * frees).
+ */
+static struct cmp_side *block_alloc(struct comparison *c)
+{
+	size_t bs = block_size(c);
+	struct cmp_chunk *k = c->nr_chunk ? &c->chunk[c->nr_chunk - 1] : NULL;
+	void *b;
+
+	if (!k || k->size - k->used < bs) {
+		add_chunk(c);
+		k = &c->chunk[c->nr_chunk - 1];
+	}
+	b = k->base + k->used;
+	k->used += bs;
+	return b;
+}
+
 static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 			       int create)
 {
@@ -329,6 +391,9 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 			       &m)) {
 		return NULL;
 	}
+	/* the digester reads rows: they move only when it is idle */
+	if (c->nr + 1 > c->alloc && l->digester)
+		worker_wait(l->digester, 0);
 	ALLOC_GROW(c->rows, c->nr + 1, c->alloc);
 	r = &c->rows[c->nr];
 	memset(r, 0, sizeof(*r));
@@ -344,12 +409,12 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	 * both cores, then kept per metric (resolve_directions()).
 	 */
 	r->direction = l->mdir[m];
+	r->kpi = -1;	/* digest_row() or number_families() */
 	r->exact = l->mexact[m];
 	r->summary = l->msummary[m];
 	r->position = l->mpos[m];
-	/* one allocation for both: side[nvar] then vs[nvar - 1] */
-	r->side = xcalloc(1, c->nvar * sizeof(*r->side) +
-			     (c->nvar - 1) * sizeof(*r->vs));
+	/* one block for both: side[nvar] then vs[nvar - 1] */
+	r->side = block_alloc(c);
 	r->vs = (struct cmp_vs *)(r->side + c->nvar);
 	if (direct) {
 		l->row_of[group][mid] = (uint32_t)c->nr + 1;
@@ -549,25 +614,29 @@ static int load_positions(struct loader *l)
 }
 
 /*
- * One value of variant v's run in group g: into its row's side, and into
- * MMTests' pool (the runs' own values; a value derived from a run's
- * series is replaced there by the series' points, load_pool()).
- * 0, or -1 after error() when the memory budget is spent.
+ * One value of variant v on row r: into its side, and into MMTests' pool
+ * (the runs' own values; a value derived from a run's series is replaced
+ * there by the series' points, load_pool()).  0, or -1 after error()
+ * when the memory budget is spent.
  */
-static int add_sample(struct loader *l, size_t v, size_t g, int64_t mid,
-		      double x, int derived)
+static int add_sample(struct loader *l, struct cmp_row *r, size_t v,
+		      size_t g, double x, int derived)
 {
 	struct comparison *c = l->c;
-	struct cmp_row *r = row_for(l, g, mid, 1);
-	struct cmp_side *sd;
+	struct cmp_side *sd = &r->side[v];
 
-	if (!r)
-		return 0;	/* metric not selected by --metric */
-	sd = &r->side[v];
 	if (!sd->alloc) {
-		/* usually one value per run: size it for that */
-		sd->alloc = c->runs[v] ? (size_t)c->runs[v] : 1;
-		sd->v = xmalloc(sd->alloc * sizeof(*sd->v));
+		sd->alloc = l->gruns[v * l->nr_groups + g];
+		if (!sd->alloc)
+			BUG("a sample of a group without runs");
+		if (c->opts.keep_samples) {
+			sd->v = xmalloc(sd->alloc * sizeof(*sd->v));
+		} else {
+			if (l->slab_used + sd->alloc > l->slab_alloc)
+				BUG("the samples' slab is full");
+			sd->v = l->slab + l->slab_used;
+			l->slab_used += sd->alloc;
+		}
 	}
 	/* a sample costs its double and the array's slack */
 	l->mem_bytes += 12;
@@ -575,7 +644,11 @@ static int add_sample(struct loader *l, size_t v, size_t g, int64_t mid,
 		return error("these variants hold more than one comparison "
 			     "loads within 64 MiB of memory (%zu rows so far): "
 			     "narrow it with --testcase or --machine", c->nr);
-	ALLOC_GROW(sd->v, sd->nv + 1, sd->alloc);
+	/* one value a run: samples' primary key is (run, metric) */
+	if (sd->nv == sd->alloc)
+		return error("%s: a metric of '%s' has more values than its "
+			     "runs (a damaged run_values blob?)", l->db->path,
+			     c->var[v].text);
 	sd->v[sd->nv++] = x;
 	sd->source = SIDE_SAMPLES;
 	if (c->opts.mm_pool && r->summary && !derived)
@@ -584,12 +657,42 @@ static int add_sample(struct loader *l, size_t v, size_t g, int64_t mid,
 }
 
 /*
- * The values of one run for the metrics of ids lo <= id < hi: from its
- * run_values blob (ascending ids: a binary search for lo, then a read in
- * pieces up to hi), or, for a run without one, from its rows of samples.
+ * The samples of a range of metric ids, every run's read first
+ * (read_slice()) and then taken metric by metric (merge_slices()): a
+ * row gets all its values at once, while it is in the cache, instead of
+ * once per run over the whole range.  key: the metric id times 2, plus 1
+ * when the value was reduced from a series.
  */
-static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
-		    int64_t lo, int64_t hi, struct stmt *rows)
+struct slice_value {
+	int64_t key;
+	double x;
+};
+
+struct slices {
+	struct slice_value *val;
+	size_t nr, alloc;
+	struct slice {
+		size_t v, g;
+		size_t pos, end;	/* its values: val[pos..end) */
+	} *run;
+	size_t nr_run, alloc_run;
+};
+
+static void slice_add(struct slices *s, int64_t mid, double x, int derived)
+{
+	ALLOC_GROW(s->val, s->nr + 1, s->alloc);
+	s->val[s->nr].key = mid * 2 + !!derived;
+	s->val[s->nr++].x = x;
+}
+
+/*
+ * The values of one run for the metrics of ids lo <= id < hi, appended
+ * to s: from its run_values blob (ascending ids: a binary search for lo,
+ * then a read in pieces up to hi), or, for a run without one, from its
+ * rows of samples (ordered by metric id, as the blob is).
+ */
+static int read_slice(struct loader *l, struct slices *s, int64_t run,
+		      int64_t lo, int64_t hi, struct stmt *rows)
 {
 	unsigned char buf[RUN_VALUE_SIZE * 4096];
 	struct db_blob b;
@@ -599,6 +702,7 @@ static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
 	    SQLITE_OK) {
 		size_t n = (size_t)db_blob_bytes(&b) / RUN_VALUE_SIZE;
 		size_t a = 0, z = n, i;
+		int64_t last = lo - 1;
 
 		while (a < z) {
 			size_t m = a + (z - a) / 2;
@@ -628,10 +732,20 @@ static int load_run(struct loader *l, size_t v, size_t g, int64_t run,
 					db_blob_close(&b);
 					return 0;
 				}
-				if (add_sample(l, v, g, mid, x, derived)) {
+				/*
+				 * merge_slices() takes each metric once:
+				 * the ids must rise (db_pack_runs())
+				 */
+				if (mid <= last) {
 					db_blob_close(&b);
-					return -1;
+					return error("%s: the values of run "
+						     "%" PRId64 " are out of "
+						     "order (a damaged "
+						     "run_values blob)",
+						     l->db->path, run);
 				}
+				last = mid;
+				slice_add(s, mid, x, derived);
 			}
 			i += k;
 		}
@@ -646,16 +760,107 @@ fail_blob:
 	stmt_bind_int64(rows, 2, lo);
 	stmt_bind_int64(rows, 3, hi);
 	while ((rc = stmt_step(rows)) == SQLITE_ROW)
-		if (add_sample(l, v, g, stmt_column_int64(rows, 0),
-			       stmt_column_double(rows, 1),
-			       stmt_column_int(rows, 2))) {
-			stmt_reset(rows);
-			return -1;
-		}
+		slice_add(s, stmt_column_int64(rows, 0),
+			  stmt_column_double(rows, 1), stmt_column_int(rows, 2));
 	stmt_reset(rows);
 	if (rc != SQLITE_DONE)
 		return error("%s: %s", l->db->path, db_errmsg(l->db));
 	return 0;
+}
+
+static size_t digest_row(struct loader *l, struct cmp_row *r);
+
+/*
+ * A range's rows digested while the merge goes on: each block of rows
+ * the merge has completed goes to the helper thread, or, when it has
+ * two blocks already, is digested here; whichever core is free takes
+ * the work.
+ */
+#define DIGEST_BLOCK 256
+struct digest_pipe {
+	struct loader *l;
+	struct worker *w;	/* NULL: one thread */
+	size_t handed;		/* rows before it are digested or queued */
+	size_t block[3][2];	/* queued rows [lo, hi): at most two wait */
+	int next;
+	size_t freed_worker, freed_here;	/* samples, digest_row() */
+};
+
+static void digest_block(void *ctx, void *job)
+{
+	struct digest_pipe *p = ctx;
+	const size_t *b = job;
+	size_t i, freed = 0;
+
+	for (i = b[0]; i < b[1]; i++)
+		freed += digest_row(p->l, &p->l->c->rows[i]);
+	p->freed_worker += freed;
+}
+
+/* Rows p->handed..hi are complete: to the helper, or digested here. */
+static void pipe_hand(struct digest_pipe *p, size_t hi)
+{
+	size_t *b = p->block[p->next], i;
+
+	if (hi <= p->handed)
+		return;
+	b[0] = p->handed;
+	b[1] = hi;
+	p->handed = hi;
+	if (p->w && !worker_try_queue(p->w, b)) {
+		p->next = (p->next + 1) % 3;
+		return;
+	}
+	for (i = b[0]; i < b[1]; i++)
+		p->freed_here += digest_row(p->l, &p->l->c->rows[i]);
+}
+
+/*
+ * The values the runs' slices hold, metric by metric: each row's side
+ * gets its values in the runs' order, as one run after another would
+ * give them.  A metric's rows are complete once it is done: they go to
+ * the digest by blocks (pipe).  0, or -1 after error().
+ */
+static int merge_slices(struct loader *l, struct slices *s,
+			struct digest_pipe *pipe)
+{
+	for (;;) {
+		int64_t key = INT64_MAX, mid;
+		struct cmp_row *r = NULL;
+		size_t k, g = (size_t)-1;
+
+		/* the smallest metric id left in any slice */
+		for (k = 0; k < s->nr_run; k++) {
+			struct slice *sl = &s->run[k];
+
+			if (sl->pos < sl->end && s->val[sl->pos].key < key)
+				key = s->val[sl->pos].key;
+		}
+		if (key == INT64_MAX)
+			return 0;
+		if (l->c->nr - pipe->handed >= DIGEST_BLOCK)
+			pipe_hand(pipe, l->c->nr);
+		mid = key >> 1;
+		for (k = 0; k < s->nr_run; k++) {
+			struct slice *sl = &s->run[k];
+
+			while (sl->pos < sl->end &&
+			       s->val[sl->pos].key >> 1 == mid) {
+				const struct slice_value *sv =
+					&s->val[sl->pos++];
+
+				/* runs of one group follow each other */
+				if (sl->g != g) {
+					g = sl->g;
+					r = row_for(l, g, mid, 1);
+				}
+				/* !r: a metric not selected by --metric */
+				if (r && add_sample(l, r, sl->v, g, sv->x,
+						    (int)(sv->key & 1)))
+					return -1;
+			}
+		}
+	}
 }
 
 /* The runs of variant v and their groups, into l->vrun[v]. */
@@ -733,6 +938,8 @@ static size_t digest_row(struct loader *l, struct cmp_row *r)
 	if (r->direction == 2)
 		r->direction = direction_of(&l->dirs, r->metric, r->unit,
 					    l->mstated[r->metric_rank]);
+	if (!c->opts.metrics)
+		r->kpi = (signed char)metric_is_kpi(r->metric);
 	for (v = 0; v < c->nvar; v++) {
 		struct cmp_side *s = &r->side[v];
 		int hi = r->direction == DIR_HIGHER;
@@ -790,12 +997,12 @@ static size_t digest_row(struct loader *l, struct cmp_row *r)
 	}
 	if (c->opts.keep_samples)
 		return 0;
+	/* the samples lie in the range's slab (add_sample()) */
 	for (v = 0; v < c->nvar; v++) {
 		struct cmp_side *s = &r->side[v];
 
 		if (s->v)
 			freed += s->nv;
-		free(s->v);
 		s->v = NULL;
 		s->alloc = 0;
 	}
@@ -828,23 +1035,6 @@ static void resolve_directions(struct loader *l, size_t first)
 	}
 }
 
-/* digest_row() over rows first + [lo, hi), for parallel_halves() */
-struct digest_job {
-	struct loader *l;
-	size_t first;
-	size_t freed[2];	/* samples freed by each half */
-};
-
-static void digest_rows(void *ctx, size_t lo, size_t hi)
-{
-	struct digest_job *job = ctx;
-	size_t i, freed = 0;
-
-	for (i = lo; i < hi; i++)
-		freed += digest_row(job->l, &job->l->c->rows[job->first + i]);
-	job->freed[lo != 0] = freed;
-}
-
 /*
  * The samples of every variant, a range of metric ids at a time: each
  * range's rows are digested (digest_row()) before the next is read, so
@@ -855,7 +1045,10 @@ static int load_samples(struct loader *l)
 {
 	struct comparison *c = l->c;
 	struct stmt *rows;
-	size_t v, i, runs = 0, chunk = CMP_CHUNK_SAMPLES;
+	struct slices sl = { NULL, 0, 0, NULL, 0, 0 };
+	size_t v, i, runs = 0, chunk = CMP_CHUNK_SAMPLES, first = c->nr;
+	size_t freed;
+	struct digest_pipe pipe = { .l = l };
 	int64_t lo, width;
 	const char *env = getenv("PERFSIFT_CMP_CHUNK");
 	int ret = -1;
@@ -865,6 +1058,12 @@ static int load_samples(struct loader *l)
 			return -1;
 		runs += l->vrun[v].nr;
 	}
+	l->gruns = xcalloc(c->nvar * l->nr_groups + 1, sizeof(*l->gruns));
+	for (v = 0; v < c->nvar; v++)
+		for (i = 0; i < l->vrun[v].nr; i++)
+			if (l->vrun[v].group[i] != (size_t)-1)
+				l->gruns[v * l->nr_groups +
+					 l->vrun[v].group[i]]++;
 	if (env && *env)
 		chunk = (size_t)strtoull(env, NULL, 10);
 	width = c->opts.keep_samples || !runs ? l->max_metric_id + 1 :
@@ -873,36 +1072,72 @@ static int load_samples(struct loader *l)
 		width = 1;
 	rows = db_prepare(l->db, "SELECT metric_id, value, derived FROM "
 				 "samples WHERE run_id = ? AND metric_id >= ? "
-				 "AND metric_id < ?");
+				 "AND metric_id < ? ORDER BY metric_id");
 	if (!rows)
 		return -1;
+	/*
+	 * A range's values: about width x runs, never doubled and copied.
+	 * Its sides' room: at most width x runs (a row of a range, a metric
+	 * in a group, has room for the group's runs of each variant).
+	 */
+	ALLOC_GROW(sl.val, (size_t)width * runs < chunk ?
+			   (size_t)width * runs : chunk, sl.alloc);
+	if (!c->opts.keep_samples) {
+		l->slab_alloc = (size_t)width * runs;
+		l->slab = xmalloc((l->slab_alloc + 1) * sizeof(*l->slab));
+	}
+	/* a helper for the digest when there is enough to share */
+	if (l->nr_m * l->nr_groups >= 2 * DIGEST_BLOCK)
+		pipe.w = worker_start(digest_block, &pipe);
+	l->digester = pipe.w;
 	for (lo = 0; lo <= l->max_metric_id; lo += width) {
-		size_t first = c->nr;
-
+		first = c->nr;
+		sl.nr = sl.nr_run = 0;
+		l->slab_used = 0;
 		for (v = 0; v < c->nvar; v++)
-			for (i = 0; i < l->vrun[v].nr; i++)
-				if (l->vrun[v].group[i] != (size_t)-1 &&
-				    load_run(l, v, l->vrun[v].group[i],
-					     l->vrun[v].id[i], lo, lo + width,
-					     rows))
-					goto out;
-		/* the rows of this range's metrics were made by it */
-		{
-			struct digest_job job = { l, first, { 0, 0 } };
-			size_t freed;
+			for (i = 0; i < l->vrun[v].nr; i++) {
+				struct slice *run;
 
-			parallel_halves(c->nr - first, digest_rows, &job);
-			resolve_directions(l, first);
-			/* 12 bytes a sample were counted: its double, slack */
-			freed = 12 * (job.freed[0] + job.freed[1]);
-			l->mem_bytes = freed < l->mem_bytes ?
-				       l->mem_bytes - freed : 0;
-		}
+				if (l->vrun[v].group[i] == (size_t)-1)
+					continue;
+				ALLOC_GROW(sl.run, sl.nr_run + 1,
+					   sl.alloc_run);
+				run = &sl.run[sl.nr_run++];
+				run->v = v;
+				run->g = l->vrun[v].group[i];
+				run->pos = sl.nr;
+				if (read_slice(l, &sl, l->vrun[v].id[i], lo,
+					       lo + width, rows))
+					goto out;
+				run->end = sl.nr;
+			}
+		pipe.handed = first;
+		if (merge_slices(l, &sl, &pipe))
+			goto out;
+		/* the rows of this range's metrics were made by it */
+		pipe_hand(&pipe, c->nr);
+		if (pipe.w)
+			worker_wait(pipe.w, 0);
+		resolve_directions(l, first);
+		/* 12 bytes a sample were counted: its double, slack */
+		freed = 12 * (pipe.freed_worker + pipe.freed_here);
+		pipe.freed_worker = pipe.freed_here = 0;
+		l->mem_bytes = freed < l->mem_bytes ? l->mem_bytes - freed : 0;
 		if (lo > INT64_MAX - width)
 			break;
 	}
 	ret = 0;
 out:
+	worker_stop(pipe.w);
+	l->digester = NULL;
+	/* a range cut short: its rows point into the slab */
+	for (i = first; ret && l->slab && i < c->nr; i++)
+		for (v = 0; v < c->nvar; v++)
+			c->rows[i].side[v].v = NULL;
+	free(l->slab);
+	l->slab = NULL;
+	free(sl.val);
+	free(sl.run);
 	stmt_finalize(rows);
 	return ret;
 }
@@ -1047,13 +1282,38 @@ static void finish_side(struct cmp_side *s)
 static int64_t set_note(struct comparison *c, struct cmp_vs *vs,
 			const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The note text[0..len) on vs, as a new one; returns its index. */
+static int64_t add_note(struct comparison *c, struct cmp_vs *vs,
+			const char *text, size_t len)
+{
+	ALLOC_GROW(c->notes, c->nr_notes + 1, c->alloc_notes);
+	c->notes[c->nr_notes] = xstrndup(text, len);
+	vs->note = c->notes[c->nr_notes];
+	return (int64_t)c->nr_notes++;
+}
+
+/* The note text[0..len) on vs, interned; returns its index in c->notes. */
+static int64_t intern_note(struct comparison *c, struct cmp_vs *vs,
+			   const char *text, size_t len)
+{
+	int64_t i;
+
+	/* a row in ten may have a note: look it up, do not scan them all */
+	if (strmap_get(&c->note_index, text, len, &i)) {
+		vs->note = c->notes[i];
+		return i;
+	}
+	i = add_note(c, vs, text, len);
+	strmap_put(&c->note_index, text, len, i);
+	return i;
+}
+
 /* Returns the note's index in c->notes. */
 static int64_t set_note(struct comparison *c, struct cmp_vs *vs,
 			const char *fmt, ...)
 {
 	char buf[160];
 	va_list ap;
-	int64_t i;
 	int len;
 
 	va_start(ap, fmt);
@@ -1063,18 +1323,8 @@ static int64_t set_note(struct comparison *c, struct cmp_vs *vs,
 		len = 0;
 	else if ((size_t)len >= sizeof(buf))
 		len = sizeof(buf) - 1;
-	/* a row in ten may have a note: look it up, do not scan them all */
-	if (strmap_get(&c->note_index, buf, (size_t)len, &i)) {
-		vs->note = c->notes[i];
-		return i;
-	}
-	ALLOC_GROW(c->notes, c->nr_notes + 1, c->alloc_notes);
-	c->notes[c->nr_notes] = xstrdup(buf);
-	strmap_put(&c->note_index, buf, (size_t)len, (int64_t)c->nr_notes);
-	vs->note = c->notes[c->nr_notes];
-	return (int64_t)c->nr_notes++;
+	return intern_note(c, vs, buf, (size_t)len);
 }
-
 
 /*
  * The p-value of one pair of sides.  need: the level a p-value must
@@ -1224,6 +1474,11 @@ static int identical(const struct cmp_side *a, const struct cmp_side *b)
 	       a->sum.min == b->sum.min;
 }
 
+/* The z of the last level asked, per thread (decide_rows()'s halves). */
+struct z_cache {
+	double need, z;
+};
+
 /*
  * Runs per side that a two-sample test at level need with power 0.8
  * would want to see the observed difference: 2 (z + z_0.8)^2 s^2 / d^2,
@@ -1233,9 +1488,8 @@ static int identical(const struct cmp_side *a, const struct cmp_side *b)
  * 0 when it cannot be said.
  */
 static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
-			double need)
+			double need, struct z_cache *zc)
 {
-	static double last_need = -1, last_z;
 	double d = fabs(b->mean - a->mean), s2, z, n;
 
 	if (!(d > 0) || !isfinite(a->sd_sample) || !isfinite(b->sd_sample) ||
@@ -1245,11 +1499,11 @@ static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 	if (!(s2 > 0))
 		return 0;
 	/* need is the same over a family: its quantile is computed once */
-	if (need != last_need) {
-		last_z = stats_norm_ppf(1 - need / 2) + stats_norm_ppf(0.8);
-		last_need = need;
+	if (need != zc->need) {
+		zc->z = stats_norm_ppf(1 - need / 2) + stats_norm_ppf(0.8);
+		zc->need = need;
 	}
-	z = last_z;
+	z = zc->z;
 	n = ceil(2 * z * z * s2 / (d * d));
 	if (n < 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv))
 		n = 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv);
@@ -1257,7 +1511,8 @@ static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 }
 
 /* Significance and verdict of variant v (>= 1) on row r. */
-static void verdict(const struct comparison *c, struct cmp_row *r, size_t v)
+static void verdict(const struct comparison *c, struct cmp_row *r, size_t v,
+		    struct z_cache *zc)
 {
 	const struct cmp_side *a = &r->side[0], *b = &r->side[v];
 	struct cmp_vs *vs = &r->vs[v - 1];
@@ -1300,7 +1555,7 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v)
 			if (a->source == SIDE_SAMPLES &&
 			    b->source == SIDE_SAMPLES)
 				vs->runs_needed = runs_needed(a, b,
-							      vs->need_p);
+							      vs->need_p, zc);
 		}
 		return;
 	}
@@ -1379,8 +1634,13 @@ static void sort_metrics(struct loader *l, size_t *idx)
 		key = xmalloc((l->nr_m + 1) * sizeof(*key));
 		for (i = 0; i < l->nr_m; i++)
 			key[i] = keys.buf + off[i];
+		/* the metrics table is usually filled in name order */
+		for (i = 1; i < l->nr_m && strcmp(key[i - 1], key[i]) <= 0;
+		     i++)
+			;
 		rank_keys = key;
-		QSORT(idx, l->nr_m, cmp_metric_key);
+		if (i < l->nr_m)
+			QSORT(idx, l->nr_m, cmp_metric_key);
 		rank_keys = NULL;
 	} else {
 		for (i = 0; i < l->nr_m; i++)
@@ -1422,7 +1682,12 @@ static void sort_rows(struct loader *l)
 		c->rows[i].group_rank = grank[c->rows[i].group_rank];
 		c->rows[i].metric_rank = mrank[c->rows[i].metric_rank];
 	}
-	QSORT(c->rows, c->nr, cmp_rows);
+	/* rows are made in metric id order: often already sorted */
+	for (i = 1; i < c->nr && cmp_rows(&c->rows[i - 1], &c->rows[i]) <= 0;
+	     i++)
+		;
+	if (i < c->nr)
+		QSORT(c->rows, c->nr, cmp_rows);
 	free(idx);
 	free(grank);
 	free(mrank);
@@ -1493,7 +1758,7 @@ void cmp_metrics_free(struct cmp_metrics *m)
 static unsigned number_families(struct comparison *c)
 {
 	struct strmap ids = STRMAP_INIT;
-	struct sbuf key = SBUF_INIT;
+	struct sbuf key = SBUF_INIT, last = SBUF_INIT;
 	unsigned nr = 0;
 	size_t i;
 
@@ -1507,16 +1772,28 @@ static unsigned number_families(struct comparison *c)
 		sbuf_add(&key, r->metric, dot ? (size_t)(dot - r->metric) :
 						 strlen(r->metric));
 		/* sort_rows() ranked the metrics in the cache's order */
-		if (c->opts.metrics ? c->opts.metrics->kpi[r->metric_rank] :
-				      metric_is_kpi(r->metric))
+		if (c->opts.metrics)
+			r->kpi = c->opts.metrics->kpi[r->metric_rank];
+		else if (r->kpi < 0)
+			r->kpi = (signed char)metric_is_kpi(r->metric);
+		if (r->kpi)
 			sbuf_addstr(&key, "\x1fkpi");
+		/* sorted rows: a family's rows mostly follow each other */
+		if (i && key.len == last.len &&
+		    !memcmp(key.buf, last.buf, key.len)) {
+			r->family = c->rows[i - 1].family;
+			continue;
+		}
 		id = nr;
 		if (!strmap_get_or_put(&ids, key.buf, key.len, &id))
 			nr++;
 		r->family = (unsigned)id;
+		sbuf_reset(&last);
+		sbuf_add(&last, key.buf, key.len);
 	}
 	strmap_clear(&ids);
 	sbuf_release(&key);
+	sbuf_release(&last);
 	return nr;
 }
 
@@ -1863,21 +2140,15 @@ static int any_glob(const struct strlist *l, const char *s)
  */
 static void filter_rows(struct comparison *c)
 {
-	size_t i, out = 0, v;
+	size_t i, out = 0;
 
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
 
-		if (any_glob(&c->opts.metric_globs, r->metric)) {
+		if (any_glob(&c->opts.metric_globs, r->metric))
 			c->rows[out++] = *r;
-			continue;
-		}
-		for (v = 0; v < c->nvar; v++) {
-			free(r->side[v].v);
-			free(r->side[v].mm);
-			free(r->side[v].stats);
-		}
-		free(r->side);
+		else
+			cmp_row_release(c, r);
 	}
 	c->nr = out;
 }
@@ -1889,6 +2160,12 @@ static void filter_rows(struct comparison *c)
  */
 static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
 {
+	static const char head[] = "not significant: about ";
+	static const char tail[] = " runs per side would decide a change "
+				   "of this size";
+	char buf[sizeof(head) + 20 + sizeof(tail)], digits[20];
+	unsigned long n = (unsigned long)vs->runs_needed;
+	size_t nd = 0, len = sizeof(head) - 1;
 	int64_t i;
 
 	if (strmap_get(&c->note_by_runs, (const char *)&vs->runs_needed,
@@ -1896,31 +2173,74 @@ static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
 		vs->note = c->notes[i];
 		return;
 	}
-	i = set_note(c, vs, "not significant: about %ld runs per side "
-		     "would decide a change of this size", vs->runs_needed);
+	/* thousands of distinct counts: no printf for each */
+	do {
+		digits[nd++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	memcpy(buf, head, len);
+	while (nd)
+		buf[len++] = digits[--nd];
+	memcpy(buf + len, tail, sizeof(tail) - 1);
+	len += sizeof(tail) - 1;
+	/* no other note reads so: its text needs no lookup */
+	i = add_note(c, vs, buf, len);
 	strmap_put(&c->note_by_runs, (const char *)&vs->runs_needed,
 		   sizeof(vs->runs_needed), i);
 }
 
-void compare_decide(struct comparison *c)
+/* verdict() over rows [lo, hi), and their counts, for parallel_halves() */
+struct decide_job {
+	struct comparison *c;
+	struct decide_half {
+		long tests, regressions, improvements, unknown;
+		struct z_cache zc;
+	} half[2];
+};
+
+static void decide_rows(void *ctx, size_t lo, size_t hi)
 {
+	struct decide_job *job = ctx;
+	struct comparison *c = job->c;
+	struct decide_half *h = &job->half[lo != 0];
 	size_t i, v;
 
-	c->nr_tests = c->nr_regressions = c->nr_improvements = 0;
-	c->nr_unknown = 0;
-	for (i = 0; i < c->nr; i++) {
+	h->zc.need = -1;
+	for (i = lo; i < hi; i++) {
 		for (v = 1; v < c->nvar; v++) {
 			struct cmp_vs *vs = &c->rows[i].vs[v - 1];
 
-			verdict(c, &c->rows[i], v);
-			if (vs->runs_needed > 0 && !vs->note)
-				note_runs_needed(c, vs);
-			c->nr_tests += isfinite(vs->p);
-			c->nr_regressions += vs->verdict == CMP_REGRESSION;
-			c->nr_improvements += vs->verdict == CMP_IMPROVEMENT;
-			c->nr_unknown += vs->verdict == CMP_UNKNOWN;
+			verdict(c, &c->rows[i], v, &h->zc);
+			h->tests += isfinite(vs->p);
+			h->regressions += vs->verdict == CMP_REGRESSION;
+			h->improvements += vs->verdict == CMP_IMPROVEMENT;
+			h->unknown += vs->verdict == CMP_UNKNOWN;
 		}
 	}
+}
+
+void compare_decide(struct comparison *c)
+{
+	struct decide_job job = { .c = c };
+	size_t i, v, k;
+
+	parallel_halves(c->nr, decide_rows, &job);
+	c->nr_tests = c->nr_regressions = c->nr_improvements = 0;
+	c->nr_unknown = 0;
+	for (k = 0; k < 2; k++) {
+		c->nr_tests += job.half[k].tests;
+		c->nr_regressions += job.half[k].regressions;
+		c->nr_improvements += job.half[k].improvements;
+		c->nr_unknown += job.half[k].unknown;
+	}
+	/* the notes are interned, in row order, by one thread */
+	for (i = 0; i < c->nr; i++)
+		for (v = 1; v < c->nvar; v++) {
+			struct cmp_vs *vs = &c->rows[i].vs[v - 1];
+
+			if (vs->runs_needed > 0 && !vs->note)
+				note_runs_needed(c, vs);
+		}
 	/* the notes are interned: their maps go before the output */
 	strmap_clear(&c->note_index);
 	strmap_clear(&c->note_by_runs);
@@ -1993,6 +2313,7 @@ out:
 		free(l.vrun[v].group);
 	}
 	free(l.vrun);
+	free(l.gruns);
 	return ret;
 }
 
@@ -2009,20 +2330,52 @@ int cmp_row_interesting(const struct comparison *c, const struct cmp_row *r)
 	return 0;
 }
 
-void comparison_release(struct comparison *c)
+void cmp_row_release(const struct comparison *c, struct cmp_row *r)
 {
-	size_t i, v;
+	size_t v;
 
+	for (v = 0; v < c->nvar; v++) {
+		free(r->side[v].v);
+		free(r->side[v].mm);
+		free(r->side[v].stats);
+	}
+	/* the block, and vs with it: the row's own once compacted */
+	if (!c->nr_chunk)
+		free(r->side);
+	r->side = NULL;
+	r->vs = NULL;
+}
+
+void comparison_compact(struct comparison *c)
+{
+	size_t i, bs = block_size(c);
+
+	if (!c->nr_chunk)
+		return;
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
+		struct cmp_side *b = xmalloc(bs);
 
-		for (v = 0; v < c->nvar; v++) {
-			free(r->side[v].v);
-			free(r->side[v].mm);
-			free(r->side[v].stats);
-		}
-		free(r->side);	/* and vs with it */
+		memcpy(b, r->side, bs);
+		r->side = b;
+		r->vs = (struct cmp_vs *)(b + c->nvar);
 	}
+	for (i = 0; i < c->nr_chunk; i++)
+		free(c->chunk[i].base);
+	free(c->chunk);
+	c->chunk = NULL;
+	c->nr_chunk = c->alloc_chunk = 0;
+}
+
+void comparison_release(struct comparison *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		cmp_row_release(c, &c->rows[i]);
+	for (i = 0; i < c->nr_chunk; i++)
+		free(c->chunk[i].base);
+	free(c->chunk);
 	free(c->rows);
 	for (i = 0; i < c->nr_pool; i++)
 		free(c->pool[i]);

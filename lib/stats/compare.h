@@ -217,12 +217,25 @@ struct cmp_row {
 				 * imports' order; -1 none */
 	unsigned family;	/* rows of one family share a number: same
 				 * group, same first component of the name */
+	signed char kpi;	/* metric_is_kpi(metric); -1 not known yet
+				 * (private) */
 	long dup_of;		/* >= 0: the row with the same values, whose
 				 * test this row shares (not counted twice) */
 	unsigned group_rank, metric_rank;	/* sort keys (private) */
 	uint64_t hash[2];	/* of every side's samples: twins */
-	struct cmp_side *side;			/* owned, one per variant */
-	struct cmp_vs *vs;			/* nvar - 1, in side's block */
+	/*
+	 * One block: side[nvar] then vs[nvar - 1], owned by the
+	 * comparison's chunks (cmp_chunk), or by the row itself after
+	 * comparison_compact()
+	 */
+	struct cmp_side *side;
+	struct cmp_vs *vs;
+};
+
+/* Rows' blocks carved from large allocations (compare.c row_for()). */
+struct cmp_chunk {
+	char *base;
+	size_t used, size;
 };
 
 struct comparison {
@@ -231,6 +244,9 @@ struct comparison {
 	struct cmp_opts opts;
 	struct cmp_row *rows;	/* owned, sorted */
 	size_t nr, alloc;
+	/* where the rows' side blocks lie; none after comparison_compact() */
+	struct cmp_chunk *chunk;
+	size_t nr_chunk, alloc_chunk;
 	/* pools of metric names/units and aggregate strings */
 	char **pool;
 	size_t nr_pool, alloc_pool;
@@ -251,6 +267,14 @@ struct comparison {
 int compare_variants(struct db *db, struct selector *var, size_t nvar,
 		     const struct cmp_opts *opts, struct comparison *out);
 void comparison_release(struct comparison *c);
+/*
+ * Give each row its own side block and free the chunks: for a caller
+ * that keeps a few rows of many comparisons (regressions), the rows it
+ * dropped no longer hold memory.
+ */
+void comparison_compact(struct comparison *c);
+/* Free what row r owns (its samples and statistics; its block if its own). */
+void cmp_row_release(const struct comparison *c, struct cmp_row *r);
 /*
  * Turn q-values into significance and verdicts, and count them.  Called
  * by compare_variants() unless opts.defer; a caller that controls the

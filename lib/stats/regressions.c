@@ -184,12 +184,7 @@ static size_t *take_p_values(struct comparison *c, double **p, size_t *np,
 			keep |= may_regress(c, r, v + 1);
 		}
 		if (!keep) {
-			for (v = 0; v < c->nvar; v++) {
-				free(r->side[v].v);
-				free(r->side[v].mm);
-				free(r->side[v].stats);
-			}
-			free(r->side);
+			cmp_row_release(c, r);
 			continue;
 		}
 		compare_row_ci(c, r);
@@ -198,6 +193,7 @@ static size_t *take_p_values(struct comparison *c, double **p, size_t *np,
 	/* what stays of the comparison until the output: its kept rows */
 	c->nr = c->alloc = kept;
 	c->rows = xrealloc(c->rows, (kept + 1) * sizeof(*c->rows));
+	comparison_compact(c);
 	return xrealloc(at, (kept * nvs + 1) * sizeof(*at));
 }
 
