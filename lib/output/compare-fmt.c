@@ -147,15 +147,28 @@ static void group_title(struct sbuf *sb, const struct cmp_row *r)
 
 /* ---- text ---- */
 
-/* Display width of UTF-8 text: continuation bytes take no column. */
+/*
+ * Display width of UTF-8 text: continuation bytes (10xxxxxx) take no
+ * column.  Eight bytes at a time: bit 7 set and bit 6 clear.
+ */
 static size_t width(const char *s, size_t len)
 {
-	size_t w = 0, i;
+	size_t cont = 0, i = 0;
 
-	for (i = 0; i < len; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return w;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		x = (x & ~(x << 1) & 0x8080808080808080ULL) >> 7;
+		/* the eight bytes' 0s and 1s summed into the top byte */
+		cont += (size_t)(x * 0x0101010101010101ULL >> 56);
+	}
+	for (; i < len; i++)
+		cont += ((unsigned char)s[i] & 0xc0) == 0x80;
+	return len - cont;
 }
+
+#define GRID_MAX_COLS 16
 
 /*
  * A grid of cells printed with aligned columns (right: bit per column).
@@ -163,70 +176,138 @@ static size_t width(const char *s, size_t len)
  * a table of 20,000 rows is 200,000 cells, and an allocation each cost
  * more time and memory than their text.  grid_next() returns the text
  * to append the new cell to; only the newest cell may be appended to.
+ * A table's rows may be made in several grids (one per core): each
+ * measures its columns as its cells are made (w), grid_widths() takes
+ * the widest of them, and each lays its rows out (grid_layout()) into
+ * its own out, which go to the stream in order (grid_write()).
  */
 struct grid {
 	struct sbuf text;
 	uint32_t *start;	/* a table's text stays far below 4 GiB */
+	uint32_t *cw;		/* each cell's width, once measured */
 	size_t ncols, nr, alloc;
 	unsigned long right;
+	size_t w[GRID_MAX_COLS];	/* widest cell of each column */
+	struct sbuf out;		/* grid_layout()'s text */
 };
+
+#define GRID_INIT(ncols, right) \
+	{ SBUF_INIT, NULL, NULL, (ncols), 0, 0, (right), { 0 }, SBUF_INIT }
+
+/* the newest cell is complete: measure it */
+static void grid_measure(struct grid *g)
+{
+	size_t i = g->nr - 1, col = i % g->ncols;
+	size_t cw = width(g->text.buf + g->start[i],
+			  g->text.len - g->start[i]);
+
+	g->cw[i] = cw > UINT32_MAX ? UINT32_MAX : (uint32_t)cw;
+	if (cw > g->w[col])
+		g->w[col] = cw;
+}
+
+/* Room for n more cells of about bytes each: no array doubled and copied. */
+static void grid_reserve(struct grid *g, size_t n, size_t bytes)
+{
+	size_t was = g->alloc;
+
+	ALLOC_GROW(g->start, g->nr + n + 2, g->alloc);
+	if (g->alloc != was)
+		g->cw = xrealloc(g->cw, g->alloc * sizeof(*g->cw));
+	sbuf_grow(&g->text, n * bytes);
+}
 
 static struct sbuf *grid_next(struct grid *g)
 {
-	ALLOC_GROW(g->start, g->nr + 2, g->alloc);
+	if (g->ncols > GRID_MAX_COLS)
+		BUG("a grid of %zu columns", g->ncols);
+	if (g->nr)
+		grid_measure(g);
+	if (g->nr + 2 > g->alloc)
+		grid_reserve(g, 1, 0);
 	if (g->text.len > UINT32_MAX)
 		BUG("a text table of %zu bytes", g->text.len);
 	g->start[g->nr++] = (uint32_t)g->text.len;
 	return &g->text;
 }
 
-static void grid_print(struct grid *g, FILE *f)
+/* The widths of a table made in grids *g[0..n), into each of them. */
+static void grid_widths(struct grid **g, size_t n)
 {
-	static const char spaces[] = "                                ";
-	size_t *w = xcalloc(g->ncols, sizeof(*w)), i;
-	struct sbuf out = SBUF_INIT;	/* one write, not one a cell */
+	size_t i, k, col;
+
+	for (i = 0; i < n; i++)
+		if (g[i]->nr) {
+			grid_measure(g[i]);
+			g[i]->start[g[i]->nr] = (uint32_t)g[i]->text.len;
+		}
+	for (col = 0; col < g[0]->ncols; col++)
+		for (i = 0; i < n; i++)
+			for (k = 0; k < n; k++)
+				if (g[k]->w[col] > g[i]->w[col])
+					g[i]->w[col] = g[k]->w[col];
+}
+
+/*
+ * The cells of g laid out into g->out with the table's widths (g->w,
+ * grid_widths()), its text released: one allocation, no per-cell call.
+ */
+static void grid_layout(struct grid *g)
+{
+	size_t i, rowmax = 0, len, pad;
+	char *p;
 
 	if (!g->nr)
 		goto out;
-	g->start[g->nr] = (uint32_t)g->text.len;
+	for (i = 0; i < g->ncols; i++)
+		rowmax += g->w[i] + 2;
+	/* each cell's bytes, plus at most its column's width of padding */
+	sbuf_grow(&g->out, g->text.len + g->nr / g->ncols * rowmax);
+	p = g->out.buf + g->out.len;
 	for (i = 0; i < g->nr; i++) {
-		size_t cw = width(g->text.buf + g->start[i],
-				  g->start[i + 1] - g->start[i]);
-
-		if (cw > w[i % g->ncols])
-			w[i % g->ncols] = cw;
-	}
-	for (i = 0; i < g->nr; i++) {
-		size_t col = i % g->ncols, len = g->start[i + 1] - g->start[i];
-		size_t pad = w[col] - width(g->text.buf + g->start[i], len);
+		size_t col = i % g->ncols;
+		const char *cell = g->text.buf + g->start[i];
 		int last = col == g->ncols - 1;
 		int right = !!(g->right & (1UL << col));
 
-		if (last && !right)
-			pad = 0;
-		while (right && pad) {
-			size_t n = pad < sizeof(spaces) - 1 ? pad
-							    : sizeof(spaces) - 1;
-
-			sbuf_add(&out, spaces, n);
-			pad -= n;
+		len = g->start[i + 1] - g->start[i];
+		pad = last && !right ? 0 : g->w[col] - g->cw[i];
+		if (right) {
+			memset(p, ' ', pad);
+			p += pad;
 		}
-		sbuf_add(&out, g->text.buf + g->start[i], len);
-		while (pad) {
-			size_t n = pad < sizeof(spaces) - 1 ? pad
-							    : sizeof(spaces) - 1;
-
-			sbuf_add(&out, spaces, n);
-			pad -= n;
+		memcpy(p, cell, len);
+		p += len;
+		if (!right) {
+			memset(p, ' ', pad);
+			p += pad;
 		}
-		sbuf_add(&out, last ? "\n" : "  ", last ? 1 : 2);
+		if (last) {
+			*p++ = '\n';
+		} else {
+			*p++ = ' ';
+			*p++ = ' ';
+		}
 	}
-	fwrite_unlocked(out.buf, 1, out.len, f);
-	sbuf_release(&out);
+	g->out.len = (size_t)(p - g->out.buf);
+	g->out.buf[g->out.len] = '\0';
 out:
 	sbuf_release(&g->text);
 	free(g->start);
-	free(w);
+	free(g->cw);
+	g->start = NULL;
+	g->cw = NULL;
+	g->nr = g->alloc = 0;
+}
+
+/* g's laid-out text to f, and g emptied */
+static void grid_write(struct grid *g, FILE *f)
+{
+	fwrite_unlocked(g->out.buf, 1, g->out.len, f);
+	sbuf_release(&g->out);
+	sbuf_release(&g->text);
+	free(g->start);
+	free(g->cw);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -240,8 +321,9 @@ static size_t note_ref(struct notes *n, const char *text)
 {
 	size_t i;
 
+	/* notes are interned (compare.c): one text, one pointer */
 	for (i = 0; i < n->nr; i++)
-		if (!strcmp(n->text[i], text))
+		if (n->text[i] == text)
 			return i + 1;
 	if (n->nr == ARRAY_SIZE(n->text))
 		return 0;
@@ -281,23 +363,6 @@ static void text_row(struct grid *g, const struct comparison *c,
 	(void)c;
 }
 
-/* b's cells after a's; b is emptied */
-static void grid_append(struct grid *a, struct grid *b)
-{
-	size_t base = a->text.len, i;
-
-	ALLOC_GROW(a->start, a->nr + b->nr + 2, a->alloc);
-	if (base + b->text.len > UINT32_MAX)
-		BUG("a text table of %zu bytes", base + b->text.len);
-	for (i = 0; i < b->nr; i++)
-		a->start[a->nr + i] = (uint32_t)(base + b->start[i]);
-	a->nr += b->nr;
-	sbuf_add(&a->text, b->text.buf, b->text.len);
-	sbuf_release(&b->text);
-	free(b->start);
-	memset(b, 0, sizeof(*b));
-}
-
 /* The rows lo..hi of a table into g (parallel_pair()). */
 struct text_job {
 	const struct comparison *c;
@@ -307,14 +372,24 @@ struct text_job {
 	struct grid g;
 };
 
+/* A row's cells take about this many bytes: the grid sized once. */
+#define TEXT_ROW_BYTES 128
+
 static void text_rows(void *arg)
 {
 	struct text_job *j = arg;
 	size_t i;
 
+	grid_reserve(&j->g, (j->hi - j->lo) * j->g.ncols,
+		     TEXT_ROW_BYTES / j->g.ncols);
 	for (i = j->lo; i < j->hi; i++)
 		if (shown_vs(&j->c->rows[i].vs[j->v - 1], j->all))
 			text_row(&j->g, j->c, &j->c->rows[i], j->v, j->ref[i]);
+}
+
+static void text_layout(void *arg)
+{
+	grid_layout(&((struct text_job *)arg)->g);
 }
 
 /* Rows a table needs before its second half goes to a second thread. */
@@ -347,11 +422,11 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 		c->opts.alpha);
 	for (v = 1; v < c->nvar; v++) {
 		for (i = 0; i < c->nr; i = k) {
-			struct grid g = { SBUF_INIT, NULL, ARRAY_SIZE(head), 0,
-					  0, 0x7UL << 3 | 1UL << 6 };
-			struct text_job a = { .c = c, .ref = ref, .v = v,
-					      .all = all };
-			struct text_job b;
+			struct text_job job[2] = { {
+				.c = c, .ref = ref, .v = v, .all = all,
+				.g = GRID_INIT(ARRAY_SIZE(head),
+					       0x7UL << 3 | 1UL << 6),
+			} };
 			struct sbuf t = SBUF_INIT;
 			size_t n = 0;
 
@@ -361,7 +436,7 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 			if (!n)
 				continue;
 			for (j = 0; j < ARRAY_SIZE(head); j++) {
-				struct sbuf *sb = grid_next(&g);
+				struct sbuf *sb = grid_next(&job[0].g);
 
 				if (head[j])
 					sbuf_addstr(sb, head[j]);
@@ -371,31 +446,39 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 					sbuf_addstr(sb, label(c, j == 1 ? 0 : v));
 			}
 			/* footnotes numbered in row order, then the
-			 * cells of each half of the rows on its own core */
+			 * cells of each half of the rows on its own core,
+			 * and each half laid out there too */
 			for (j = i; j < k; j++) {
 				const struct cmp_vs *x = &c->rows[j].vs[v - 1];
 
 				ref[j] = shown_vs(x, all) && x->note ?
 					 note_ref(&notes, x->note) : 0;
 			}
-			a.g = g;
-			a.lo = i;
-			a.hi = k - i < 2 * TEXT_HALF ? k : i + (k - i) / 2;
-			b = a;
-			b.g = (struct grid){ SBUF_INIT, NULL, g.ncols, 0, 0,
-					     g.right };
-			b.lo = a.hi;
-			b.hi = k;
-			if (b.lo < b.hi)
-				parallel_pair(text_rows, &a, &b);
-			else
-				text_rows(&a);
-			g = a.g;
-			grid_append(&g, &b.g);
+			job[0].lo = i;
+			job[0].hi = k - i < 2 * TEXT_HALF ? k : i + (k - i) / 2;
+			job[1] = job[0];
+			job[1].g = (struct grid)GRID_INIT(job[0].g.ncols,
+							  job[0].g.right);
+			job[1].lo = job[0].hi;
+			job[1].hi = k;
+			if (job[1].lo < job[1].hi) {
+				struct grid *both[2] = { &job[0].g, &job[1].g };
+
+				parallel_pair(text_rows, &job[0], &job[1]);
+				grid_widths(both, 2);
+				parallel_pair(text_layout, &job[0], &job[1]);
+			} else {
+				struct grid *one = &job[0].g;
+
+				text_rows(&job[0]);
+				grid_widths(&one, 1);
+				grid_layout(&job[0].g);
+			}
 			group_title(&t, &c->rows[i]);
 			fprintf(f, "\n%s\n", t.buf);
 			sbuf_release(&t);
-			grid_print(&g, f);
+			grid_write(&job[0].g, f);
+			grid_write(&job[1].g, f);
 			shown += n;
 		}
 	}

@@ -38,7 +38,8 @@ static int scaled_round(long double a, int k, uint64_t *m)
 	}
 	if (!(x < 9007199254740992.0L))		/* 2^53 */
 		return -1;
-	r = floorl(x);
+	/* x >= 0 and below 2^53: truncation is floorl(), without a call */
+	r = (long double)(uint64_t)x;
 	frac = x - r;
 	/*
 	 * x is within 2^-63 relative of the exact product: below 2^53 that
@@ -51,20 +52,36 @@ static int scaled_round(long double a, int k, uint64_t *m)
 	return 0;
 }
 
+/* "00" to "99" */
+static const char pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
 /* The decimal digits of m, at least min of them (zeros in front). */
 static int digits_of(uint64_t m, int min, char *d)
 {
-	char tmp[24];
-	int n = 0, i;
+	char tmp[24], *p = tmp + sizeof(tmp);
+	int n;
 
-	do {
-		tmp[n++] = (char)('0' + m % 10);
-		m /= 10;
-	} while (m);
-	while (n < min)
-		tmp[n++] = '0';
-	for (i = 0; i < n; i++)
-		d[i] = tmp[n - 1 - i];
+	/* two digits a division */
+	while (m >= 100) {
+		unsigned k = (unsigned)(m % 100);
+
+		m /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * k, 2);
+	}
+	if (m >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * m, 2);
+	} else {
+		*--p = (char)('0' + m);
+	}
+	while (tmp + sizeof(tmp) - p < min)
+		*--p = '0';
+	n = (int)(tmp + sizeof(tmp) - p);
+	memcpy(d, p, (size_t)n);
 	return n;
 }
 
@@ -105,8 +122,21 @@ size_t fmt_general(char *buf, double v, int prec)
 		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
 	if (a == 0)
 		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
-	/* the decimal exponent from the binary one, then corrected */
-	frexp(v, &e);
+	/*
+	 * The decimal exponent from the binary one, then corrected.  The
+	 * binary one read from the bits, as frexp() would give it (a
+	 * subnormal, rare, goes through frexp()).
+	 */
+	{
+		uint64_t bits;
+
+		memcpy(&bits, &v, sizeof(bits));
+		e = (int)(bits >> 52 & 0x7ff);
+		if (e)
+			e -= 1022;
+		else
+			frexp(v, &e);
+	}
 	e = (int)floor((e - 1) * 0.30102999566398120);
 	top = (uint64_t)pow10l_exact(prec);
 	if (scaled_round(a, prec - 1 - e, &m))
