@@ -96,6 +96,7 @@ struct word_index {
 	size_t nr;
 	unsigned char start[257];	/* words of letter c: at[start[c]..] */
 	const char *at[128];
+	size_t len[128];		/* strlen(at[i]) */
 };
 
 static void index_words(struct word_index *x)
@@ -113,14 +114,18 @@ static void index_words(struct word_index *x)
 		pos += (unsigned)count[c];
 	}
 	x->start[256] = (unsigned char)pos;
-	for (i = 0; i < x->nr; i++)
-		x->at[fill[(unsigned char)x->list[i][0]]++] = x->list[i];
+	for (i = 0; i < x->nr; i++) {
+		size_t k = fill[(unsigned char)x->list[i][0]]++;
+
+		x->at[k] = x->list[i];
+		x->len[k] = strlen(x->list[i]);
+	}
 }
 
 static struct word_index higher_index = {
-	higher_words, ARRAY_SIZE(higher_words), { 0 }, { 0 } };
+	higher_words, ARRAY_SIZE(higher_words), { 0 }, { 0 }, { 0 } };
 static struct word_index lower_index = {
-	lower_words, ARRAY_SIZE(lower_words), { 0 }, { 0 } };
+	lower_words, ARRAY_SIZE(lower_words), { 0 }, { 0 }, { 0 } };
 
 /* Is the word w (n bytes, any case) in the list? */
 static int word_in(const char *w, size_t n, struct word_index *x)
@@ -128,7 +133,7 @@ static int word_in(const char *w, size_t n, struct word_index *x)
 	unsigned c0 = (unsigned char)tolower((unsigned char)*w), i;
 
 	for (i = x->start[c0]; i < x->start[c0 + 1]; i++)
-		if (!strncasecmp(w, x->at[i], n) && !x->at[i][n])
+		if (x->len[i] == n && !strncasecmp(w, x->at[i], n))
 			return 1;
 	return 0;
 }
@@ -196,21 +201,80 @@ static int hint_ok(const char *g, const struct glob_hint *h, const char *s,
 	return !h->seg_len || memmem(s, len, h->seg, h->seg_len);
 }
 
-/* The direction of the first rule that matches; 2 if none does. */
-static int lookup(const struct dir_rule *rule, struct glob_hint *hint,
-		  size_t nr, const char *metric)
-{
-	size_t i, len = strlen(metric);
+/*
+ * A list of rules indexed by a name's first byte: by_first[c] has a bit
+ * for each rule that may match a name starting with c (its glob starts
+ * with c, or with a wildcard), in the list's order.  Most names are
+ * then checked against a few rules, not all of them.
+ */
+struct rule_list {
+	const struct dir_rule *rule;
+	size_t nr;
+	struct glob_hint hint[32];
+	uint32_t by_first[256];
+	/* the first rule whose hint is the same ("*.time.*"), or itself */
+	unsigned char twin[32];
+};
 
-	for (i = 0; i < nr; i++)
-		if (hint_ok(rule[i].glob, &hint[i], metric, len) &&
-		    glob_match(rule[i].glob, metric))
-			return rule[i].dir;
+static void list_init(struct rule_list *l)
+{
+	size_t i, c;
+
+	if (l->nr > 32)
+		BUG("a rule list of %zu rules", l->nr);
+	for (i = 0; i < l->nr; i++) {
+		const char *g = l->rule[i].glob;
+		const struct glob_hint *h = &l->hint[i];
+		size_t j;
+
+		hint_init(g, &l->hint[i]);
+		for (c = 0; c < 256; c++)
+			if (!h->head || (unsigned char)*g == c)
+				l->by_first[c] |= (uint32_t)1 << i;
+		/* wildcard rules are looked at for every name: a twin's
+		 * answer is known when the later one's turn comes */
+		l->twin[i] = (unsigned char)i;
+		for (j = 0; !h->head && j < i; j++) {
+			const struct glob_hint *t = &l->hint[j];
+
+			if (!t->head && t->suffix == h->suffix &&
+			    t->seg_len == h->seg_len &&
+			    !memcmp(t->seg, h->seg, h->seg_len)) {
+				l->twin[i] = (unsigned char)j;
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * The direction of the first rule that matches; 2 if none does.  The
+ * literal of rules that share it ("*.time.*" five times) is looked for
+ * once.
+ */
+static int lookup(const struct rule_list *l, const char *metric)
+{
+	uint32_t m = l->by_first[(unsigned char)*metric];
+	size_t len = strlen(metric);
+	char ok[32];
+
+	while (m) {
+		size_t i = (size_t)__builtin_ctz(m);
+
+		m &= m - 1;
+		ok[i] = l->twin[i] != i ? ok[l->twin[i]] :
+			(char)hint_ok(l->rule[i].glob, &l->hint[i], metric,
+				      len);
+		if (ok[i] && glob_match(l->rule[i].glob, metric))
+			return l->rule[i].dir;
+	}
 	return 2;
 }
 
-static struct glob_hint named_hint[ARRAY_SIZE(named)];
-static struct glob_hint benchmarks_hint[ARRAY_SIZE(benchmarks)];
+#define RULE_LIST(r) { (r), ARRAY_SIZE(r), { { 0 } }, { 0 }, { 0 } }
+static struct rule_list named_list = RULE_LIST(named);
+static struct rule_list benchmarks_list = RULE_LIST(benchmarks);
+
 /*
  * The catalog's indexes, made once whichever thread asks first: compare
  * looks directions up on both cores (lib/stats/compare.c digest_row()).
@@ -247,7 +311,7 @@ int direction_builtin(const char *metric, const char *unit)
 	int d;
 
 	pthread_once(&catalog_once, catalog_init);
-	d = lookup(named, named_hint, ARRAY_SIZE(named), metric);
+	d = lookup(&named_list, metric);
 	if (d != 2)
 		return d;
 	/* a rate or time unit decides before the words */
@@ -268,7 +332,7 @@ int direction_builtin(const char *metric, const char *unit)
 	d = words_vote(last);
 	if (d != DIR_UNKNOWN)
 		return d;
-	d = lookup(benchmarks, benchmarks_hint, ARRAY_SIZE(benchmarks), metric);
+	d = lookup(&benchmarks_list, metric);
 	if (d != 2)
 		return d;
 	return words_vote(metric);
@@ -374,48 +438,41 @@ int direction_parse(const char *s)
  * etc/index-perf-all.yaml and its robot's report subjects): what a
  * regression report is about.
  */
-static const char *const kpis[] = {
-	"fio.read_bw_MBps", "fio.write_bw_MBps", "fio.trim_bw_MBps",
-	"fio.read_iops", "fio.write_iops", "fio.trim_iops", "fio.workload",
-	"will-it-scale.per_*_ops", "will-it-scale.workload",
-	"aim7.jobs-per-min", "aim9.*", "unixbench.score",
-	"hackbench.throughput", "netperf.Throughput_*",
-	"stress-ng.*.ops_per_sec", "vm-scalability.throughput",
-	"vm-scalability.median", "pft.faults_per_sec_per_cpu",
-	"ebizzy.throughput", "reaim.jobs_per_min", "pigz.throughput",
-	"sysbench-*.*", "fsmark.files_per_sec", "fsmark.app_overhead",
-	"kbuild.buildtime_per_iteration", "blogbench.*_score",
-	"*.workload",
+static const struct dir_rule kpis[] = {
+	{ "fio.read_bw_MBps", 1 }, { "fio.write_bw_MBps", 1 },
+	{ "fio.trim_bw_MBps", 1 }, { "fio.read_iops", 1 },
+	{ "fio.write_iops", 1 }, { "fio.trim_iops", 1 },
+	{ "fio.workload", 1 }, { "will-it-scale.per_*_ops", 1 },
+	{ "will-it-scale.workload", 1 }, { "aim7.jobs-per-min", 1 },
+	{ "aim9.*", 1 }, { "unixbench.score", 1 },
+	{ "hackbench.throughput", 1 }, { "netperf.Throughput_*", 1 },
+	{ "stress-ng.*.ops_per_sec", 1 }, { "vm-scalability.throughput", 1 },
+	{ "vm-scalability.median", 1 }, { "pft.faults_per_sec_per_cpu", 1 },
+	{ "ebizzy.throughput", 1 }, { "reaim.jobs_per_min", 1 },
+	{ "pigz.throughput", 1 }, { "sysbench-*.*", 1 },
+	{ "fsmark.files_per_sec", 1 }, { "fsmark.app_overhead", 1 },
+	{ "kbuild.buildtime_per_iteration", 1 }, { "blogbench.*_score", 1 },
+	{ "*.workload", 1 },
 };
 
-static struct glob_hint kpi_hint[ARRAY_SIZE(kpis)];
+static struct rule_list kpi_list = RULE_LIST(kpis);
 
 static void catalog_init(void)
 {
 	const char *p;
-	size_t i;
 
 	index_words(&higher_index);
 	index_words(&lower_index);
 	for (p = "._-/ :()[]%"; *p; p++)
 		sep[(unsigned char)*p] = 1;
-	for (i = 0; i < ARRAY_SIZE(named); i++)
-		hint_init(named[i].glob, &named_hint[i]);
-	for (i = 0; i < ARRAY_SIZE(benchmarks); i++)
-		hint_init(benchmarks[i].glob, &benchmarks_hint[i]);
-	for (i = 0; i < ARRAY_SIZE(kpis); i++)
-		hint_init(kpis[i], &kpi_hint[i]);
+	list_init(&named_list);
+	list_init(&benchmarks_list);
+	list_init(&kpi_list);
 }
 
 
 int metric_is_kpi(const char *metric)
 {
-	size_t i, len = strlen(metric);
-
 	pthread_once(&catalog_once, catalog_init);
-	for (i = 0; i < ARRAY_SIZE(kpis); i++)
-		if (hint_ok(kpis[i], &kpi_hint[i], metric, len) &&
-		    glob_match(kpis[i], metric))
-			return 1;
-	return 0;
+	return lookup(&kpi_list, metric) != 2;
 }
