@@ -16,10 +16,47 @@ static const unsigned char needs_escape[256] = {
 	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
 };
 
+/* Room for n more bytes at the end of sb: where to write them. */
+static inline char *room(struct sbuf *sb, size_t n)
+{
+	if (sb->len + n + 1 > sb->alloc)
+		sbuf_grow(sb, n);
+	return sb->buf + sb->len;
+}
+
+/* The bytes written at room() up to end are the buffer's. */
+static inline void wrote(struct sbuf *sb, char *end)
+{
+	sb->len = (size_t)(end - sb->buf);
+	*end = '\0';
+}
+
+/* Bytes of s before the first that must be escaped (or its end). */
+static size_t plain_len(const char *s)
+{
+	const char *p = s;
+
+	while (!needs_escape[(unsigned char)*p])
+		p++;
+	return (size_t)(p - s);
+}
+
 static void put_string(struct sbuf *sb, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
+	size_t n = plain_len(s);
+	char *p;
 
+	if (!s[n]) {
+		/* the usual string: nothing to escape, one copy */
+		p = room(sb, n + 2);
+		*p++ = '"';
+		memcpy(p, s, n);
+		p += n;
+		*p++ = '"';
+		wrote(sb, p);
+		return;
+	}
 	sbuf_addch(sb, '"');
 	while (*s) {
 		const char *run = s;
@@ -50,7 +87,11 @@ static void put_string(struct sbuf *sb, const char *s)
 	sbuf_addch(sb, '"');
 }
 
-/* Comma, newline and indent before an item; then "key": if any. */
+/*
+ * Comma, newline and indent before an item; then "key": if any.  Written
+ * in place: an item is a few bytes, and a document of 20,000 rows has
+ * 800,000 of them.
+ */
 static void item(struct jsonw *w, const char *key)
 {
 	/* ",\n" and the deepest indent: one copy writes all three */
@@ -60,19 +101,34 @@ static void item(struct jsonw *w, const char *key)
 		"                                "
 		"                                ";
 	struct sbuf *sb = w->out;
+	size_t klen = key ? plain_len(key) : 0;
+	size_t indent = 2 * (size_t)w->depth;
+	char *p = room(sb, indent + 2 + klen + 4);
 
 	if (w->depth) {
-		size_t indent = 2 * (size_t)w->depth;
 		int comma = w->has_items[w->depth];
 
 		/* open_container() stops at depth 63: 126 spaces at most */
-		sbuf_add(sb, sep + !comma, indent + 1 + (size_t)comma);
+		memcpy(p, sep + !comma, indent + 1 + (size_t)comma);
+		p += indent + 1 + (size_t)comma;
 		w->has_items[w->depth] = 1;
 	}
-	if (key) {
+	if (!key) {
+		wrote(sb, p);
+		return;
+	}
+	if (key[klen]) {
+		/* a key to escape: the general way */
+		wrote(sb, p);
 		put_string(sb, key);
 		sbuf_add(sb, ": ", 2);
+		return;
 	}
+	*p++ = '"';
+	memcpy(p, key, klen);
+	p += klen;
+	memcpy(p, "\": ", 3);
+	wrote(sb, p + 3);
 }
 
 static void open_container(struct jsonw *w, const char *key, char c)
@@ -98,16 +154,19 @@ void jw_array(struct jsonw *w, const char *key)
 void jw_end(struct jsonw *w)
 {
 	struct sbuf *sb = w->out;
-	int i;
+	size_t indent = 2 * (size_t)(w->depth - 1);
+	char *p;
 
 	if (!w->depth)
 		BUG("jw_end() without an open object or array");
+	p = room(sb, indent + 2);
 	if (w->has_items[w->depth]) {
-		sbuf_addch(sb, '\n');
-		for (i = 0; i < w->depth - 1; i++)
-			sbuf_add(sb, "  ", 2);
+		*p++ = '\n';
+		memset(p, ' ', indent);
+		p += indent;
 	}
-	sbuf_addch(sb, w->kind[w->depth] == '{' ? '}' : ']');
+	*p++ = w->kind[w->depth] == '{' ? '}' : ']';
+	wrote(sb, p);
 	w->depth--;
 }
 
@@ -122,7 +181,7 @@ void jw_str(struct jsonw *w, const char *key, const char *s)
 
 void jw_num(struct jsonw *w, const char *key, double v)
 {
-	char buf[NUMFMT_BUF];
+	char *p;
 
 	item(w, key);
 	if (!isfinite(v)) {
@@ -130,7 +189,8 @@ void jw_num(struct jsonw *w, const char *key, double v)
 		return;
 	}
 	/* 15 digits: printf's "%.15g", which reads back as the double */
-	sbuf_add(w->out, buf, fmt_general(buf, v, 15));
+	p = room(w->out, NUMFMT_BUF);
+	wrote(w->out, p + fmt_general(p, v, 15));
 }
 
 void jw_int(struct jsonw *w, const char *key, long long v)

@@ -58,30 +58,44 @@ static const char pairs[201] =
 	"34353637383940414243444546474849505152535455565758596061626364656667"
 	"6869707172737475767778798081828384858687888990919293949596979899";
 
-/* The decimal digits of m, at least min of them (zeros in front). */
+/* x < 10^8 as exactly 8 digits: 32-bit divisions, two digits each */
+static void digits8(uint32_t x, char *d)
+{
+	uint32_t hi = x / 10000, lo = x % 10000;
+
+	memcpy(d, pairs + 2 * (hi / 100), 2);
+	memcpy(d + 2, pairs + 2 * (hi % 100), 2);
+	memcpy(d + 4, pairs + 2 * (lo / 100), 2);
+	memcpy(d + 6, pairs + 2 * (lo % 100), 2);
+}
+
+/* m < 10^n, n <= 16, as exactly n digits (zeros in front). */
+static void digits_n(uint64_t m, int n, char *d)
+{
+	char tmp[16];
+
+	digits8((uint32_t)(m / 100000000), tmp);
+	digits8((uint32_t)(m % 100000000), tmp + 8);
+	memcpy(d, tmp + 16 - n, (size_t)n);
+}
+
+/* The decimal digits of m, at least min (<= 24) of them (zeros in front). */
 static int digits_of(uint64_t m, int min, char *d)
 {
-	char tmp[24], *p = tmp + sizeof(tmp);
-	int n;
+	char tmp[24];
+	uint64_t q = m / 100000000;
+	int start = 0, n;
 
-	/* two digits a division */
-	while (m >= 100) {
-		unsigned k = (unsigned)(m % 100);
-
-		m /= 100;
-		p -= 2;
-		memcpy(p, pairs + 2 * k, 2);
-	}
-	if (m >= 10) {
-		p -= 2;
-		memcpy(p, pairs + 2 * m, 2);
-	} else {
-		*--p = (char)('0' + m);
-	}
-	while (tmp + sizeof(tmp) - p < min)
-		*--p = '0';
-	n = (int)(tmp + sizeof(tmp) - p);
-	memcpy(d, p, (size_t)n);
+	/* three groups of eight: m < 2^64 has at most 20 digits */
+	digits8((uint32_t)(q / 100000000), tmp);
+	digits8((uint32_t)(q % 100000000), tmp + 8);
+	digits8((uint32_t)(m % 100000000), tmp + 16);
+	while (start < 23 && tmp[start] == '0')
+		start++;
+	n = 24 - start;
+	if (n < min)
+		n = min;
+	memcpy(d, tmp + 24 - n, (size_t)n);
 	return n;
 }
 
@@ -89,7 +103,7 @@ size_t fmt_fixed(char *buf, double v, int prec, int plus)
 {
 	char d[24];
 	uint64_t m;
-	int n, pos = 0, i;
+	int n, pos = 0;
 
 	if (!isfinite(v) || prec < 0 || prec > 17 ||
 	    scaled_round(fabsl((long double)v), prec, &m))
@@ -100,12 +114,12 @@ size_t fmt_fixed(char *buf, double v, int prec, int plus)
 	else if (plus)
 		buf[pos++] = '+';
 	n = digits_of(m, prec + 1, d);
-	for (i = 0; i < n - prec; i++)
-		buf[pos++] = d[i];
+	memcpy(buf + pos, d, (size_t)(n - prec));
+	pos += n - prec;
 	if (prec) {
 		buf[pos++] = '.';
-		for (; i < n; i++)
-			buf[pos++] = d[i];
+		memcpy(buf + pos, d + n - prec, (size_t)prec);
+		pos += prec;
 	}
 	buf[pos] = '\0';
 	return (size_t)pos;
@@ -116,7 +130,7 @@ size_t fmt_general(char *buf, double v, int prec)
 	long double a = fabsl((long double)v);
 	char d[24];
 	uint64_t m, top;
-	int e, n, pos = 0, i;
+	int e, n, pos = 0;
 
 	if (!isfinite(v) || prec < 1 || prec > 17)
 		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
@@ -137,7 +151,13 @@ size_t fmt_general(char *buf, double v, int prec)
 		else
 			frexp(v, &e);
 	}
-	e = (int)floor((e - 1) * 0.30102999566398120);
+	/*
+	 * floor((e - 1) log10 2) without floor(): 78913 / 2^18 is log10 2
+	 * to 1e-6, which gives the same integer for every exponent a
+	 * double has (-1074 to 1024)
+	 */
+	e = (e - 1) * 78913;
+	e = e >= 0 ? e / 262144 : -((-e + 262143) / 262144);
 	top = (uint64_t)pow10l_exact(prec);
 	if (scaled_round(a, prec - 1 - e, &m))
 		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
@@ -153,7 +173,12 @@ size_t fmt_general(char *buf, double v, int prec)
 	}
 	if (m < top / 10 || m >= top)
 		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
-	n = digits_of(m, prec, d);
+	/* top / 10 <= m < top: exactly prec digits */
+	n = prec;
+	if (prec <= 16)
+		digits_n(m, n, d);
+	else
+		n = digits_of(m, prec, d);
 	while (n > 1 && d[n - 1] == '0')	/* %g drops trailing zeros */
 		n--;
 	if (signbit(v))
@@ -162,8 +187,8 @@ size_t fmt_general(char *buf, double v, int prec)
 		buf[pos++] = d[0];
 		if (n > 1) {
 			buf[pos++] = '.';
-			for (i = 1; i < n; i++)
-				buf[pos++] = d[i];
+			memcpy(buf + pos, d + 1, (size_t)n - 1);
+			pos += n - 1;
 		}
 		buf[pos++] = 'e';
 		buf[pos++] = e < 0 ? '-' : '+';
@@ -176,18 +201,22 @@ size_t fmt_general(char *buf, double v, int prec)
 	} else if (e < 0) {
 		buf[pos++] = '0';
 		buf[pos++] = '.';
-		for (i = -1; i > e; i--)
-			buf[pos++] = '0';
-		for (i = 0; i < n; i++)
-			buf[pos++] = d[i];
+		memset(buf + pos, '0', (size_t)(-e - 1));
+		pos += -e - 1;
+		memcpy(buf + pos, d, (size_t)n);
+		pos += n;
+	} else if (n <= e + 1) {
+		/* an integer: its digits, then zeros up to the point */
+		memcpy(buf + pos, d, (size_t)n);
+		pos += n;
+		memset(buf + pos, '0', (size_t)(e + 1 - n));
+		pos += e + 1 - n;
 	} else {
-		for (i = 0; i <= e; i++)
-			buf[pos++] = i < n ? d[i] : '0';
-		if (n > e + 1) {
-			buf[pos++] = '.';
-			for (i = e + 1; i < n; i++)
-				buf[pos++] = d[i];
-		}
+		memcpy(buf + pos, d, (size_t)e + 1);
+		pos += e + 1;
+		buf[pos++] = '.';
+		memcpy(buf + pos, d + e + 1, (size_t)(n - e - 1));
+		pos += n - e - 1;
 	}
 	buf[pos] = '\0';
 	return (size_t)pos;

@@ -891,33 +891,52 @@ static int list_runs(struct loader *l, size_t v)
 static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
 		      double *diff, double *s2);
 
-/* FNV-1a over n bytes, from h */
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
+/*
+ * A multiply-xorshift hash of n bytes by 64-bit words, from h, with one
+ * of two sets of constants: twin rows are found by both (two
+ * independent 64-bit hashes).
+ */
+static const uint64_t hash_k[2][3] = {
+	{ 0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL },
+	{ 0xff51afd7ed558ccdULL, 0xc4ceb9fe1a85ec53ULL, 0x100000001b3ULL },
+};
 
-	while (n--)
-		h = (h ^ *b++) * 0x100000001b3ULL;
-	return h;
-}
-
-/* a second hash, independent of the first: multiply-xorshift by word */
-static uint64_t mix64(uint64_t h, const void *p, size_t n)
+static uint64_t mix64(uint64_t h, const void *p, size_t n, int set)
 {
+	const uint64_t *k = hash_k[set];
 	const unsigned char *b = p;
+	unsigned r = set ? 31 : 27;
 
 	while (n >= 8) {
 		uint64_t w;
 
 		memcpy(&w, b, 8);
-		h ^= w * 0x9e3779b97f4a7c15ULL;
-		h = (h << 27 | h >> 37) * 0xbf58476d1ce4e5b9ULL;
+		h ^= w * k[0];
+		h = (h << r | h >> (64 - r)) * k[1];
 		b += 8;
 		n -= 8;
 	}
 	while (n--)
-		h = (h ^ *b++) * 0x94d049bb133111ebULL;
+		h = (h ^ *b++) * k[2];
 	return h ^ h >> 31;
+}
+
+/*
+ * Welch's test of two sides of samples, from the moments digest_row()
+ * has just taken when neither side is constant: stats_welch() would
+ * compute the same mean and sum of squares again, bit for bit
+ * (stats_mean(), ss_from()).  A constant side, or one whose moments
+ * failed (a value not finite), goes through stats_welch() itself.
+ */
+static int welch(const struct cmp_side *a, const struct cmp_side *b,
+		 struct stats_test *t)
+{
+	if (a->sum.n && b->sum.n && a->sum.min != a->sum.max &&
+	    b->sum.min != b->sum.max)
+		return stats_welch_summary(a->sum.mean, a->sum.sd_sample,
+					   (double)a->nv, b->sum.mean,
+					   b->sum.sd_sample, (double)b->nv, t);
+	return stats_welch(a->v, a->nv, b->v, b->nv, t);
 }
 
 /*
@@ -945,13 +964,13 @@ static size_t digest_row(struct loader *l, struct cmp_row *r)
 		int hi = r->direction == DIR_HIGHER;
 		size_t i;
 
-		h0 = fnv1a(h0, &s->nv, sizeof(s->nv));
-		h1 = mix64(h1, &s->nv, sizeof(s->nv));
+		h0 = mix64(h0, &s->nv, sizeof(s->nv), 1);
+		h1 = mix64(h1, &s->nv, sizeof(s->nv), 0);
 		s->mm_sd = s->mm_bmean = NAN;
 		if (s->source != SIDE_SAMPLES || !s->nv)
 			continue;
-		h0 = fnv1a(h0, s->v, s->nv * sizeof(*s->v));
-		h1 = mix64(h1, s->v, s->nv * sizeof(*s->v));
+		h0 = mix64(h0, s->v, s->nv * sizeof(*s->v), 1);
+		h1 = mix64(h1, s->v, s->nv * sizeof(*s->v), 0);
 		if (stats_moments(s->v, s->nv, &s->sum))
 			s->sum.n = 0;	/* finish_side() drops the side */
 		s->plain_mean = 0;
@@ -980,8 +999,7 @@ static size_t digest_row(struct loader *l, struct cmp_row *r)
 			continue;
 		vs->logs = (signed char)log_pooled(a, b, &vs->log_diff,
 						   &vs->log_s2);
-		if (a->nv >= 2 && b->nv >= 2 &&
-		    stats_welch(a->v, a->nv, b->v, b->nv, &t) == 0) {
+		if (a->nv >= 2 && b->nv >= 2 && welch(a, b, &t) == 0) {
 			vs->welch_ok = 1;
 			vs->welch_p = t.p;
 		}
