@@ -4,6 +4,7 @@
 #include "core/compat.h"
 #include "core/parallel.h"
 #include <pthread.h>
+#include <stdatomic.h>
 
 struct half {
 	void (*fn)(void *ctx, size_t lo, size_t hi);
@@ -56,6 +57,46 @@ static void *run_pair(void *arg)
 
 	p->fn(p->arg);
 	return NULL;
+}
+
+/* parallel_beside()'s blocks: the next one anyone takes */
+struct beside {
+	void (*fn)(void *ctx, size_t lo, size_t hi);
+	void *ctx;
+	size_t n, block;
+	_Atomic size_t next;
+};
+
+static void take_blocks(struct beside *b)
+{
+	size_t lo;
+
+	while ((lo = atomic_fetch_add(&b->next, b->block)) < b->n)
+		b->fn(b->ctx, lo, b->n - lo < b->block ? b->n : lo + b->block);
+}
+
+static void *run_beside(void *arg)
+{
+	take_blocks(arg);
+	return NULL;
+}
+
+void parallel_beside(size_t n, size_t block,
+		     void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx,
+		     void (*other)(void *octx), void *octx)
+{
+	struct beside b = { fn, ctx, n, block ? block : 1, 0 };
+	pthread_t t;
+
+	if (n < PARALLEL_MIN || !parallel_enabled() ||
+	    pthread_create(&t, NULL, run_beside, &b)) {
+		other(octx);
+		fn(ctx, 0, n);
+		return;
+	}
+	other(octx);
+	take_blocks(&b);
+	pthread_join(t, NULL);
 }
 
 void parallel_pair(void (*fn)(void *), void *a, void *b)

@@ -16,6 +16,19 @@ void parallel_halves(size_t n, void (*fn)(void *ctx, size_t lo, size_t hi),
 		     void *ctx);
 
 /*
+ * fn over the n items in blocks of block, on a second thread, while the
+ * caller runs other(octx); then the caller takes the blocks still left
+ * too, and waits for the last.  For work independent of what other()
+ * does (which must not touch the items fn writes), in the time the
+ * caller would have spent alone.  Below PARALLEL_MIN items, with
+ * PERFSIFT_THREADS=1 or without a thread: other() first, then fn over
+ * everything.
+ */
+void parallel_beside(size_t n, size_t block,
+		     void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx,
+		     void (*other)(void *octx), void *octx);
+
+/*
  * fn(a) in the caller's thread and fn(b) in a second one, then a join;
  * one after the other with PERFSIFT_THREADS=1 or when no thread can be
  * made.  a and b must share nothing that either writes.

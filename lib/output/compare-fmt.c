@@ -43,6 +43,32 @@ static void add_fixed(struct sbuf *sb, double v, int prec, int plus)
 }
 
 /* printf's "%{width}.{prec}f" (right-aligned) to f, in one write */
+/* "%-*s": s left-aligned in width bytes */
+static void add_left(struct sbuf *sb, const char *s, size_t width)
+{
+	size_t n = strlen(s), pad = width > n ? width - n : 0;
+
+	sbuf_grow(sb, n + pad);
+	memcpy(sb->buf + sb->len, s, n);
+	memset(sb->buf + sb->len + n, ' ', pad);
+	sbuf_setlen(sb, sb->len + n + pad);
+}
+
+/* "%*.*f" (plus: "%+*.*f") of v appended to sb */
+static void add_fixed_w(struct sbuf *sb, double v, int width, int prec,
+			int plus)
+{
+	char num[NUMFMT_BUF];
+	size_t n = fmt_fixed(num, v, prec, plus), pad = 0;
+
+	if (width > 0 && (size_t)width > n)
+		pad = (size_t)width - n;
+	sbuf_grow(sb, pad + n);
+	memset(sb->buf + sb->len, ' ', pad);
+	memcpy(sb->buf + sb->len + pad, num, n);
+	sbuf_setlen(sb, sb->len + pad + n);
+}
+
 static void put_fixed(FILE *f, double v, int width, int prec, int plus)
 {
 	char buf[NUMFMT_BUF + 64], num[NUMFMT_BUF];
@@ -739,7 +765,8 @@ static void mm_printed(const struct comparison *c, const struct cmp_side *s,
  * for rows computed from samples, or -1 and name for imported summaries.
  */
 static void mm_line(const struct comparison *c, const struct cmp_row *r,
-		    int st, const char *name, size_t wl, size_t wo, FILE *f)
+		    int st, const char *name, size_t wl, size_t wo,
+		    struct sbuf *out)
 {
 	const char *stat = st >= 0 ? mm_stat_label(r, st) : name;
 	int dec = st >= 0 ? 2 : mm_decimals(c, r, name);
@@ -755,7 +782,9 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 		       : mm_lookup(&r->side[0], name);
 	if (!isfinite(base))
 		return;
-	fprintf(f, "%-*s %-*s", (int)wl, stat, (int)wo, mm_op(r));
+	add_left(out, stat, wl);
+	sbuf_addch(out, ' ');
+	add_left(out, mm_op(r), wo);
 	for (v = 0; v < c->nvar; v++) {
 		int sig = v && cmp_stat && !strcmp(cmp_stat, stat) &&
 			  r->vs[v - 1].significant;
@@ -769,20 +798,49 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 		x = st >= 0 ? mm_value(r, &r->side[v], st)
 			    : mm_lookup(&r->side[v], name);
 		if (!isfinite(x)) {
-			fprintf(f, "%12s %10s", "-", "");
+			/* "%12s %10s" of "-" and "" */
+			sbuf_addstr(out, "           -           ");
 			continue;
 		}
 		d = v ? cmp_mmtests_pdiff(x, base, higher) : 0;
 		if (v && st < 0)
 			mm_printed(c, &r->side[v], name, &d);
-		put_fixed(f, x, 12, dec, 0);
+		add_fixed_w(out, x, 12, dec, 0);
 		if (no_pct)
 			continue;
-		fwrite_unlocked(sig ? " *" : " (", 1, 2, f);
-		put_fixed(f, isfinite(d) ? d : 0, 7, 2, 0);
-		fwrite_unlocked(sig ? "%*" : "%)", 1, 2, f);
+		sbuf_add(out, sig ? " *" : " (", 2);
+		add_fixed_w(out, isfinite(d) ? d : 0, 7, 2, 0);
+		sbuf_add(out, sig ? "%*" : "%)", 2);
 	}
-	fputc('\n', f);
+	sbuf_addch(out, '\n');
+}
+
+/* The rows lo..hi of a table's lines of each statistic (parallel_pair()). */
+struct mm_job {
+	const struct comparison *c;
+	size_t lo, hi, wl, wo;
+	int all, tree;
+	struct sbuf line[MM_NR];	/* by statistic */
+};
+
+/* Is row r a line of the statistics taken from samples? */
+static int mm_sample_row(const struct mm_job *j, const struct cmp_row *r)
+{
+	return (j->all || cmp_row_interesting(j->c, r)) &&
+	       !(j->tree && r->summary) && !mm_from_summaries(r);
+}
+
+static void mm_rows(void *arg)
+{
+	struct mm_job *j = arg;
+	size_t i;
+	int st;
+
+	for (st = 0; st < MM_NR; st++)
+		for (i = j->lo; i < j->hi; i++)
+			if (mm_sample_row(j, &j->c->rows[i]))
+				mm_line(j->c, &j->c->rows[i], st, NULL, j->wl,
+					j->wo, &j->line[st]);
 }
 
 /* The line that stands for the rows when none is significant. */
@@ -1227,20 +1285,44 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 			sbuf_release(&t);
 		}
 		mm_kernels(c, (int)(wl + 1 + wo + 23), 23, f);
-		for (st = 0; any_samples && st < MM_NR; st++)
-			for (j = i; j < k; j++)
-				if ((all || cmp_row_interesting(c, &c->rows[j]))
-				    && !(tree && c->rows[j].summary)
-				    && !mm_from_summaries(&c->rows[j]))
-					mm_line(c, &c->rows[j], st, NULL, wl,
-						wo, f);
-		for (s = 0; s < nn; s++)
+		if (any_samples) {
+			/* each half of the rows on its own core, then the
+			 * lines of each statistic in row order */
+			struct mm_job job[2] = { {
+				.c = c, .lo = i, .hi = k, .wl = wl, .wo = wo,
+				.all = all, .tree = tree,
+			} };
+
+			for (st = 0; st < MM_NR; st++)
+				job[0].line[st] = (struct sbuf)SBUF_INIT;
+			job[1] = job[0];
+			if (k - i >= 2 * TEXT_HALF) {
+				job[0].hi = job[1].lo = i + (k - i) / 2;
+				parallel_pair(mm_rows, &job[0], &job[1]);
+			} else {
+				job[1].lo = k;
+				mm_rows(&job[0]);
+			}
+			for (st = 0; st < MM_NR; st++)
+				for (j = 0; j < 2; j++) {
+					struct sbuf *l = &job[j].line[st];
+
+					fwrite_unlocked(l->buf, 1, l->len, f);
+					sbuf_release(l);
+				}
+		}
+		for (s = 0; s < nn; s++) {
+			struct sbuf l = SBUF_INIT;
+
 			for (j = i; j < k; j++)
 				if ((all || cmp_row_interesting(c, &c->rows[j]))
 				    && !(tree && c->rows[j].summary)
 				    && mm_from_summaries(&c->rows[j]))
 					mm_line(c, &c->rows[j], -1, names[s],
-						wl, wo, f);
+						wl, wo, &l);
+			fwrite_unlocked(l.buf, 1, l.len, f);
+			sbuf_release(&l);
+		}
 		free(names);
 	}
 	if (!printed) {

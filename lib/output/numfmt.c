@@ -82,20 +82,31 @@ static void digits_n(uint64_t m, int n, char *d)
 /* The decimal digits of m, at least min (<= 24) of them (zeros in front). */
 static int digits_of(uint64_t m, int min, char *d)
 {
-	char tmp[24];
-	uint64_t q = m / 100000000;
-	int start = 0, n;
+	uint64_t p = 10;
+	int n = 1;
+	char *e;
 
-	/* three groups of eight: m < 2^64 has at most 20 digits */
-	digits8((uint32_t)(q / 100000000), tmp);
-	digits8((uint32_t)(q % 100000000), tmp + 8);
-	digits8((uint32_t)(m % 100000000), tmp + 16);
-	while (start < 23 && tmp[start] == '0')
-		start++;
-	n = 24 - start;
+	while (n < 20 && m >= p) {
+		n++;
+		p *= 10;	/* 10^19 still fits; the loop ends at 20 */
+	}
 	if (n < min)
 		n = min;
-	memcpy(d, tmp + 24 - n, (size_t)n);
+	/* from the right, two digits a division */
+	e = d + n;
+	while (m >= 100) {
+		e -= 2;
+		memcpy(e, pairs + 2 * (m % 100), 2);
+		m /= 100;
+	}
+	if (m >= 10) {
+		e -= 2;
+		memcpy(e, pairs + 2 * m, 2);
+	} else {
+		*--e = (char)('0' + m);
+	}
+	while (e > d)
+		*--e = '0';
 	return n;
 }
 

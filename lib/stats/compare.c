@@ -59,13 +59,44 @@ double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
 	return 100 - new_v * 100 / base;
 }
 
+/* Bytes of a pool block; a longer string gets a block of its own. */
+#define POOL_BLOCK 65536
+
+/*
+ * A copy of s that lives as long as the comparison (NULL for NULL): in
+ * blocks of 64 KiB, not an allocation (and a free) a name.
+ */
+static char *pool_addn(struct comparison *c, const char *s, size_t len)
+{
+	size_t n = len + 1;
+	char *p;
+
+	if (n > c->pool_room - c->pool_used || !c->nr_pool) {
+		size_t size = n > POOL_BLOCK / 4 ? n : POOL_BLOCK;
+
+		ALLOC_GROW(c->pool, c->nr_pool + 1, c->alloc_pool);
+		p = xmalloc(size);
+		if (size == n && c->nr_pool) {
+			/* a long one aside: the newest block stays newest */
+			c->pool[c->nr_pool] = c->pool[c->nr_pool - 1];
+			c->pool[c->nr_pool++ - 1] = p;
+		} else {
+			c->pool[c->nr_pool++] = p;
+			c->pool_used = n;
+			c->pool_room = size;
+		}
+	} else {
+		p = c->pool[c->nr_pool - 1] + c->pool_used;
+		c->pool_used += n;
+	}
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
 static const char *pool_add(struct comparison *c, const char *s)
 {
-	if (!s)
-		return NULL;
-	ALLOC_GROW(c->pool, c->nr_pool + 1, c->alloc_pool);
-	c->pool[c->nr_pool] = xstrdup(s);
-	return c->pool[c->nr_pool++];
+	return s ? pool_addn(c, s, strlen(s)) : NULL;
 }
 
 /* ---- loading ---- */
@@ -1305,7 +1336,7 @@ static int64_t add_note(struct comparison *c, struct cmp_vs *vs,
 			const char *text, size_t len)
 {
 	ALLOC_GROW(c->notes, c->nr_notes + 1, c->alloc_notes);
-	c->notes[c->nr_notes] = xstrndup(text, len);
+	c->notes[c->nr_notes] = pool_addn(c, text, len);
 	vs->note = c->notes[c->nr_notes];
 	return (int64_t)c->nr_notes++;
 }
@@ -1999,8 +2030,8 @@ static void family_guard(const struct fam_row *fr, struct cmp_vs *vs,
 		vs->p = vs->p_family;
 }
 
-/* Each row's sides and change: rows lo..hi (parallel_halves()). */
-static void finish_rows(void *ctx, size_t lo, size_t hi)
+/* The changes and their intervals of rows lo..hi (parallel_beside()). */
+static void change_rows(void *ctx, size_t lo, size_t hi)
 {
 	struct comparison *c = ctx;
 	size_t i, v;
@@ -2008,15 +2039,18 @@ static void finish_rows(void *ctx, size_t lo, size_t hi)
 	for (i = lo; i < hi; i++) {
 		struct cmp_row *r = &c->rows[i];
 
-		for (v = 0; v < c->nvar; v++)
-			finish_side(&r->side[v]);
 		for (v = 1; v < c->nvar; v++)
 			change_and_ci(c, &r->side[0], &r->side[v],
 				      &r->vs[v - 1]);
 	}
 }
 
-static int compute(struct comparison *c)
+/*
+ * Families, twins, and each family's tests and q-values (its p-values
+ * controlled together); needs each row's sides finished, not its
+ * intervals.
+ */
+static int test_families(struct comparison *c)
 {
 	size_t i, v, k, m, f, *first, *order, j;
 	unsigned nr_fam;
@@ -2025,7 +2059,6 @@ static int compute(struct comparison *c)
 	size_t alloc_p = 0;
 	int ret = 0;
 
-	parallel_halves(c->nr, finish_rows, c);
 	nr_fam = number_families(c);
 	find_twins(c);
 	/* the rows of each family, in row order: order[first[f]..first[f+1]) */
@@ -2138,6 +2171,37 @@ out:
 	free(p);
 	free(q);
 	return ret;
+}
+
+/* test_families() for parallel_beside() */
+struct families_job {
+	struct comparison *c;
+	int ret;
+};
+
+static void families_job(void *arg)
+{
+	struct families_job *j = arg;
+
+	j->ret = test_families(j->c);
+}
+
+/*
+ * Every row's sides (finish_side()), then its tests by family while a
+ * second core takes the changes and their intervals (the Fieller
+ * interval's t quantile is the longest part): the two write different
+ * fields of each row's comparisons.
+ */
+static int compute(struct comparison *c)
+{
+	struct families_job job = { c, 0 };
+	size_t i, v;
+
+	for (i = 0; i < c->nr; i++)
+		for (v = 0; v < c->nvar; v++)
+			finish_side(&c->rows[i].side[v]);
+	parallel_beside(c->nr, 256, change_rows, c, families_job, &job);
+	return job.ret;
 }
 
 static int any_glob(const struct strlist *l, const char *s)
@@ -2398,9 +2462,7 @@ void comparison_release(struct comparison *c)
 	for (i = 0; i < c->nr_pool; i++)
 		free(c->pool[i]);
 	free(c->pool);
-	for (i = 0; i < c->nr_notes; i++)
-		free(c->notes[i]);
-	free(c->notes);
+	free(c->notes);		/* the texts are in the pool */
 	strmap_clear(&c->note_index);
 	strmap_clear(&c->note_by_runs);
 	free(c->runs);

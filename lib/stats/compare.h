@@ -247,10 +247,15 @@ struct comparison {
 	/* where the rows' side blocks lie; none after comparison_compact() */
 	struct cmp_chunk *chunk;
 	size_t nr_chunk, alloc_chunk;
-	/* pools of metric names/units and aggregate strings */
+	/*
+	 * The names, units and aggregate strings rows borrow: copied into
+	 * blocks (pool_add()), each block owned
+	 */
 	char **pool;
 	size_t nr_pool, alloc_pool;
-	char **notes;		/* owned: the distinct notes, interned */
+	size_t pool_used, pool_room;	/* in the newest block */
+	char **notes;		/* owned array: the distinct notes, interned
+				 * (their texts in the pool) */
 	size_t nr_notes, alloc_notes;
 	struct strmap note_index;	/* note text -> index in notes */
 	struct strmap note_by_runs;	/* runs_needed -> index in notes */
