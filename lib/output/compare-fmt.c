@@ -1590,10 +1590,83 @@ static void lkp_header(const struct comparison *c, FILE *f,
 	fputc('\n', f);
 }
 
+/* One row of lkp's table: base, then each new variant's change and value. */
+static void lkp_line(const struct comparison *c, const struct cmp_row *r,
+		     struct sbuf *out)
+{
+	char vb[64], eb[32], num[NUMFMT_BUF];
+	double base = lkp_mean(&r->side[0]);
+	size_t v;
+
+	fmt_lkp_value(vb, sizeof(vb), base);
+	lkp_err(eb, sizeof(eb), &r->side[0]);
+	sbuf_addstr(out, vb);
+	sbuf_addstr(out, eb);
+	for (v = 1; v < c->nvar; v++) {
+		const struct cmp_side *s = &r->side[v];
+		double ch, mean = lkp_mean(s);
+
+		if (r->side[0].source == SIDE_NONE || s->source == SIDE_NONE)
+			ch = NAN;
+		else if (printed_change(c, s))
+			ch = INFINITY;	/* as printed */
+		else if (lkp_absolute(r->metric))
+			ch = mean - base;
+		else
+			/* ncompare: avg0 of 0 is 1e-100 */
+			ch = 100 * (mean - base) / (base != 0 ? base : 1e-100);
+		if (isinf(ch) && ends_with(s->change_source, "%")) {
+			sbuf_addf(out, "%11s", s->change_source);
+		} else if (isinf(ch)) {
+			sbuf_addf(out, "%10s ", s->change_source);
+		} else if (!isfinite(ch)) {
+			sbuf_addf(out, "%11s", "");
+		} else if (lkp_absolute(r->metric)) {
+			add_fixed_w(out, ch, 10, 1, 1);
+			sbuf_addch(out, ' ');
+		} else if (fabs(ch) >= 1e5) {
+			snprintf(num, sizeof(num), "%+10.2g%%", ch);
+			sbuf_addstr(out, num);
+		} else {
+			add_fixed_w(out, ch, 10, 1, 1);
+			sbuf_addch(out, '%');
+		}
+		fmt_lkp_value(vb, sizeof(vb), mean);
+		lkp_err(eb, sizeof(eb), s);
+		sbuf_addch(out, ' ');
+		sbuf_addstr(out, vb);
+		sbuf_addstr(out, eb);
+	}
+	sbuf_add(out, "  ", 2);
+	sbuf_addstr(out, r->metric);
+	sbuf_addch(out, '\n');
+}
+
+/* Rows order[lo..hi) of a table into out (parallel_pair()). */
+struct lkp_job {
+	const struct comparison *c;
+	const size_t *order;
+	size_t lo, hi;
+	struct sbuf out;
+};
+
+static void lkp_rows_run(void *arg)
+{
+	struct lkp_job *j = arg;
+	size_t i;
+
+	for (i = j->lo; i < j->hi; i++) {
+		const struct cmp_row *r = &j->c->rows[j->order[i]];
+
+		if (!lkp_fail_row(j->c, r))	/* else in the fail:runs block */
+			lkp_line(j->c, r, &j->out);
+	}
+}
+
 static int write_lkp(const struct comparison *c, int all, FILE *f)
 {
-	size_t i, k, v;
-	char vb[64], eb[32];
+	struct lkp_job job[2];
+	size_t i, k;
 	int printed = 0;
 
 	size_t *order = xmalloc((c->nr + 1) * sizeof(*order));
@@ -1615,52 +1688,18 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 			   "========================================\n");
 		lkp_axes(g, f);
 		lkp_header(c, f, order, nr);
-		for (j = 0; j < nr; j++) {
-			const struct cmp_row *r = &c->rows[order[j]];
-			double base = lkp_mean(&r->side[0]);
-
-			if (lkp_fail_row(c, r))
-				continue;	/* in the fail:runs block */
-
-			fmt_lkp_value(vb, sizeof(vb), base);
-			lkp_err(eb, sizeof(eb), &r->side[0]);
-			fprintf(f, "%s%s", vb, eb);
-			for (v = 1; v < c->nvar; v++) {
-				const struct cmp_side *s = &r->side[v];
-				double ch, mean = lkp_mean(s);
-
-				if (r->side[0].source == SIDE_NONE ||
-				    s->source == SIDE_NONE)
-					ch = NAN;
-				else if (printed_change(c, s))
-					ch = INFINITY;	/* as printed */
-				else if (lkp_absolute(r->metric))
-					ch = mean - base;
-				else
-					/* ncompare: avg0 of 0 is 1e-100 */
-					ch = 100 * (mean - base) /
-					     (base != 0 ? base : 1e-100);
-				if (isinf(ch) && ends_with(s->change_source,
-							      "%"))
-					fprintf(f, "%11s", s->change_source);
-				else if (isinf(ch))
-					fprintf(f, "%10s ", s->change_source);
-				else if (!isfinite(ch))
-					fprintf(f, "%11s", "");
-				else if (lkp_absolute(r->metric)) {
-					put_fixed(f, ch, 10, 1, 1);
-					fputc_unlocked(' ', f);
-				} else if (fabs(ch) >= 1e5) {
-					fprintf(f, "%+10.2g%%", ch);
-				} else {
-					put_fixed(f, ch, 10, 1, 1);
-					fputc_unlocked('%', f);
-				}
-				fmt_lkp_value(vb, sizeof(vb), mean);
-				lkp_err(eb, sizeof(eb), s);
-				fprintf(f, " %s%s", vb, eb);
-			}
-			fprintf(f, "  %s\n", r->metric);
+		/* each half of the rows on its own core, then in order */
+		job[0] = (struct lkp_job){ c, order, 0, nr, SBUF_INIT };
+		job[1] = (struct lkp_job){ c, order, nr, nr, SBUF_INIT };
+		if (nr >= 2 * TEXT_HALF) {
+			job[0].hi = job[1].lo = nr / 2;
+			parallel_pair(lkp_rows_run, &job[0], &job[1]);
+		} else {
+			lkp_rows_run(&job[0]);
+		}
+		for (j = 0; j < 2; j++) {
+			fwrite_unlocked(job[j].out.buf, 1, job[j].out.len, f);
+			sbuf_release(&job[j].out);
 		}
 	}
 	free(order);
@@ -1845,6 +1884,7 @@ struct rows_job {
 	const struct cmp_row *prev;	/* the last row shown before */
 	size_t shown;			/* rows shown before, and by this job */
 	struct sbuf out;
+	struct sbuf cell;		/* scratch for a cell's text */
 };
 
 static void rows_run(void *arg)
@@ -1864,6 +1904,7 @@ static void write_rows(struct rows_job *st, FILE *f)
 	size_t lo, i;
 
 	sbuf_init(&b.out, 0);
+	sbuf_init(&b.cell, 0);
 	for (lo = 0; lo < c->nr; lo += ROW_BLOCK) {
 		size_t hi = c->nr - lo < ROW_BLOCK ? c->nr : lo + ROW_BLOCK;
 		size_t mid = lo + (hi - lo) / 2;
@@ -1896,6 +1937,7 @@ static void write_rows(struct rows_job *st, FILE *f)
 		st->shown = b.shown;
 	}
 	sbuf_release(&b.out);
+	sbuf_release(&b.cell);
 }
 
 /* ---- csv ---- */
@@ -1955,7 +1997,9 @@ static void csv_row(struct rows_job *j, const struct cmp_row *r)
 		csv_field(sb, r->metric);
 		sbuf_addch(sb, ',');
 		csv_field(sb, r->unit);
-		sbuf_addf(sb, ",%s,", direction_name(r->direction));
+		sbuf_addch(sb, ',');
+		sbuf_addstr(sb, direction_name(r->direction));
+		sbuf_addch(sb, ',');
 		csv_field(sb, label(c, 0));
 		sbuf_addch(sb, ',');
 		csv_n(sb, a);
@@ -1972,16 +2016,18 @@ static void csv_row(struct rows_job *j, const struct cmp_row *r)
 		csv_num(sb, x->ci_high_pct);
 		csv_num(sb, x->p);
 		csv_num(sb, x->q);
-		sbuf_addf(sb, ",%s,%s,%s\n", cmp_method_name(x->method),
-			  x->significant ? "true" : "false",
-			  cmp_verdict_name(x->verdict));
+		sbuf_addch(sb, ',');
+		sbuf_addstr(sb, cmp_method_name(x->method));
+		sbuf_addstr(sb, x->significant ? ",true," : ",false,");
+		sbuf_addstr(sb, cmp_verdict_name(x->verdict));
+		sbuf_addch(sb, '\n');
 	}
 }
 
 static int write_csv(const struct comparison *c, int all, FILE *f)
 {
 	struct rows_job st = { .c = c, .line = csv_row, .v = 1, .all = all,
-			       .out = SBUF_INIT };
+			       .out = SBUF_INIT, .cell = SBUF_INIT };
 
 	fputs("testcase,params,machine,metric,unit,direction,base,base_n,"
 	      "base_mean,base_stddev,label,n,mean,stddev,change_pct,"
@@ -1989,6 +2035,7 @@ static int write_csv(const struct comparison *c, int all, FILE *f)
 	      "verdict\n", f);
 	write_rows(&st, f);
 	sbuf_release(&st.out);
+	sbuf_release(&st.cell);
 	return 0;
 }
 
@@ -2014,13 +2061,13 @@ static void md_row(struct rows_job *j, const struct cmp_row *r)
 {
 	const struct comparison *c = j->c;
 	const struct cmp_vs *x = &r->vs[j->v - 1];
-	struct sbuf *out = &j->out, sb = SBUF_INIT;
-	int level = (int)lround(100 * (1 - c->opts.alpha));
+	struct sbuf *out = &j->out, *sb = &j->cell;
 
 	if (!shown_vs(x, j->all))
 		return;
 	if (!j->prev || !same_group(j->prev, r)) {
 		struct sbuf t = SBUF_INIT;
+		int level = (int)lround(100 * (1 - c->opts.alpha));
 
 		group_title(&t, r);
 		sbuf_addf(out, "%s**%s** vs **%s** — %s\n\n",
@@ -2034,43 +2081,47 @@ static void md_row(struct rows_job *j, const struct cmp_row *r)
 	}
 	j->prev = r;
 	md_cell(out, r->metric);
-	side_text(&sb, &r->side[0]);
-	md_cell(out, sb.buf);
-	sbuf_reset(&sb);
-	side_text(&sb, &r->side[j->v]);
-	md_cell(out, sb.buf);
-	sbuf_reset(&sb);
-	cmp_fmt_pct(&sb, x->change_pct);
-	md_cell(out, sb.buf);
-	sbuf_reset(&sb);
-	add_ci(&sb, x);
-	md_cell(out, sb.buf);
-	sbuf_reset(&sb);
-	cmp_fmt_pval(&sb, x->p);
-	md_cell(out, sb.buf);
-	sbuf_reset(&sb);
-	cmp_fmt_pval(&sb, x->q);
-	md_cell(out, sb.buf);
-	sbuf_reset(&sb);
-	sbuf_addstr(&sb, cmp_verdict_name(x->verdict));
-	if (x->note)
-		sbuf_addf(&sb, " (%s)", x->note);
-	md_cell(out, sb.buf);
+	sbuf_reset(sb);
+	side_text(sb, &r->side[0]);
+	md_cell(out, sb->buf);
+	sbuf_reset(sb);
+	side_text(sb, &r->side[j->v]);
+	md_cell(out, sb->buf);
+	sbuf_reset(sb);
+	cmp_fmt_pct(sb, x->change_pct);
+	md_cell(out, sb->buf);
+	sbuf_reset(sb);
+	add_ci(sb, x);
+	md_cell(out, sb->buf);
+	sbuf_reset(sb);
+	cmp_fmt_pval(sb, x->p);
+	md_cell(out, sb->buf);
+	sbuf_reset(sb);
+	cmp_fmt_pval(sb, x->q);
+	md_cell(out, sb->buf);
+	sbuf_reset(sb);
+	sbuf_addstr(sb, cmp_verdict_name(x->verdict));
+	if (x->note) {
+		sbuf_add(sb, " (", 2);
+		sbuf_addstr(sb, x->note);
+		sbuf_addch(sb, ')');
+	}
+	md_cell(out, sb->buf);
 	sbuf_add(out, "|\n", 2);
-	sbuf_release(&sb);
 	j->shown++;
 }
 
 static int write_markdown(const struct comparison *c, int all, FILE *f)
 {
 	struct rows_job st = { .c = c, .line = md_row, .all = all,
-			       .out = SBUF_INIT };
+			       .out = SBUF_INIT, .cell = SBUF_INIT };
 
 	for (st.v = 1; st.v < c->nvar; st.v++) {
 		st.prev = NULL;
 		write_rows(&st, f);
 	}
 	sbuf_release(&st.out);
+	sbuf_release(&st.cell);
 	if (!st.shown)
 		fputs("No significant changes.\n", f);
 	return 0;

@@ -283,8 +283,9 @@ static int load_metrics(struct loader *l)
 		metrics_from_cache(l, l->c->opts.metrics);
 		goto index;
 	}
-	st = db_prepare(l->db, "SELECT id, name, unit, kind = 3, "
-			       "direction, summary FROM metrics");
+	/* kind as stored, compared here: SQLite's "kind = 3" cost more */
+	st = db_prepare(l->db, "SELECT id, name, unit, kind, direction, "
+			       "summary FROM metrics");
 	if (!st)
 		return -1;
 	while (stmt_step(st) == SQLITE_ROW) {
@@ -308,7 +309,8 @@ static int load_metrics(struct loader *l)
 			l->mid = xrealloc(l->mid, n * sizeof(*l->mid));
 		}
 		l->mdir[l->nr_m] = 2;
-		l->mexact[l->nr_m] = (char)stmt_column_int(st, 3);
+		l->mexact[l->nr_m] = stmt_column_type(st, 3) != SQLITE_NULL &&
+				     stmt_column_int64(st, 3) == MK_EXACT;
 		l->mstated[l->nr_m] = (signed char)stmt_column_int(st, 4);
 		l->msummary[l->nr_m] = stmt_column_type(st, 5) == SQLITE_NULL ?
 			NULL : pool_add(l->c,
