@@ -10,7 +10,7 @@
 #include "core/smtp.h"
 #include "cmd.h"
 #include <getopt.h>
-#include <gmime/gmime.h>
+#include "../report/gmime.h"
 
 const char *const send_usage[] = {
 	"usage: perfsift send [--smtp URL] [--from A] [--to A]... [--cc A]... "
@@ -199,7 +199,10 @@ int cmd_send(int argc, const char **argv, struct perfsift_ctx *ctx UNUSED)
 		status = EXIT_USAGE;
 		goto out;
 	}
-	g_mime_init();
+	if (gmime_load()) {
+		status = EXIT_ENV;
+		goto out;
+	}
 	for (i = optind; i < argc; i++) {
 		r = send_one(argv[i], &o, &s);
 		if (r > status)

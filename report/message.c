@@ -12,7 +12,7 @@
 #include "core/sha256.h"
 #include "message.h"
 #include <fcntl.h>
-#include <gmime/gmime.h>
+#include "gmime.h"
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -33,16 +33,6 @@ time_t message_date(void)
 			"the time now is used", e);
 	}
 	return time(NULL);
-}
-
-static void gmime_once(void)
-{
-	static int done;
-
-	if (!done) {
-		g_mime_init();
-		done = 1;
-	}
 }
 
 /* Add the addresses of text (one or several, comma-separated). */
@@ -172,7 +162,8 @@ int message_build(const struct message_spec *m, struct sbuf *out,
 	int ret = -1;
 
 	*msgid = NULL;
-	gmime_once();
+	if (gmime_load())
+		return -1;
 	msg = g_mime_message_new(TRUE);
 	if (add_addresses(g_mime_message_get_from(msg), m->from, "From"))
 		goto out;

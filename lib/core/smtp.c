@@ -5,12 +5,12 @@
  * reply, which libcurl's own message does not always hold.
  */
 #include "core/compat.h"
+#include "core/dl.h"
 #include "core/input.h"
 #include "core/sbuf.h"
 #include "core/smtp.h"
 #include "core/strparse.h"
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <sys/stat.h>
 
 #define CONNECT_TIMEOUT_DEFAULT 30
@@ -375,10 +375,7 @@ static struct libcurl {
 
 static int curl_ready(void)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} syms[] = {
+	static const struct dl_sym syms[] = {
 		{ "curl_global_init", offsetof(struct libcurl, global_init) },
 		{ "curl_easy_init", offsetof(struct libcurl, easy_init) },
 		{ "curl_easy_setopt", offsetof(struct libcurl, easy_setopt) },
@@ -393,24 +390,16 @@ static int curl_ready(void)
 	};
 	static int state;	/* 0: not tried, 1: ready, -1: failed */
 	CURLcode rc;
-	void *so;
-	size_t i;
+	char *why;
 
 	if (state)
 		return state > 0 ? 0 : -1;
 	state = -1;
-	so = dlopen(LIBCURL_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!so)
-		return error("cannot load libcurl (Debian package libcurl4): "
-			     "%s", dlerror());
-	for (i = 0; i < ARRAY_SIZE(syms); i++) {
-		void *f = dlsym(so, syms[i].name);
-
-		if (!f)
-			return error("%s: no %s", LIBCURL_SONAME,
-				     syms[i].name);
-		/* POSIX: a function's address fits in a void * */
-		memcpy((char *)&lc + syms[i].off, &f, sizeof(f));
+	if (dl_load(LIBCURL_SONAME, "libcurl4", syms, ARRAY_SIZE(syms), &lc,
+		    &why)) {
+		error("%s", why);
+		free(why);
+		return -1;
 	}
 	rc = lc.global_init(CURL_GLOBAL_DEFAULT);
 	if (rc != CURLE_OK)

@@ -8,9 +8,9 @@
 #include "core/compat.h"
 #include "store/pg.h"
 #include "core/sbuf.h"
+#include "core/dl.h"
 
 #include <ctype.h>
-#include <dlfcn.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
@@ -63,36 +63,18 @@ static struct libpq {
 /* 0, or -1 with *why set (malloc'ed) when libpq cannot be loaded */
 static int libpq_ready(char **why)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} syms[] = {
+	static const struct dl_sym syms[] = {
 #define X(f) { #f, offsetof(struct libpq, f) },
 		LIBPQ_FUNCS(X)
 #undef X
 	};
-	static int state;	/* 0: not tried, 1: ready, -1: failed */
-	void *so;
-	size_t i;
+	static int state;	/* 0: not tried, 1: ready */
 
 	if (state > 0)
 		return 0;
-	so = dlopen(LIBPQ_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!so) {
-		*why = xstrfmt("cannot load libpq (Debian package libpq5): %s",
-			       dlerror());
+	if (dl_load(LIBPQ_SONAME, "libpq5", syms, ARRAY_SIZE(syms), &libpq,
+		    why))
 		return -1;
-	}
-	for (i = 0; i < ARRAY_SIZE(syms); i++) {
-		void *f = dlsym(so, syms[i].name);
-
-		if (!f) {
-			*why = xstrfmt("%s: no %s", LIBPQ_SONAME, syms[i].name);
-			return -1;
-		}
-		/* POSIX: a function's address fits in a void * */
-		memcpy((char *)&libpq + syms[i].off, &f, sizeof(f));
-	}
 	state = 1;
 	return 0;
 }

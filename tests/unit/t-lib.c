@@ -7,6 +7,7 @@
  * line per failed check and, last, "N passed, N failed".
  */
 #include "core/compat.h"
+#include "core/dl.h"
 #include "store/db.h"
 #include "core/input.h"
 #include "core/sbuf.h"
@@ -1028,6 +1029,31 @@ TEST(natkey)
 	sbuf_release(&kb);
 }
 
+/* dl_load(): a library, a missing one, a missing function */
+static void test_dl_load(void)
+{
+	struct { double (*cos)(double); } m = { NULL };
+	static const struct dl_sym cos_sym[] = { { "cos", 0 } };
+	static const struct dl_sym missing[] = { { "no_such_function", 0 } };
+	char *why = NULL;
+
+	check(dl_load("libm.so.6", "libc6", cos_sym, 1, &m, &why) == 0);
+	check(m.cos && m.cos(0) == 1);
+	check(dl_load("libperfsift-none.so.9", "nothing", cos_sym, 1, &m,
+		      &why) == -1);
+	{
+		static const char head[] = "cannot load libperfsift-none.so.9 "
+					   "(Debian package nothing): ";
+
+		check(why && !strncmp(why, head, sizeof(head) - 1));
+	}
+	free(why);
+	why = NULL;
+	check(dl_load("libm.so.6", "libc6", missing, 1, &m, &why) == -1);
+	check_str("libm.so.6: no no_such_function", why ? why : "");
+	free(why);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -1057,6 +1083,7 @@ int main(int argc, char **argv)
 	test_input_line_cap();
 	test_params_canonical();
 	test_natkey();
+	test_dl_load();
 	rmdir(tmpdir);
 	return test_done();
 }
