@@ -413,4 +413,18 @@ test_expect_success 'perfsift help send' '
 '
 
 smtpd_stop
+# GMime is loaded when a message is first read (report/gmime.h): a
+# library of its name without its functions stands for one that is
+# missing or broken, ahead of the real one on the loader's path.
+test_expect_success 'GMime that cannot be loaded: a clear error, exit 4, nothing sent' '
+	mkdir -p fakelib &&
+	printf "int perfsift_fake;\n" >fake.c &&
+	${CC:-cc} -shared -fPIC -o fakelib/libgmime-3.0.so.0 fake.c &&
+	before=$(received plain) &&
+	test_expect_code 4 env LD_LIBRARY_PATH="$TRASH/fakelib" \
+		"$PERFSIFT" send --smtp smtp://127.0.0.1:$PLAIN m.eml 2>err &&
+	grep "libgmime-3.0.so.0: no g_date_time_new_from_unix_utc" err &&
+	test "$(received plain)" = "$before"
+'
+
 test_done

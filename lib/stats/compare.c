@@ -2398,6 +2398,9 @@ out:
 	}
 	free(l.vrun);
 	free(l.gruns);
+	/* a comparison that failed holds nothing for its caller */
+	if (ret)
+		comparison_release(out);
 	return ret;
 }
 

@@ -267,7 +267,8 @@ struct comparison {
 
 /*
  * Compare var[1..nvar) against var[0].  Returns 0, or -1 after error()
- * (a database error).
+ * (a database error, a damaged blob, the memory budget), with *out
+ * released (comparison_release() of it again does nothing).
  */
 int compare_variants(struct db *db, struct selector *var, size_t nvar,
 		     const struct cmp_opts *opts, struct comparison *out);
