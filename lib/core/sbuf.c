@@ -74,10 +74,10 @@ void sbuf_addstr(struct sbuf *sb, const char *s)
 	sbuf_add(sb, s, strlen(s));
 }
 
-void sbuf_addpad(struct sbuf *sb, size_t width)
+void sbuf_addpad(struct sbuf *sb, size_t n)
 {
-	while (width--)
-		sbuf_addch(sb, ' ');
+	memset(sbuf_room(sb, n), ' ', n);
+	sbuf_setlen(sb, sb->len + n);
 }
 
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)

@@ -43,8 +43,8 @@ void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 size_t utf8_seq(const unsigned char *s, size_t n);
 /* Append s with each byte that is not valid UTF-8, and NUL, as U+FFFD. */
 void sbuf_add_utf8_repaired(struct sbuf *out, const char *s, size_t n);
-/* Append s with at most n spaces of padding to width w (left aligned). */
-void sbuf_addpad(struct sbuf *sb, size_t width);
+/* Append n spaces (one growth, one memset). */
+void sbuf_addpad(struct sbuf *sb, size_t n);
 
 /* Inline: these run once per byte or field on the hot paths. */
 static inline void sbuf_add(struct sbuf *sb, const void *data, size_t len)
@@ -54,6 +54,19 @@ static inline void sbuf_add(struct sbuf *sb, const void *data, size_t len)
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
+}
+
+/*
+ * Room for n more bytes: where to write them.  The writer then says how
+ * many it wrote with sbuf_setlen(sb, sb->len + written).  For writers
+ * that know a bound on their output (a number, an indented key) and
+ * would otherwise make several calls with a growth check each.
+ */
+static inline char *sbuf_room(struct sbuf *sb, size_t n)
+{
+	if (sb->len + n + 1 > sb->alloc)
+		sbuf_grow(sb, n);
+	return sb->buf + sb->len;
 }
 
 static inline void sbuf_addch(struct sbuf *sb, int c)

@@ -35,54 +35,31 @@ static const char *label(const struct comparison *c, size_t v)
  * Numbers as printf prints them, through output/numfmt.h: at 20,000 rows
  * printf's own conversion was most of the time of a table.
  */
-static void add_fixed(struct sbuf *sb, double v, int prec, int plus)
-{
-	char buf[NUMFMT_BUF];
-
-	sbuf_add(sb, buf, fmt_fixed(buf, v, prec, plus));
-}
-
-/* printf's "%{width}.{prec}f" (right-aligned) to f, in one write */
-/* "%-*s": s left-aligned in width bytes */
-static void add_left(struct sbuf *sb, const char *s, size_t width)
-{
-	size_t n = strlen(s), pad = width > n ? width - n : 0;
-
-	sbuf_grow(sb, n + pad);
-	memcpy(sb->buf + sb->len, s, n);
-	memset(sb->buf + sb->len + n, ' ', pad);
-	sbuf_setlen(sb, sb->len + n + pad);
-}
-
-/* "%*.*f" (plus: "%+*.*f") of v appended to sb */
 static void add_fixed_w(struct sbuf *sb, double v, int width, int prec,
 			int plus)
 {
 	char num[NUMFMT_BUF];
-	size_t n = fmt_fixed(num, v, prec, plus), pad = 0;
+	size_t n = fmt_fixed(num, v, prec, plus);
 
+	/* "%*.*f" (plus: "%+*.*f"): right-aligned in width */
 	if (width > 0 && (size_t)width > n)
-		pad = (size_t)width - n;
-	sbuf_grow(sb, pad + n);
-	memset(sb->buf + sb->len, ' ', pad);
-	memcpy(sb->buf + sb->len + pad, num, n);
-	sbuf_setlen(sb, sb->len + pad + n);
+		sbuf_addpad(sb, (size_t)width - n);
+	sbuf_add(sb, num, n);
 }
 
-static void put_fixed(FILE *f, double v, int width, int prec, int plus)
+static void add_fixed(struct sbuf *sb, double v, int prec, int plus)
 {
-	char buf[NUMFMT_BUF + 64], num[NUMFMT_BUF];
-	size_t n = fmt_fixed(num, v, prec, plus), pad = 0;
+	add_fixed_w(sb, v, 0, prec, plus);
+}
 
-	if (width > 0 && (size_t)width > n)
-		pad = (size_t)width - n;
-	if (pad > 64) {
-		fprintf(f, "%*s", (int)pad, "");
-		pad = 0;
-	}
-	memset(buf, ' ', pad);
-	memcpy(buf + pad, num, n);
-	fwrite_unlocked(buf, 1, pad + n, f);
+/* "%-*s": s left-aligned in width bytes */
+static void add_left(struct sbuf *sb, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+
+	sbuf_add(sb, s, n);
+	if (width > n)
+		sbuf_addpad(sb, width - n);
 }
 
 /* The confidence interval of the change: "[-1.37%, +2.34%]", or "-". */
@@ -288,8 +265,7 @@ static void grid_layout(struct grid *g)
 	for (i = 0; i < g->ncols; i++)
 		rowmax += g->w[i] + 2;
 	/* each cell's bytes, plus at most its column's width of padding */
-	sbuf_grow(&g->out, g->text.len + g->nr / g->ncols * rowmax);
-	p = g->out.buf + g->out.len;
+	p = sbuf_room(&g->out, g->text.len + g->nr / g->ncols * rowmax);
 	for (i = 0; i < g->nr; i++) {
 		size_t col = i % g->ncols;
 		const char *cell = g->text.buf + g->start[i];
@@ -315,8 +291,7 @@ static void grid_layout(struct grid *g)
 			*p++ = ' ';
 		}
 	}
-	g->out.len = (size_t)(p - g->out.buf);
-	g->out.buf[g->out.len] = '\0';
+	sbuf_setlen(&g->out, (size_t)(p - g->out.buf));
 out:
 	sbuf_release(&g->text);
 	free(g->start);
@@ -1080,12 +1055,14 @@ static int mm_star(const struct cmp_side *b, const struct cmp_side *x,
 static void mm_tree_line(const struct comparison *c, const struct cmp_row *r,
 			 const char *label, const char *op, size_t wl,
 			 size_t wo, int fl, const double *val, int pndiff,
-			 int star_row, int mon, int style, FILE *f)
+			 int star_row, int mon, int style, struct sbuf *out)
 {
 	int higher = mm_higher(r);
 	size_t v;
 
-	fprintf(f, "%-*s %-*s", (int)wl, label, (int)wo, op);
+	add_left(out, label, wl);
+	sbuf_addch(out, ' ');
+	add_left(out, op, wo);
 	for (v = 0; v < c->nvar; v++) {
 		/* NaN, an undefined mean, a missing run: 0.00 (0.00%) */
 		double x = isfinite(val[v]) ? val[v] : 0, d = 0;
@@ -1096,14 +1073,14 @@ static void mm_tree_line(const struct comparison *c, const struct cmp_row *r,
 					      higher && !pndiff);
 		if (v && star_row)
 			sig = mm_star(&r->side[0], &r->side[v], higher, style);
-		put_fixed(f, x, fl, 2, 0);
+		add_fixed_w(out, x, fl, 2, 0);
 		if (mon)
 			continue;
-		fwrite_unlocked(sig ? " *" : " (", 1, 2, f);
-		put_fixed(f, isfinite(d) ? d : 0, 7, 2, 0);
-		fwrite_unlocked(sig ? "%*" : "%)", 1, 2, f);
+		sbuf_add(out, sig ? " *" : " (", 2);
+		add_fixed_w(out, isfinite(d) ? d : 0, 7, 2, 0);
+		sbuf_add(out, sig ? "%*" : "%)", 2);
 	}
-	fputc('\n', f);
+	sbuf_addch(out, '\n');
 }
 
 /* The rows of one table, ordered as the base's import reported them. */
@@ -1132,6 +1109,7 @@ static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
 	size_t nr = 0, j, wl = 0, wo = 0, v;
 	int fl = style == 2020 ? 12 : 18, st, any_multi = 0;
 	double *val = xcalloc(c->nvar, sizeof(*val));
+	struct sbuf out = SBUF_INIT;	/* the lines, written at once */
 
 	rows = xcalloc(k - i, sizeof(*rows));
 	for (j = i; j < k; j++) {
@@ -1188,7 +1166,7 @@ static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
 			mm_tree_line(c, r, l, mm_tree_op(r, &m), wl, wo, fl,
 				     val, st == MT_STDDEV ||
 				     st == MT_COEFFVAR, st == MT_MEAN, 0,
-				     style, f);
+				     style, &out);
 		}
 	}
 	for (j = 0; j < nr; j++) {
@@ -1203,8 +1181,10 @@ static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
 					   mm_higher(r),
 					   m.kind == MMK_SINGLE_MEAN);
 		mm_tree_line(c, r, m.label, mm_tree_op(r, &m), wl, wo, fl,
-			     val, 0, 0, monitor, style, f);
+			     val, 0, 0, monitor, style, &out);
 	}
+	fwrite_unlocked(out.buf, 1, out.len, f);
+	sbuf_release(&out);
 	free(rows);
 	free(val);
 	return 1;

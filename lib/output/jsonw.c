@@ -16,15 +16,11 @@ static const unsigned char needs_escape[256] = {
 	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
 };
 
-/* Room for n more bytes at the end of sb: where to write them. */
-static inline char *room(struct sbuf *sb, size_t n)
-{
-	if (sb->len + n + 1 > sb->alloc)
-		sbuf_grow(sb, n);
-	return sb->buf + sb->len;
-}
-
-/* The bytes written at room() up to end are the buffer's. */
+/*
+ * The bytes written at sbuf_room() up to end are the buffer's: within
+ * the room asked for, so without sbuf_setlen()'s check and call (an
+ * item a few bytes, 800,000 of them in a document of 20,000 rows).
+ */
 static inline void wrote(struct sbuf *sb, char *end)
 {
 	sb->len = (size_t)(end - sb->buf);
@@ -49,7 +45,7 @@ static void put_string(struct sbuf *sb, const char *s)
 
 	if (!s[n]) {
 		/* the usual string: nothing to escape, one copy */
-		p = room(sb, n + 2);
+		p = sbuf_room(sb, n + 2);
 		*p++ = '"';
 		memcpy(p, s, n);
 		p += n;
@@ -103,7 +99,7 @@ static void item(struct jsonw *w, const char *key)
 	struct sbuf *sb = w->out;
 	size_t klen = key ? plain_len(key) : 0;
 	size_t indent = 2 * (size_t)w->depth;
-	char *p = room(sb, indent + 2 + klen + 4);
+	char *p = sbuf_room(sb, indent + 2 + klen + 4);
 
 	if (w->depth) {
 		int comma = w->has_items[w->depth];
@@ -159,7 +155,7 @@ void jw_end(struct jsonw *w)
 
 	if (!w->depth)
 		BUG("jw_end() without an open object or array");
-	p = room(sb, indent + 2);
+	p = sbuf_room(sb, indent + 2);
 	if (w->has_items[w->depth]) {
 		*p++ = '\n';
 		memset(p, ' ', indent);
@@ -189,7 +185,7 @@ void jw_num(struct jsonw *w, const char *key, double v)
 		return;
 	}
 	/* 15 digits: printf's "%.15g", which reads back as the double */
-	p = room(w->out, NUMFMT_BUF);
+	p = sbuf_room(w->out, NUMFMT_BUF);
 	wrote(w->out, p + fmt_general(p, v, 15));
 }
 

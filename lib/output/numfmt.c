@@ -69,31 +69,30 @@ static void digits8(uint32_t x, char *d)
 	memcpy(d + 6, pairs + 2 * (lo % 100), 2);
 }
 
-/* m < 10^n, n <= 16, as exactly n digits (zeros in front). */
-static void digits_n(uint64_t m, int n, char *d)
-{
-	char tmp[16];
-
-	digits8((uint32_t)(m / 100000000), tmp);
-	digits8((uint32_t)(m % 100000000), tmp + 8);
-	memcpy(d, tmp + 16 - n, (size_t)n);
-}
-
 /* The decimal digits of m, at least min (<= 24) of them (zeros in front). */
 static int digits_of(uint64_t m, int min, char *d)
 {
-	uint64_t p = 10;
-	int n = 1;
+	static const uint64_t p10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	int n = min < 1 ? 1 : min;
 	char *e;
 
-	while (n < 20 && m >= p) {
+	/* counted from min up: %g's m has exactly min digits */
+	while (n < 20 && m >= p10[n])
 		n++;
-		p *= 10;	/* 10^19 still fits; the loop ends at 20 */
-	}
-	if (n < min)
-		n = min;
-	/* from the right, two digits a division */
+	/* from the right: eight digits at a time in 32 bits, then pairs */
 	e = d + n;
+	while (m >= 100000000) {
+		e -= 8;
+		digits8((uint32_t)(m % 100000000), e);
+		m /= 100000000;
+	}
 	while (m >= 100) {
 		e -= 2;
 		memcpy(e, pairs + 2 * (m % 100), 2);
@@ -185,11 +184,7 @@ size_t fmt_general(char *buf, double v, int prec)
 	if (m < top / 10 || m >= top)
 		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
 	/* top / 10 <= m < top: exactly prec digits */
-	n = prec;
-	if (prec <= 16)
-		digits_n(m, n, d);
-	else
-		n = digits_of(m, prec, d);
+	n = digits_of(m, prec, d);
 	while (n > 1 && d[n - 1] == '0')	/* %g drops trailing zeros */
 		n--;
 	if (signbit(v))

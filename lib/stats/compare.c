@@ -819,33 +819,37 @@ struct digest_pipe {
 	size_t freed_worker, freed_here;	/* samples, digest_row() */
 };
 
-static void digest_block(void *ctx, void *job)
+/* digest_row() over rows b[0]..b[1]; the samples it freed */
+static size_t digest_range(struct loader *l, const size_t *b)
 {
-	struct digest_pipe *p = ctx;
-	const size_t *b = job;
 	size_t i, freed = 0;
 
 	for (i = b[0]; i < b[1]; i++)
-		freed += digest_row(p->l, &p->l->c->rows[i]);
-	p->freed_worker += freed;
+		freed += digest_row(l, &l->c->rows[i]);
+	return freed;
+}
+
+static void digest_block(void *ctx, void *job)
+{
+	struct digest_pipe *p = ctx;
+
+	p->freed_worker += digest_range(p->l, job);
 }
 
 /* Rows p->handed..hi are complete: to the helper, or digested here. */
 static void pipe_hand(struct digest_pipe *p, size_t hi)
 {
-	size_t *b = p->block[p->next], i;
+	size_t *b = p->block[p->next];
 
 	if (hi <= p->handed)
 		return;
 	b[0] = p->handed;
 	b[1] = hi;
 	p->handed = hi;
-	if (p->w && !worker_try_queue(p->w, b)) {
+	if (p->w && !worker_try_queue(p->w, b))
 		p->next = (p->next + 1) % 3;
-		return;
-	}
-	for (i = b[0]; i < b[1]; i++)
-		p->freed_here += digest_row(p->l, &p->l->c->rows[i]);
+	else
+		p->freed_here += digest_range(p->l, b);
 }
 
 /*
