@@ -81,6 +81,12 @@ struct cmp_opts {
 	 */
 	const struct cmp_metrics *metrics;
 	/*
+	 * The t quantiles of the intervals (stats_tq_init() at 1 - alpha),
+	 * for many comparisons at one alpha; NULL: each comparison builds
+	 * its own (about 130 quantiles).  Borrowed.
+	 */
+	const struct stats_tq *ci_tq;
+	/*
 	 * Leave the confidence intervals of the change to compare_row_ci()
 	 * (NAN until then): a caller that shows a few rows of many
 	 * comparisons computes them for those rows only.  The verdicts of
@@ -199,7 +205,10 @@ struct cmp_vs {
 	 * taken while they were loaded: the tests' results on them, and
 	 * the log-scale figures of the family guard.
 	 */
-	signed char welch_ok, mwu_ok;	/* that test gave its p */
+	signed char welch_ok;	/* that test gave its p */
+	signed char mwu_ok;	/* 1: mwu_p is the U test's p; 2: its exact
+				 * p is not counted yet, mwu_p holds U
+				 * (stats_mwu_deferred()) */
 	signed char logs;		/* log figures below (log_pooled) */
 	const char *note;	/* borrowed: interned in the comparison */
 	double welch_p, mwu_p;
@@ -262,6 +271,7 @@ struct comparison {
 	/* counts over all (row, vs) pairs */
 	long nr_regressions, nr_improvements, nr_unknown, nr_tests;
 	long *runs;		/* owned: runs per variant */
+	struct stats_tq ci_tq_own;	/* unless opts.ci_tq */
 	size_t mwu_need_n;	/* stats_mwu_min_n(alpha) */
 };
 

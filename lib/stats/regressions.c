@@ -245,6 +245,8 @@ int regressions_find(struct db *db, const char *base, enum rg_order order,
 	if (!out->metrics)
 		return -1;
 	o.metrics = out->metrics;
+	stats_tq_init(&out->ci_tq, 1.0 - o.alpha);
+	o.ci_tq = &out->ci_tq;
 	o.defer = 1;
 	o.ci_later = 1;
 	out->ncmp = base ? 1 : out->nvar - 1;

@@ -35,6 +35,7 @@ struct regressions {
 	struct comparison *cmp;
 	size_t ncmp;
 	struct cmp_metrics *metrics;	/* owned: the comparisons' metrics */
+	struct stats_tq ci_tq;		/* their intervals' quantiles */
 	long nr_regressions;
 };
 

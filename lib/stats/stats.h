@@ -185,6 +185,19 @@ int stats_welch_summary(double mean_a, double sd_a, double na,
 int stats_mwu(const double *a, size_t na, const double *b, size_t nb,
 	      struct stats_test *out);
 
+/*
+ * stats_mwu() in two steps, for a caller that may never need p: when
+ * the test is exact and no value is tied, returns 1 with stat set and p
+ * NAN; stats_mwu_p_untied(na, nb, stat) then gives the p stats_mwu()
+ * would have, bit for bit.  Otherwise returns what stats_mwu() does,
+ * with its p.
+ */
+int stats_mwu_deferred(const double *a, size_t na, const double *b,
+		       size_t nb, struct stats_test *out);
+/* The exact p of U = u for na x nb samples without ties; NAN if u is not
+ * a possible U or the sizes are beyond STATS_MWU_EXACT_MAX. */
+double stats_mwu_p_untied(size_t na, size_t nb, double u);
+
 /* Smallest two-sided p attainable without ties: min(1, 2 / C(na+nb, na)). */
 double stats_mwu_min_p(size_t na, size_t nb);
 
@@ -208,6 +221,29 @@ size_t stats_mwu_min_n(double alpha);
 int stats_change_ci(double mean_a, double sd_a, double na,
 		    double mean_b, double sd_b, double nb, double conf,
 		    double *lo_pct, double *hi_pct);
+
+/*
+ * The t quantile at one level for any df, from a table: stats_tq_ppf()
+ * starts the search where the table says and is done after one
+ * evaluation of the t distribution instead of two or three.  The result
+ * is stats_t_ppf()'s to within a few units of the last place (not bit
+ * for bit: the search starts elsewhere).  For a caller that needs the
+ * quantile at one level for thousands of df (compare's intervals);
+ * building the table costs about 130 quantiles.
+ */
+#define STATS_TQ_N 128
+struct stats_tq {
+	double p;			/* the quantile's level, (1 + conf) / 2 */
+	int ok;				/* 0: conf outside (0, 1) */
+	double y[STATS_TQ_N + 1];	/* log t_ppf(p, N / i); [0] normal */
+};
+void stats_tq_init(struct stats_tq *tq, double conf);
+/* stats_t_ppf(tq->p, df); df below 1 or infinite: by stats_t_ppf() */
+double stats_tq_ppf(const struct stats_tq *tq, double df);
+/* stats_change_ci() at the table's conf, its quantiles from the table */
+int stats_change_ci_tq(const struct stats_tq *tq, double mean_a,
+		       double sd_a, double na, double mean_b, double sd_b,
+		       double nb, double *lo_pct, double *hi_pct);
 
 /*
  * Benjamini-Hochberg adjusted p-values (q-values), in input order:
