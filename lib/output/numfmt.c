@@ -18,15 +18,42 @@ static long double pow10l_exact(int k)
 	return p[k];
 }
 
+/* 10^k, exact in double for k <= 22 (5^22 < 2^53) */
+static const double pow10_exact[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
 /*
  * a * 10^k rounded to the nearest integer into *m, if that is certainly
  * what exact arithmetic gives: 0, or -1 when the caller must ask
  * snprintf (a tie or near one, or a value too large to hold exactly).
+ * a >= 0.
  */
-static int scaled_round(long double a, int k, uint64_t *m)
+static int scaled_round(double a, int k, uint64_t *m)
 {
 	long double x, r, frac;
 
+	/*
+	 * In double first: one product or quotient of exact operands,
+	 * correctly rounded, is within 2^-53 x of the exact value.  x - r
+	 * is exact (r <= x < 2r, or r = 0), so only a remainder within
+	 * that of a half is in doubt.  In double this is SSE arithmetic;
+	 * the long double path below needs the x87 unit and two changes
+	 * of its rounding mode for one conversion.
+	 */
+	if (k >= -22 && k <= 22) {
+		double xd = k >= 0 ? a * pow10_exact[k] : a / pow10_exact[-k];
+
+		if (xd < 0x1p53) {
+			double rd = (double)(int64_t)xd, fd = xd - rd;
+
+			if (fabs(fd - 0.5) > xd * 0x1p-52) {
+				*m = (uint64_t)rd + (fd > 0.5);
+				return 0;
+			}
+		}
+	}
 	if (k >= 0) {
 		if (k > 27)
 			return -1;
@@ -116,7 +143,7 @@ size_t fmt_fixed(char *buf, double v, int prec, int plus)
 	int n, pos = 0;
 
 	if (!isfinite(v) || prec < 0 || prec > 17 ||
-	    scaled_round(fabsl((long double)v), prec, &m))
+	    scaled_round(fabs(v), prec, &m))
 		return (size_t)snprintf(buf, NUMFMT_BUF, plus ? "%+.*f" : "%.*f",
 					prec, v);
 	if (signbit(v))
@@ -137,7 +164,7 @@ size_t fmt_fixed(char *buf, double v, int prec, int plus)
 
 size_t fmt_general(char *buf, double v, int prec)
 {
-	long double a = fabsl((long double)v);
+	double a = fabs(v);
 	char d[24];
 	uint64_t m, top;
 	int e, n, pos = 0;

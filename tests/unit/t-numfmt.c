@@ -3,7 +3,8 @@
  * without '+') and "%.*g" of a few hundred thousand doubles, byte for byte.  The
  * values are the kinds a comparison prints (means, sds, percentages,
  * p-values: seeded random magnitudes from 1e-12 to 1e18, both signs) and
- * the hard ones: exact halves (0.125, 2.5), values next to them, round
+ * the hard ones: exact halves (0.125, 2.5), values next to them and to
+ * decimal halves at every scale, round
  * numbers, the 9.9999 that rounds into a new digit, powers of ten and
  * their neighbours, denormals, zeros of both signs, NaN and infinities.
  */
@@ -103,6 +104,31 @@ TEST(random)
 	check_int(0, failures);
 }
 
+/*
+ * Values within a few units of the last place of a decimal half at
+ * every scale, where a product rounded in double cannot tell which way
+ * the half goes and the exact path must decide.
+ */
+TEST(near_halves)
+{
+	uint64_t s = 20261202;
+	int p, i, u;
+
+	for (p = 0; p <= 8; p++)
+		for (i = 0; i < 1000; i++) {
+			int bits = 1 + (int)(xorshift64s(&s) % 52);
+			double k = (double)(xorshift64s(&s) >> (64 - bits));
+			double v = (k + 0.5) / pow(10, p);
+
+			for (u = 0; u < 3; u++) {
+				one(v);
+				one(-v);
+				v = nextafter(v, (i & 1) ? INFINITY : -INFINITY);
+			}
+		}
+	check_int(0, failures);
+}
+
 TEST(integers)
 {
 	static const long long v[] = {
@@ -124,6 +150,7 @@ int main(void)
 	test_special();
 	test_halves();
 	test_random();
+	test_near_halves();
 	test_integers();
 	return test_done();
 }
