@@ -39,11 +39,20 @@ static void add_fixed_w(struct sbuf *sb, double v, int width, int prec,
 			int plus)
 {
 	char num[NUMFMT_BUF];
-	size_t n = fmt_fixed(num, v, prec, plus);
+	size_t n = fmt_fixed(num, v, prec, plus), pad;
+	char *p;
 
 	/* "%*.*f" (plus: "%+*.*f"): right-aligned in width */
-	if (width > 0 && (size_t)width > n)
-		sbuf_addpad(sb, (size_t)width - n);
+	pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+	if (pad <= 16 && n <= 24) {
+		/* a column's number: copies of a constant size, no calls */
+		p = sbuf_room(sb, 16 + 24);
+		memcpy(p, "                ", 16);
+		memcpy(p + pad, num, 24);
+		sbuf_setlen(sb, sb->len + pad + n);
+		return;
+	}
+	sbuf_addpad(sb, pad);
 	sbuf_add(sb, num, n);
 }
 

@@ -4,19 +4,28 @@
 #include "core/compat.h"
 #include "output/numfmt.h"
 
-/* 10^k, exact in long double for k <= 27 (5^27 < 2^63); a constant
- * table: the writers format on two threads */
-static long double pow10l_exact(int k)
-{
-	static const long double p[28] = {
-		1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L,
-		1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L,
-		1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L,
-		1e26L, 1e27L,
-	};
+typedef unsigned __int128 u128;
 
-	return p[k];
-}
+/* 10^k and 5^k (5^27 < 2^63); constant tables: the writers format on two
+ * threads */
+static const uint64_t pow10_u[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+static const uint64_t pow5_u[28] = {
+	1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
+	390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
+	1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
+	762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+	95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+	11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
+	1490116119384765625ULL, 7450580596923828125ULL,
+};
 
 /* 10^k, exact in double for k <= 22 (5^22 < 2^53) */
 static const double pow10_exact[23] = {
@@ -24,24 +33,36 @@ static const double pow10_exact[23] = {
 	1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+#define LIMIT_M ((uint64_t)1 << 53)	/* the m printf's digits may hold */
+
+/* q rounded up when the remainder rem of the divisor d is above a half,
+ * or is a half and q odd (printf's ties go to the even digit) */
+static int round_half_even(u128 q, u128 rem, u128 d, uint64_t *m)
+{
+	if (q >= LIMIT_M)
+		return -1;
+	*m = (uint64_t)q + (2 * rem > d || (2 * rem == d && (q & 1)));
+	return 0;
+}
+
 /*
- * a * 10^k rounded to the nearest integer into *m, if that is certainly
- * what exact arithmetic gives: 0, or -1 when the caller must ask
- * snprintf (a tie or near one, or a value too large to hold exactly).
- * a >= 0.
+ * a * 10^k rounded to the nearest integer (ties to even, as printf) into
+ * *m: 0, or -1 when the caller must ask snprintf (|k| > 27, or a result
+ * of 2^53 or more).  a >= 0 and finite.
+ *
+ * First in double: one product or quotient of exact operands, correctly
+ * rounded, is within 2^-53 x of the exact value, and x - r is exact
+ * (r <= x < 2r, or r = 0), so it decides unless the remainder is that
+ * close to a half.  Then exactly, in integers: a = M 2^E with M < 2^53,
+ * so a 10^k is M 5^k 2^(E+k), below 2^116 before the shift, and
+ * a / 10^j is M 2^(E-j) / 5^j.
  */
 static int scaled_round(double a, int k, uint64_t *m)
 {
-	long double x, r, frac;
+	uint64_t bits, M;
+	int E, s;
+	u128 d;
 
-	/*
-	 * In double first: one product or quotient of exact operands,
-	 * correctly rounded, is within 2^-53 x of the exact value.  x - r
-	 * is exact (r <= x < 2r, or r = 0), so only a remainder within
-	 * that of a half is in doubt.  In double this is SSE arithmetic;
-	 * the long double path below needs the x87 unit and two changes
-	 * of its rounding mode for one conversion.
-	 */
 	if (k >= -22 && k <= 22) {
 		double xd = k >= 0 ? a * pow10_exact[k] : a / pow10_exact[-k];
 
@@ -54,29 +75,54 @@ static int scaled_round(double a, int k, uint64_t *m)
 			}
 		}
 	}
+	memcpy(&bits, &a, sizeof(bits));
+	M = bits & ((LIMIT_M >> 1) - 1);
+	E = (int)(bits >> 52 & 0x7ff);
+	if (E) {
+		M |= LIMIT_M >> 1;
+		E -= 1075;
+	} else {
+		E = -1074;	/* subnormal, or 0 */
+	}
 	if (k >= 0) {
+		u128 p;
+
 		if (k > 27)
 			return -1;
-		x = a * pow10l_exact(k);	/* one rounding: 2^-64 relative */
-	} else {
-		if (-k > 27)
-			return -1;
-		x = a / pow10l_exact(-k);
+		p = (u128)M * pow5_u[k];
+		s = E + k;
+		if (s >= 0) {
+			if (s >= 53 || p >= (u128)LIMIT_M >> s)
+				return -1;
+			*m = (uint64_t)(p << s);
+			return 0;
+		}
+		if (s < -116) {		/* p < 2^116: below a half */
+			*m = 0;
+			return 0;
+		}
+		d = (u128)1 << -s;
+		return round_half_even(p >> -s, p & (d - 1), d, m);
 	}
-	if (!(x < 9007199254740992.0L))		/* 2^53 */
+	if (k < -27)
 		return -1;
-	/* x >= 0 and below 2^53: truncation is floorl(), without a call */
-	r = (long double)(uint64_t)x;
-	frac = x - r;
-	/*
-	 * x is within 2^-63 relative of the exact product: below 2^53 that
-	 * is under 2^-10 absolute.  A remainder that close to a half could
-	 * round either way (and an exact tie goes to the even digit).
-	 */
-	if (fabsl(frac - 0.5L) < 0x1p-9L)
-		return -1;
-	*m = (uint64_t)r + (frac > 0.5L);
-	return 0;
+	/* a / 10^j = M 2^(E-j) / 5^j */
+	s = E + k;
+	d = pow5_u[-k];
+	if (s >= 0) {
+		u128 n;
+
+		if (s > 127 - 53)
+			return -1;
+		n = (u128)M << s;
+		return round_half_even(n / d, n % d, d, m);
+	}
+	if (-s > 127 - 63) {		/* the divisor above 2^64 > 2 M */
+		*m = 0;
+		return 0;
+	}
+	d <<= -s;
+	return round_half_even(M / d, M % d, d, m);
 }
 
 /* "00" to "99" */
@@ -99,19 +145,11 @@ static void digits8(uint32_t x, char *d)
 /* The decimal digits of m, at least min (<= 24) of them (zeros in front). */
 static int digits_of(uint64_t m, int min, char *d)
 {
-	static const uint64_t p10[20] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-		100000000000000ULL, 1000000000000000ULL,
-		10000000000000000ULL, 100000000000000000ULL,
-		1000000000000000000ULL, 10000000000000000000ULL,
-	};
 	int n = min < 1 ? 1 : min;
 	char *e;
 
 	/* counted from min up: %g's m has exactly min digits */
-	while (n < 20 && m >= p10[n])
+	while (n < 20 && m >= pow10_u[n])
 		n++;
 	/* from the right: eight digits at a time in 32 bits, then pairs */
 	e = d + n;
@@ -138,7 +176,7 @@ static int digits_of(uint64_t m, int min, char *d)
 
 size_t fmt_fixed(char *buf, double v, int prec, int plus)
 {
-	char d[24];
+	char d[24 + 16];	/* the digits, and room to copy 16 past them */
 	uint64_t m;
 	int n, pos = 0;
 
@@ -151,11 +189,18 @@ size_t fmt_fixed(char *buf, double v, int prec, int plus)
 	else if (plus)
 		buf[pos++] = '+';
 	n = digits_of(m, prec + 1, d);
-	memcpy(buf + pos, d, (size_t)(n - prec));
+	/*
+	 * Copies of a constant size, which the compiler makes a few moves
+	 * (a call each took more than the digits): n <= 20, prec <= 17,
+	 * and buf holds NUMFMT_BUF
+	 */
+	memcpy(buf + pos, d, 24);
 	pos += n - prec;
 	if (prec) {
 		buf[pos++] = '.';
-		memcpy(buf + pos, d + n - prec, (size_t)prec);
+		memcpy(buf + pos, d + n - prec, 16);
+		if (prec > 16)
+			buf[pos + 16] = d[n - 1];
 		pos += prec;
 	}
 	buf[pos] = '\0';
@@ -195,7 +240,7 @@ size_t fmt_general(char *buf, double v, int prec)
 	 */
 	e = (e - 1) * 78913;
 	e = e >= 0 ? e / 262144 : -((-e + 262143) / 262144);
-	top = (uint64_t)pow10l_exact(prec);
+	top = pow10_u[prec];
 	if (scaled_round(a, prec - 1 - e, &m))
 		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
 	if (m < top / 10) {		/* the estimate was one too high */
