@@ -391,7 +391,7 @@ static int finish(struct db *db, const struct import_opts *o,
 		error("%s: no data found in this %s", ctx->path, what);
 		goto fail;
 	}
-	if (ctx->nr_runs && db_pack_runs(db, ctx->import_id))
+	if (ctx->nr_runs && db_pack_import(ctx))
 		goto fail;
 	fill_result(res, ctx);
 	db_import_end(ctx);

@@ -84,6 +84,28 @@ test_expect_success 'compare prints the same bytes from the blobs and from the r
 	done
 '
 
+# More values than an import holds in memory for its blobs (4 MiB,
+# 262,144 values; lib/store/values.h): in run order the runs before the
+# current one are written when it fills; in metric order every run
+# gets values after its blob was written and is packed from the table.
+test_expect_success 'past the values an import holds: in run order and interleaved' '
+	awk "BEGIN { print \"label,iteration,metric,value\";
+		for (l = 0; l < 2; l++) for (i = 0; i < 4; i++)
+			for (m = 0; m < 35000; m++)
+				printf \"%s,%d,m%05d_ops,%d.5\n\", l ? \"b\" : \"a\", i, m, m + i }" \
+		>seq.csv &&
+	(head -n 1 seq.csv && tail -n +2 seq.csv | sort -t, -k3,3 -k1,1 -k2,2n) \
+		>mixed.csv &&
+	for f in seq mixed; do
+		PERFSIFT_DB=$TRASH/held-$f.db &&
+		perfsift import $f.csv >out &&
+		grep "8 runs, 280000 samples" out &&
+		test "$(python3 unpack.py "$PERFSIFT_DB")" = 280000 &&
+		test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM run_values")" = 8 ||
+		return 1
+	done
+'
+
 # damage.py DB HOW: the first run's blob with its first two entries
 # swapped (HOW=swap) or its first entry twice (HOW=dup); prints the run
 cat >damage.py <<\EOF

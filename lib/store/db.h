@@ -26,7 +26,7 @@ enum db_stmt {
 	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_HAS_SAMPLE,
 	ST_SET_STATE, ST_INS_POSITION, ST_INS_HIST, ST_INS_IMPORT,
 	ST_FIND_HASH, ST_SET_HASH, ST_FIND_PATH, ST_RESOLVE_COMMIT, ST_MAX_METRIC, ST_PACK_LIST,
-	ST_PACK_INS, ST_PACK_ROWS, ST_NR,
+	ST_PACK_INS, ST_PACK_ROWS, ST_PACK_DEL, ST_NR,
 };
 
 /*
@@ -215,6 +215,7 @@ struct import_overrides {
 };
 
 struct series_buf;
+struct values_held;
 
 /*
  * One result being imported (a file, or a directory that an importer
@@ -260,6 +261,8 @@ struct import_ctx {
 	size_t seen_bytes;
 	int64_t seen_run;
 	int seen_new;
+	/* owned: the values of the runs, for their run_values (values.h) */
+	struct values_held *held;
 	/*
 	 * The variants emitted under overrides, as their inputs name them,
 	 * with the row (testcase, machine, params) each lands in; owned by

@@ -7,6 +7,7 @@
 #include "core/compat.h"
 #include "store/db.h"
 #include "store/series.h"
+#include "store/values.h"
 #include "core/sbuf.h"
 #include <ctype.h>
 #include <inttypes.h>
@@ -148,6 +149,7 @@ struct stmt *db_stmt(struct db *db, enum db_stmt which)
 			"n = excluded.n, data = excluded.data",
 		[ST_PACK_ROWS] = "SELECT metric_id, value, derived FROM samples "
 			"WHERE run_id = ? ORDER BY metric_id",
+		[ST_PACK_DEL] = "DELETE FROM run_values WHERE run_id = ?",
 		[ST_HAS_SAMPLE] = "SELECT 1 FROM samples WHERE run_id = ? AND "
 			"metric_id = (SELECT id FROM metrics WHERE name = ?)",
 		[ST_SET_STATE] = "UPDATE metrics SET direction = "
@@ -342,6 +344,7 @@ int db_import_delete(struct db *db, int64_t import_id)
 
 void db_import_end(struct import_ctx *ctx)
 {
+	values_held_free(ctx);
 	free(ctx->seen);
 	ctx->seen = NULL;
 	ctx->seen_bytes = 0;
@@ -1065,6 +1068,8 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 			     ctx->path, line, metric);
 	if (rc != SQLITE_DONE)
 		return db_fail(ctx->db, rc, ctx->path, line);
+	if (!ctx->db->pg)
+		values_held_add(ctx, id, value, 0);
 	ctx->nr_samples++;
 	return 0;
 }

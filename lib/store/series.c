@@ -4,6 +4,7 @@
 #include "core/compat.h"
 #include <inttypes.h>
 #include "store/series.h"
+#include "store/values.h"
 #include "core/le.h"
 #include "core/parallel.h"
 
@@ -94,8 +95,11 @@ static int db_emit_derived(struct import_ctx *ctx, int64_t mid,
 	db_bind_id(st, 5, source_id);
 	if (db_step_done(ctx, st, line))
 		return -1;
-	if (db_changes(ctx->db) > 0)
+	if (db_changes(ctx->db) > 0) {
+		if (!ctx->db->pg)
+			values_held_add(ctx, mid, value, 1);
 		ctx->nr_derived++;
+	}
 	return 0;
 }
 

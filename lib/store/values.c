@@ -175,3 +175,222 @@ out:
 		stmt_reset(runs);
 	return ret;
 }
+
+/* ---- an import's values, held as they are emitted ---- */
+
+struct held_value {
+	uint32_t word;		/* the metric id, RUN_VALUE_DERIVED */
+	double value;
+};
+
+struct held_run {
+	int64_t run_id;
+	struct held_value *v;	/* while held: in emit order */
+	size_t n, alloc;
+	int64_t total;		/* values the run has in samples */
+	enum { HELD, WRITTEN, STALE } state;	/* STALE: a value came after
+						 * its blob was written */
+};
+
+struct values_held {
+	struct held_run *run;	/* in the order the runs got values */
+	size_t nr, alloc;
+	size_t cur;		/* the run last added to */
+	size_t bytes;		/* of values held */
+	int wide;		/* a metric id past 31 bits: no run_values */
+	int failed;		/* writing the held runs failed (said) */
+};
+
+static int cmp_held(const void *a, const void *b)
+{
+	uint32_t x = ((const struct held_value *)a)->word & ~RUN_VALUE_DERIVED;
+	uint32_t y = ((const struct held_value *)b)->word & ~RUN_VALUE_DERIVED;
+
+	return (x > y) - (x < y);
+}
+
+/* The run's blob from its held values, which it then frees. */
+static int write_held(struct db *db, struct held_run *r, struct stmt *ins)
+{
+	unsigned char *blob;
+	size_t i;
+	int rc;
+
+	r->state = WRITTEN;
+	if (!r->n)
+		return 0;
+	/* usually emitted in id order already */
+	for (i = 1; i < r->n && cmp_held(&r->v[i - 1], &r->v[i]) < 0; i++)
+		;
+	if (i < r->n)
+		qsort(r->v, r->n, sizeof(*r->v), cmp_held);
+	blob = xmalloc(r->n * RUN_VALUE_SIZE);
+	for (i = 0; i < r->n; i++) {
+		le_put_u32(blob + i * RUN_VALUE_SIZE, r->v[i].word);
+		le_put_double(blob + i * RUN_VALUE_SIZE + 4, r->v[i].value);
+	}
+	stmt_bind_int64(ins, 1, r->run_id);
+	stmt_bind_int64(ins, 2, (int64_t)r->n);
+	stmt_bind_blob(ins, 3, blob, (int)(r->n * RUN_VALUE_SIZE),
+		       SQLITE_STATIC);
+	rc = stmt_step(ins);
+	stmt_reset(ins);
+	free(blob);
+	free(r->v);
+	r->v = NULL;
+	r->n = r->alloc = 0;
+	return rc == SQLITE_DONE ? 0 : fail(db);
+}
+
+/*
+ * Write every run still held but run skip (or none: -1).  Nothing at
+ * all when a metric id of the database passed 31 bits (db_pack_runs()
+ * does the same).
+ */
+static int write_all_held(struct db *db, struct values_held *h,
+			  size_t skip)
+{
+	struct stmt *st, *ins;
+	size_t i;
+
+	if (!h->wide) {
+		st = db_stmt(db, ST_MAX_METRIC);
+		if (!st)
+			return -1;
+		if (stmt_step(st) == SQLITE_ROW &&
+		    stmt_column_int64(st, 0) >= (int64_t)RUN_VALUE_DERIVED)
+			h->wide = 1;
+		stmt_reset(st);
+	}
+	ins = db_stmt(db, ST_PACK_INS);
+	if (!ins)
+		return -1;
+	for (i = 0; i < h->nr; i++) {
+		struct held_run *r = &h->run[i];
+
+		if (r->state != HELD || i == skip)
+			continue;
+		h->bytes -= r->n * sizeof(*r->v);
+		if (h->wide) {
+			r->state = WRITTEN;
+			free(r->v);
+			r->v = NULL;
+			r->n = r->alloc = 0;
+		} else if (write_held(db, r, ins)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void values_held_add(struct import_ctx *ctx, int64_t metric_id,
+		     double value, int derived)
+{
+	struct values_held *h = ctx->held;
+	struct held_run *r;
+	size_t i;
+
+	if (!h)
+		h = ctx->held = xcalloc(1, sizeof(*h));
+	if (h->failed)
+		return;
+	if (metric_id < 0 || metric_id >= (int64_t)RUN_VALUE_DERIVED)
+		h->wide = 1;
+	r = h->nr ? &h->run[h->cur] : NULL;
+	if (!r || r->run_id != ctx->run_id) {
+		/* a run resumed (CSV), or a new one */
+		for (i = h->nr; i-- > 0;)
+			if (h->run[i].run_id == ctx->run_id)
+				break;
+		if (i == (size_t)-1) {
+			ALLOC_GROW(h->run, h->nr + 1, h->alloc);
+			i = h->nr++;
+			memset(&h->run[i], 0, sizeof(h->run[i]));
+			h->run[i].run_id = ctx->run_id;
+		}
+		h->cur = i;
+		r = &h->run[i];
+	}
+	r->total++;
+	if (r->state != HELD) {
+		r->state = STALE;
+		return;
+	}
+	ALLOC_GROW(r->v, r->n + 1, r->alloc);
+	r->v[r->n].word = (uint32_t)metric_id |
+			  (derived ? RUN_VALUE_DERIVED : 0);
+	r->v[r->n].value = value;
+	r->n++;
+	h->bytes += sizeof(*r->v);
+	/*
+	 * Too much held: the other runs are written first (the current one
+	 * usually goes on), then this one if it alone is too much.  An
+	 * error here was said, and fails db_pack_import().
+	 */
+	if (h->bytes > VALUES_HELD_MAX &&
+	    (write_all_held(ctx->db, h, h->cur) ||
+	     (h->bytes > VALUES_HELD_MAX &&
+	      write_all_held(ctx->db, h, (size_t)-1))))
+		h->failed = 1;
+}
+
+int db_pack_import(struct import_ctx *ctx)
+{
+	struct values_held *h = ctx->held;
+	struct db *db = ctx->db;
+	struct stmt *ins, *rows, *del;
+	unsigned char *buf = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (db->pg || !h)
+		return db_pack_runs(db, ctx->import_id);
+	if (h->failed || write_all_held(db, h, (size_t)-1))
+		return -1;
+	if (h->wide)
+		return 0;
+	/* the runs that got values after their blob: from the table */
+	ins = db_stmt(db, ST_PACK_INS);
+	rows = db_stmt(db, ST_PACK_ROWS);
+	del = db_stmt(db, ST_PACK_DEL);
+	if (!ins || !rows || !del)
+		return -1;
+	for (i = 0; i < h->nr; i++) {
+		struct held_run *r = &h->run[i];
+
+		if (r->state != STALE)
+			continue;
+		if (r->total > RUN_VALUES_MAX) {
+			stmt_bind_int64(del, 1, r->run_id);
+			if (stmt_step(del) != SQLITE_DONE) {
+				stmt_reset(del);
+				fail(db);
+				goto out;
+			}
+			stmt_reset(del);
+			continue;
+		}
+		if (!buf)
+			buf = xmalloc(PACK_BUF);
+		if (pack_run(db, r->run_id, r->total, ins, rows, buf))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+void values_held_free(struct import_ctx *ctx)
+{
+	struct values_held *h = ctx->held;
+	size_t i;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->nr; i++)
+		free(h->run[i].v);
+	free(h->run);
+	free(h);
+	ctx->held = NULL;
+}
