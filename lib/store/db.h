@@ -20,7 +20,7 @@
 
 /* The statements of an import, prepared once per open database. */
 enum db_stmt {
-	ST_INS_RUN, ST_INS_PARAM, ST_INS_SAMPLE, ST_INS_DERIVED,
+	ST_INS_RUN, ST_INS_PARAM, ST_INS_SAMPLE, ST_INS_SAMPLES, ST_INS_DERIVED,
 	ST_INS_SERIES, ST_INS_AGG, ST_FIND_METRIC, ST_INS_METRIC,
 	ST_SET_UNIT, ST_SET_KIND, ST_NEXT_ITER, ST_FIND_VARIANT,
 	ST_INS_VARIANT, ST_INS_SOURCE, ST_METRIC_INFO, ST_HAS_SAMPLE,
@@ -217,6 +217,9 @@ struct import_overrides {
 struct series_buf;
 struct values_held;
 
+/* Samples inserted by one statement (struct import_ctx, emit.c). */
+#define SAMPLE_BATCH 16
+
 /*
  * One result being imported (a file, or a directory that an importer
  * claims whole): the statements, the current run, the series being
@@ -263,6 +266,17 @@ struct import_ctx {
 	int seen_new;
 	/* owned: the values of the runs, for their run_values (values.h) */
 	struct values_held *held;
+	/*
+	 * SQLite: samples not inserted yet, SAMPLE_BATCH to one statement
+	 * (half the cost of one statement each); they go in before
+	 * anything reads samples or the run changes (emit.c).
+	 */
+	struct pending_sample {
+		int64_t run_id, metric_id, source_id;
+		long line;
+		double value;
+	} pend[SAMPLE_BATCH];
+	int nr_pend;
 	/*
 	 * The variants emitted under overrides, as their inputs name them,
 	 * with the row (testcase, machine, params) each lands in; owned by
@@ -402,6 +416,13 @@ int db_metric_state(struct import_ctx *ctx, const char *metric,
  * driver calls it at the end of an import; importers need not.
  */
 int db_end_run(struct import_ctx *ctx);
+/*
+ * Insert the samples db_emit_sample() has queued (SQLite: SAMPLE_BATCH
+ * to a statement).  Done by db_end_run(), db_run_has_metric() and the
+ * end of the import; a caller that reads samples itself calls it first.
+ * 0 or -1 after error().
+ */
+int db_flush_samples(struct import_ctx *ctx);
 /*
  * Record a member of a directory result (path relative to the import)
  * and make it the provenance of the rows that follow.  0 or -1.

@@ -87,6 +87,15 @@ static void bind_text_or_null(struct stmt *st, int i, const char *s)
 		stmt_bind_null(st, i);
 }
 
+/* SAMPLE_BATCH rows of a samples INSERT (struct import_ctx.pend) */
+#define SAMPLE_ROW "(?,?,?,?,?)"
+#define SAMPLE_ROWS4 SAMPLE_ROW "," SAMPLE_ROW "," SAMPLE_ROW "," SAMPLE_ROW
+#define SAMPLE_ROWS SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," \
+	SAMPLE_ROWS4
+#if SAMPLE_BATCH != 16
+#error "SAMPLE_ROWS has 16 rows"
+#endif
+
 /* The import statements, prepared on first use and kept with the db. */
 struct stmt *db_stmt(struct db *db, enum db_stmt which)
 {
@@ -99,6 +108,8 @@ struct stmt *db_stmt(struct db *db, enum db_stmt which)
 			"DO UPDATE SET value = excluded.value",
 		[ST_INS_SAMPLE] = "INSERT INTO samples(run_id, metric_id, "
 			"value, line, source_id) VALUES (?,?,?,?,?)",
+		[ST_INS_SAMPLES] = "INSERT INTO samples(run_id, metric_id, "
+			"value, line, source_id) VALUES " SAMPLE_ROWS,
 		[ST_INS_DERIVED] = "INSERT INTO samples(run_id, metric_id, "
 			"value, line, source_id, derived) VALUES (?,?,?,?,?,1) "
 			"ON CONFLICT DO NOTHING",
@@ -344,6 +355,7 @@ int db_import_delete(struct db *db, int64_t import_id)
 
 void db_import_end(struct import_ctx *ctx)
 {
+	ctx->nr_pend = 0;
 	values_held_free(ctx);
 	free(ctx->seen);
 	ctx->seen = NULL;
@@ -910,6 +922,9 @@ int db_end_run(struct import_ctx *ctx)
 {
 	int ret = 0;
 
+	/* the derived samples go in only where the run has none */
+	if (db_flush_samples(ctx))
+		return -1;
 	if (ctx->run_id && ctx->series)
 		ret = series_buf_finish(ctx->series, ctx);
 	return ret;
@@ -969,6 +984,8 @@ int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
 	struct stmt *st = ctx->db->st[ST_HAS_SAMPLE];
 	int rc;
 
+	if (db_flush_samples(ctx))
+		return -1;
 	stmt_bind_int64(st, 1, run_id);
 	stmt_bind_text(st, 2, metric, -1, SQLITE_TRANSIENT);
 	rc = stmt_step(st);
@@ -1034,10 +1051,94 @@ static int seen_before(struct import_ctx *ctx, int64_t id)
 	return seen_mark(ctx, (uint64_t)id);
 }
 
+/*
+ * One pending sample by the one-row statement: the message of a metric
+ * given twice names it and its line.
+ */
+static int insert_sample(struct import_ctx *ctx,
+			 const struct pending_sample *p, const char *metric)
+{
+	struct stmt *st = ctx->db->st[ST_INS_SAMPLE];
+	char *name = NULL;
+	int rc;
+
+	stmt_bind_int64(st, 1, p->run_id);
+	stmt_bind_int64(st, 2, p->metric_id);
+	stmt_bind_double(st, 3, p->value);
+	db_bind_id(st, 4, p->line);
+	db_bind_id(st, 5, p->source_id);
+	rc = stmt_step(st);
+	stmt_reset(st);
+	if (rc == SQLITE_DONE) {
+		if (!ctx->db->pg)
+			values_held_add(ctx, p->run_id, p->metric_id, p->value,
+					0);
+		return 0;
+	}
+	if (rc != SQLITE_CONSTRAINT_PRIMARYKEY)
+		return db_fail(ctx->db, rc, ctx->path, p->line);
+	if (!metric) {
+		/* from the batch: its name from the table */
+		struct stmt *q = db_prepare(ctx->db, "SELECT name FROM metrics "
+						     "WHERE id = ?");
+
+		if (q) {
+			stmt_bind_int64(q, 1, p->metric_id);
+			if (stmt_step(q) == SQLITE_ROW)
+				name = xstrdup((const char *)
+					       stmt_column_text(q, 0));
+			stmt_finalize(q);
+		}
+	}
+	rc = error("%s:%ld: metric '%s' given twice for one run", ctx->path,
+		   p->line, metric ? metric : name ? name : "?");
+	free(name);
+	return rc;
+}
+
+int db_flush_samples(struct import_ctx *ctx)
+{
+	struct stmt *st;
+	int i, n = ctx->nr_pend, rc;
+
+	ctx->nr_pend = 0;
+	if (n == SAMPLE_BATCH) {
+		st = db_stmt(ctx->db, ST_INS_SAMPLES);
+		if (!st)
+			return -1;
+		for (i = 0; i < n; i++) {
+			const struct pending_sample *p = &ctx->pend[i];
+
+			stmt_bind_int64(st, 5 * i + 1, p->run_id);
+			stmt_bind_int64(st, 5 * i + 2, p->metric_id);
+			stmt_bind_double(st, 5 * i + 3, p->value);
+			db_bind_id(st, 5 * i + 4, p->line);
+			db_bind_id(st, 5 * i + 5, p->source_id);
+		}
+		rc = stmt_step(st);
+		stmt_reset(st);
+		if (rc == SQLITE_DONE) {
+			for (i = 0; i < n; i++)
+				values_held_add(ctx, ctx->pend[i].run_id,
+						ctx->pend[i].metric_id,
+						ctx->pend[i].value, 0);
+			return 0;
+		}
+		/*
+		 * The statement was undone whole: one row at a time finds
+		 * the row (a metric twice in a run) and says where
+		 */
+	}
+	for (i = 0; i < n; i++)
+		if (insert_sample(ctx, &ctx->pend[i], NULL))
+			return -1;
+	return 0;
+}
+
 int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double value, long line)
 {
-	struct stmt *st = ctx->db->st[ST_INS_SAMPLE];
+	struct pending_sample *p;
 	int64_t id;
 	int rc;
 
@@ -1048,7 +1149,16 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 			     ctx->path, line, metric);
 	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
 		return -1;
-	if (ctx->db->pg) {
+	if (!ctx->db->pg) {
+		p = &ctx->pend[ctx->nr_pend++];
+		*p = (struct pending_sample){ ctx->run_id, id, ctx->source_id,
+					      line, value };
+		ctx->nr_samples++;
+		if (ctx->nr_pend == SAMPLE_BATCH)
+			return db_flush_samples(ctx);
+		return 0;
+	}
+	{
 		rc = seen_before(ctx, id);
 		if (rc < 0)
 			return -1;
@@ -1056,20 +1166,13 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 			return error("%s:%ld: metric '%s' given twice for one "
 				     "run", ctx->path, line, metric);
 	}
-	stmt_bind_int64(st, 1, ctx->run_id);
-	stmt_bind_int64(st, 2, id);
-	stmt_bind_double(st, 3, value);
-	db_bind_id(st, 4, line);
-	db_bind_id(st, 5, ctx->source_id);
-	rc = stmt_step(st);
-	stmt_reset(st);
-	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
-		return error("%s:%ld: metric '%s' given twice for one run",
-			     ctx->path, line, metric);
-	if (rc != SQLITE_DONE)
-		return db_fail(ctx->db, rc, ctx->path, line);
-	if (!ctx->db->pg)
-		values_held_add(ctx, id, value, 0);
+	{
+		struct pending_sample one = { ctx->run_id, id, ctx->source_id,
+					      line, value };
+
+		if (insert_sample(ctx, &one, metric))
+			return -1;
+	}
 	ctx->nr_samples++;
 	return 0;
 }

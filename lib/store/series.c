@@ -97,7 +97,7 @@ static int db_emit_derived(struct import_ctx *ctx, int64_t mid,
 		return -1;
 	if (db_changes(ctx->db) > 0) {
 		if (!ctx->db->pg)
-			values_held_add(ctx, mid, value, 1);
+			values_held_add(ctx, ctx->run_id, mid, value, 1);
 		ctx->nr_derived++;
 	}
 	return 0;

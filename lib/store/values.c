@@ -283,8 +283,8 @@ static int write_all_held(struct db *db, struct values_held *h,
 	return 0;
 }
 
-void values_held_add(struct import_ctx *ctx, int64_t metric_id,
-		     double value, int derived)
+void values_held_add(struct import_ctx *ctx, int64_t run_id,
+		     int64_t metric_id, double value, int derived)
 {
 	struct values_held *h = ctx->held;
 	struct held_run *r;
@@ -297,16 +297,16 @@ void values_held_add(struct import_ctx *ctx, int64_t metric_id,
 	if (metric_id < 0 || metric_id >= (int64_t)RUN_VALUE_DERIVED)
 		h->wide = 1;
 	r = h->nr ? &h->run[h->cur] : NULL;
-	if (!r || r->run_id != ctx->run_id) {
+	if (!r || r->run_id != run_id) {
 		/* a run resumed (CSV), or a new one */
 		for (i = h->nr; i-- > 0;)
-			if (h->run[i].run_id == ctx->run_id)
+			if (h->run[i].run_id == run_id)
 				break;
 		if (i == (size_t)-1) {
 			ALLOC_GROW(h->run, h->nr + 1, h->alloc);
 			i = h->nr++;
 			memset(&h->run[i], 0, sizeof(h->run[i]));
-			h->run[i].run_id = ctx->run_id;
+			h->run[i].run_id = run_id;
 		}
 		h->cur = i;
 		r = &h->run[i];
@@ -343,7 +343,12 @@ int db_pack_import(struct import_ctx *ctx)
 	size_t i;
 	int ret = -1;
 
-	if (db->pg || !h)
+	if (db->pg)
+		return db_pack_runs(db, ctx->import_id);
+	if (db_flush_samples(ctx))
+		return -1;
+	h = ctx->held;
+	if (!h)
 		return db_pack_runs(db, ctx->import_id);
 	if (h->failed || write_all_held(db, h, (size_t)-1))
 		return -1;

@@ -55,8 +55,8 @@ int db_pack_runs(struct db *db, int64_t import_id);
  * was written is packed from the table at the end, as before.
  */
 #define VALUES_HELD_MAX ((size_t)4 << 20)
-void values_held_add(struct import_ctx *ctx, int64_t metric_id,
-		     double value, int derived);
+void values_held_add(struct import_ctx *ctx, int64_t run_id,
+		     int64_t metric_id, double value, int derived);
 /* Write the run_values of ctx's import (db_pack_runs() on a server). */
 int db_pack_import(struct import_ctx *ctx);
 /* Forget what ctx holds (the import ends, committed or not). */
