@@ -90,8 +90,8 @@ static void bind_text_or_null(struct stmt *st, int i, const char *s)
 /* SAMPLE_BATCH rows of a samples INSERT (struct import_ctx.pend) */
 #define SAMPLE_ROW "(?,?,?,?,?)"
 #define SAMPLE_ROWS4 SAMPLE_ROW "," SAMPLE_ROW "," SAMPLE_ROW "," SAMPLE_ROW
-#define SAMPLE_ROWS SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," \
-	SAMPLE_ROWS4
+#define SAMPLE_ROWS8 SAMPLE_ROWS4 "," SAMPLE_ROWS4
+#define SAMPLE_ROWS SAMPLE_ROWS8 "," SAMPLE_ROWS8
 #if SAMPLE_BATCH != 16
 #error "SAMPLE_ROWS has 16 rows"
 #endif
@@ -108,6 +108,10 @@ struct stmt *db_stmt(struct db *db, enum db_stmt which)
 			"DO UPDATE SET value = excluded.value",
 		[ST_INS_SAMPLE] = "INSERT INTO samples(run_id, metric_id, "
 			"value, line, source_id) VALUES (?,?,?,?,?)",
+		[ST_INS_SAMPLES4] = "INSERT INTO samples(run_id, metric_id, "
+			"value, line, source_id) VALUES " SAMPLE_ROWS4,
+		[ST_INS_SAMPLES8] = "INSERT INTO samples(run_id, metric_id, "
+			"value, line, source_id) VALUES " SAMPLE_ROWS8,
 		[ST_INS_SAMPLES] = "INSERT INTO samples(run_id, metric_id, "
 			"value, line, source_id) VALUES " SAMPLE_ROWS,
 		[ST_INS_DERIVED] = "INSERT INTO samples(run_id, metric_id, "
@@ -1096,41 +1100,65 @@ static int insert_sample(struct import_ctx *ctx,
 	return rc;
 }
 
+/*
+ * The k pending samples at p by one statement of k rows: 0, or 1 when
+ * SQLite undid the statement whole (then one row at a time finds the
+ * row, a metric twice in a run, and says where), or -1.
+ */
+static int insert_samples(struct import_ctx *ctx,
+			  const struct pending_sample *p, int k,
+			  enum db_stmt which)
+{
+	struct stmt *st = db_stmt(ctx->db, which);
+	int i, rc;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < k; i++) {
+		stmt_bind_int64(st, 5 * i + 1, p[i].run_id);
+		stmt_bind_int64(st, 5 * i + 2, p[i].metric_id);
+		stmt_bind_double(st, 5 * i + 3, p[i].value);
+		db_bind_id(st, 5 * i + 4, p[i].line);
+		db_bind_id(st, 5 * i + 5, p[i].source_id);
+	}
+	rc = stmt_step(st);
+	stmt_reset(st);
+	if (rc != SQLITE_DONE)
+		return 1;
+	for (i = 0; i < k; i++)
+		values_held_add(ctx, p[i].run_id, p[i].metric_id, p[i].value,
+				0);
+	return 0;
+}
+
 int db_flush_samples(struct import_ctx *ctx)
 {
-	struct stmt *st;
-	int i, n = ctx->nr_pend, rc;
+	static const struct {
+		int k;
+		enum db_stmt st;
+	} sizes[] = {
+		{ SAMPLE_BATCH, ST_INS_SAMPLES }, { 8, ST_INS_SAMPLES8 },
+		{ 4, ST_INS_SAMPLES4 },
+	};
+	const struct pending_sample *p = ctx->pend;
+	int n = ctx->nr_pend, rc;
+	size_t s;
 
 	ctx->nr_pend = 0;
-	if (n == SAMPLE_BATCH) {
-		st = db_stmt(ctx->db, ST_INS_SAMPLES);
-		if (!st)
-			return -1;
-		for (i = 0; i < n; i++) {
-			const struct pending_sample *p = &ctx->pend[i];
-
-			stmt_bind_int64(st, 5 * i + 1, p->run_id);
-			stmt_bind_int64(st, 5 * i + 2, p->metric_id);
-			stmt_bind_double(st, 5 * i + 3, p->value);
-			db_bind_id(st, 5 * i + 4, p->line);
-			db_bind_id(st, 5 * i + 5, p->source_id);
+	/* the largest statements that fit, then a row at a time */
+	for (s = 0; s < ARRAY_SIZE(sizes); s++)
+		while (n >= sizes[s].k) {
+			rc = insert_samples(ctx, p, sizes[s].k, sizes[s].st);
+			if (rc < 0)
+				return -1;
+			if (rc > 0)
+				goto one_by_one;
+			p += sizes[s].k;
+			n -= sizes[s].k;
 		}
-		rc = stmt_step(st);
-		stmt_reset(st);
-		if (rc == SQLITE_DONE) {
-			for (i = 0; i < n; i++)
-				values_held_add(ctx, ctx->pend[i].run_id,
-						ctx->pend[i].metric_id,
-						ctx->pend[i].value, 0);
-			return 0;
-		}
-		/*
-		 * The statement was undone whole: one row at a time finds
-		 * the row (a metric twice in a run) and says where
-		 */
-	}
-	for (i = 0; i < n; i++)
-		if (insert_sample(ctx, &ctx->pend[i], NULL))
+one_by_one:
+	for (; n > 0; p++, n--)
+		if (insert_sample(ctx, p, NULL))
 			return -1;
 	return 0;
 }
