@@ -240,14 +240,15 @@ int str_natcmp(const char *a, const char *b)
 
 int str_natkey(const char *s, struct sbuf *out)
 {
-	size_t start = out->len;
+	/* a key is at most twice its name: one length byte a digit */
+	char *p = sbuf_room(out, 2 * strlen(s)), *start = p;
 
 	while (*s) {
 		const char *e;
 		size_t len;
 
 		if (!isdigit((unsigned char)*s)) {
-			sbuf_addch(out, *s++);
+			*p++ = *s++;
 			continue;
 		}
 		/* as str_natcmp(): leading zeros go, a last 0 stays */
@@ -257,19 +258,21 @@ int str_natkey(const char *s, struct sbuf *out)
 			;
 		len = (size_t)(e - s);
 		if (len > 255) {
-			sbuf_setlen(out, start);
+			*start = '\0';
 			return -1;
 		}
 		/* a digit byte: it compares with other bytes as a digit does */
 		if (len < 9) {
-			sbuf_addch(out, '0' + (int)len);
+			*p++ = (char)('0' + (int)len);
 		} else {
-			sbuf_addch(out, '9');
-			sbuf_addch(out, (int)len);
+			*p++ = '9';
+			*p++ = (char)len;
 		}
-		sbuf_add(out, s, len);
+		memcpy(p, s, len);
+		p += len;
 		s = e;
 	}
+	sbuf_setlen(out, out->len + (size_t)(p - start));
 	return 0;
 }
 

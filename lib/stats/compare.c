@@ -2274,8 +2274,18 @@ static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
 	size_t nd = 0, len = sizeof(head) - 1;
 	int64_t i;
 
-	if (strmap_get(&c->note_by_runs, (const char *)&vs->runs_needed,
-		       sizeof(vs->runs_needed), &i)) {
+	/* most counts are small: by index, not by a hash */
+	if (n < NOTE_RUNS_DIRECT) {
+		if (!c->note_of_runs)
+			c->note_of_runs = xcalloc(NOTE_RUNS_DIRECT,
+						  sizeof(*c->note_of_runs));
+		if (c->note_of_runs[n]) {
+			vs->note = c->notes[c->note_of_runs[n] - 1];
+			return;
+		}
+	} else if (strmap_get(&c->note_by_runs,
+			      (const char *)&vs->runs_needed,
+			      sizeof(vs->runs_needed), &i)) {
 		vs->note = c->notes[i];
 		return;
 	}
@@ -2291,8 +2301,11 @@ static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
 	len += sizeof(tail) - 1;
 	/* no other note reads so: its text needs no lookup */
 	i = add_note(c, vs, buf, len);
-	strmap_put(&c->note_by_runs, (const char *)&vs->runs_needed,
-		   sizeof(vs->runs_needed), i);
+	if ((unsigned long)vs->runs_needed < NOTE_RUNS_DIRECT)
+		c->note_of_runs[vs->runs_needed] = (uint32_t)i + 1;
+	else
+		strmap_put(&c->note_by_runs, (const char *)&vs->runs_needed,
+			   sizeof(vs->runs_needed), i);
 }
 
 /* verdict() over rows [lo, hi), and their counts, for parallel_halves() */
@@ -2350,6 +2363,8 @@ void compare_decide(struct comparison *c)
 	/* the notes are interned: their maps go before the output */
 	strmap_clear(&c->note_index);
 	strmap_clear(&c->note_by_runs);
+	free(c->note_of_runs);
+	c->note_of_runs = NULL;
 }
 
 int compare_variants(struct db *db, struct selector *var, size_t nvar,
@@ -2494,6 +2509,8 @@ void comparison_release(struct comparison *c)
 	free(c->notes);		/* the texts are in the pool */
 	strmap_clear(&c->note_index);
 	strmap_clear(&c->note_by_runs);
+	free(c->note_of_runs);
+	c->note_of_runs = NULL;
 	free(c->runs);
 	memset(c, 0, sizeof(*c));
 }

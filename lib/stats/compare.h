@@ -107,6 +107,8 @@ struct cmp_opts {
  * little power to Welch's t; coarser ones a lot).
  */
 #define CMP_MWU_GRID 4.0
+/* runs_needed counts whose note is found by index (struct comparison) */
+#define NOTE_RUNS_DIRECT 4096
 /* Rows of a family with spread needed to fit its prior (the guard). */
 #define CMP_FAMILY_PRIOR_MIN 10
 /*
@@ -268,6 +270,9 @@ struct comparison {
 	size_t nr_notes, alloc_notes;
 	struct strmap note_index;	/* note text -> index in notes */
 	struct strmap note_by_runs;	/* runs_needed -> index in notes */
+	uint32_t *note_of_runs;	/* owned: for runs_needed below
+				 * NOTE_RUNS_DIRECT, its index in notes + 1
+				 * (0: none yet) */
 	/* counts over all (row, vs) pairs */
 	long nr_regressions, nr_improvements, nr_unknown, nr_tests;
 	long *runs;		/* owned: runs per variant */
