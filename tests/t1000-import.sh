@@ -836,6 +836,26 @@ test_expect_success 'CSV: malformed input gets path:line and what was expected' 
 	test "$(db_counts)" = "0 0 0 0 0 0 0"
 '
 
+# samples go in sixteen to a statement (lib/store/emit.c): a metric
+# given twice inside a statement undoes it whole, and its rows go in
+# again one at a time to find the line; the other file still imports
+test_expect_success 'a metric given twice among queued samples: its line, nothing kept' '
+	PERFSIFT_DB=$TRASH/csv-dup16.db &&
+	{
+		echo label,iteration,metric,value &&
+		for i in $(seq 1 20); do echo "a,0,m$i,$i"; done &&
+		echo a,0,m3,33 &&
+		for i in $(seq 21 40); do echo "a,0,m$i,$i"; done
+	} >dup16.csv &&
+	printf "label,metric,value\nb,x,1\n" >fine.csv &&
+	test_expect_code 3 perfsift import dup16.csv fine.csv >out 2>err &&
+	echo "perfsift: error: dup16.csv:22: metric '"'m3'"' given twice for one run" >expect &&
+	test_cmp expect err &&
+	grep -q "imported 1 file: 1 run, 1 sample; 1 failed" out &&
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM samples")" = 1 &&
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM run_values")" = 1
+'
+
 test_expect_success 'CSV: more than 256 fields is an error' '
 	PERFSIFT_DB=$TRASH/csv-wide.db &&
 	awk "BEGIN { for (i = 0; i < 300; i++) printf \"c%d,\", i; print \"metric,value\" }" >wide.csv &&
