@@ -1177,7 +1177,8 @@ static int mwu(const double *a, size_t na, const double *b, size_t nb,
 	if (na == 0 || nb == 0 || !stats_all_finite(a, na) || !stats_all_finite(b, nb))
 		return -1;
 	exact = na <= STATS_MWU_EXACT_MAX && nb <= STATS_MWU_EXACT_MAX;
-	if (defer && na + nb <= MWU_PAIRWISE_MAX && untied_u2(a, na, b, nb, &u2)) {
+	if (defer && na + nb <= MWU_PAIRWISE_MAX &&
+	    untied_u2(a, na, b, nb, &u2)) {
 		out->stat = 0.5 * (double)u2;
 		out->exact = 1;
 		return 1;

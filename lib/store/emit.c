@@ -1101,9 +1101,11 @@ static int insert_sample(struct import_ctx *ctx,
 }
 
 /*
- * The k pending samples at p by one statement of k rows: 0, or 1 when
- * SQLite undid the statement whole (then one row at a time finds the
- * row, a metric twice in a run, and says where), or -1.
+ * The k pending samples at p by one statement of k rows: 0; 1 when a
+ * constraint failed, which SQLite undoes by the statement (then one row
+ * at a time finds the row, a metric twice in a run, and says where); or
+ * -1 after error() for anything else (a full disk may have ended the
+ * transaction: no row may go in after it).
  */
 static int insert_samples(struct import_ctx *ctx,
 			  const struct pending_sample *p, int k,
@@ -1123,8 +1125,10 @@ static int insert_samples(struct import_ctx *ctx,
 	}
 	rc = stmt_step(st);
 	stmt_reset(st);
-	if (rc != SQLITE_DONE)
+	if ((rc & 0xff) == SQLITE_CONSTRAINT)
 		return 1;
+	if (rc != SQLITE_DONE)
+		return db_fail(ctx->db, rc, ctx->path, p[0].line);
 	for (i = 0; i < k; i++)
 		values_held_add(ctx, p[i].run_id, p[i].metric_id, p[i].value,
 				0);
