@@ -907,8 +907,6 @@ int codesize_detect(const char *path, const char *head, size_t len)
 	int score;
 
 	(void)path;
-	if (head_is_json(head, len))
-		return 0;
 	sniff(head, len, &score);
 	if (!score && summary_inside(head, len))
 		score = 60;	/* a table among prose (mail) */

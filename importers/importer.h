@@ -174,20 +174,4 @@ int mmtests_tree_members(const char *dir, const char *part,
 int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 			   const struct member *m, size_t nr);
 
-/*
- * Does the head begin (after blanks) with '{', as a JSON document does?
- * The detectors of text tables, which read the head line by line, say
- * no to it at once: a fio or lkp JSON file costed them more than its
- * parse's first steps.
- */
-static inline int head_is_json(const char *head, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && (head[i] == ' ' || head[i] == '\t' ||
-			   head[i] == '\n' || head[i] == '\r'))
-		i++;
-	return i < len && head[i] == '{';
-}
-
 #endif

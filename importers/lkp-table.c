@@ -981,8 +981,6 @@ int lkp_table_detect(const char *path, const char *head, size_t len)
 	int score = 0;
 
 	(void)path;
-	if (head_is_json(head, len))
-		return 0;
 	sbuf_add(&sb, head, len);
 	if ((strstr(sb.buf, "%stddev") && strstr(sb.buf, "change")) ||
 	    (strstr(sb.buf, "fail:runs") && strstr(sb.buf, "%reproduction")))

@@ -787,8 +787,6 @@ int mmtests_table_detect(const char *path, const char *head, size_t len)
 	size_t pos = 0;
 
 	(void)path;
-	if (head_is_json(head, len))
-		return 0;
 	while (pos < len) {
 		const char *nl = memchr(head + pos, '\n', len - pos);
 		size_t l = nl ? (size_t)(nl - head - pos) : len - pos;

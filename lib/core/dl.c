@@ -22,6 +22,7 @@ int dl_load(const char *soname, const char *package,
 
 		if (!f) {
 			*why = xstrfmt("%s: no %s", soname, syms[i].name);
+			dlclose(so);
 			return -1;
 		}
 		/* POSIX: a function's address fits in a void * */

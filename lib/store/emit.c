@@ -1055,6 +1055,21 @@ static int seen_before(struct import_ctx *ctx, int64_t id)
 	return seen_mark(ctx, (uint64_t)id);
 }
 
+/* The k samples at p as the parameters of a samples INSERT of k rows. */
+static void bind_samples(struct stmt *st, const struct pending_sample *p,
+			 int k)
+{
+	int i;
+
+	for (i = 0; i < k; i++) {
+		stmt_bind_int64(st, 5 * i + 1, p[i].run_id);
+		stmt_bind_int64(st, 5 * i + 2, p[i].metric_id);
+		stmt_bind_double(st, 5 * i + 3, p[i].value);
+		db_bind_id(st, 5 * i + 4, p[i].line);
+		db_bind_id(st, 5 * i + 5, p[i].source_id);
+	}
+}
+
 /*
  * One pending sample by the one-row statement: the message of a metric
  * given twice names it and its line.
@@ -1066,11 +1081,7 @@ static int insert_sample(struct import_ctx *ctx,
 	char *name = NULL;
 	int rc;
 
-	stmt_bind_int64(st, 1, p->run_id);
-	stmt_bind_int64(st, 2, p->metric_id);
-	stmt_bind_double(st, 3, p->value);
-	db_bind_id(st, 4, p->line);
-	db_bind_id(st, 5, p->source_id);
+	bind_samples(st, p, 1);
 	rc = stmt_step(st);
 	stmt_reset(st);
 	if (rc == SQLITE_DONE) {
@@ -1116,13 +1127,7 @@ static int insert_samples(struct import_ctx *ctx,
 
 	if (!st)
 		return -1;
-	for (i = 0; i < k; i++) {
-		stmt_bind_int64(st, 5 * i + 1, p[i].run_id);
-		stmt_bind_int64(st, 5 * i + 2, p[i].metric_id);
-		stmt_bind_double(st, 5 * i + 3, p[i].value);
-		db_bind_id(st, 5 * i + 4, p[i].line);
-		db_bind_id(st, 5 * i + 5, p[i].source_id);
-	}
+	bind_samples(st, p, k);
 	rc = stmt_step(st);
 	stmt_reset(st);
 	if ((rc & 0xff) == SQLITE_CONSTRAINT)
