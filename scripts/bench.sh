@@ -75,8 +75,9 @@ now() {
 	fi
 }
 
-# run_timed OUT CMD...: run CMD once, stdout to OUT, stderr to $tmp/err.
-# Sets t_elapsed (seconds, wall clock around the process) and t_rc;
+# run_timed OUT CMD...: run CMD once, stdout to OUT (a new file),
+# stderr to $tmp/err.  Sets t_elapsed (seconds, wall clock around the
+# process) and t_rc;
 # returns CMD's exit status.  With want_rss=1 also t_rss_kb, the peak
 # resident set size in KiB (at the cost of GNU time's exec in the timing,
 # about a millisecond, or of a polling loop competing for the CPUs).
@@ -85,6 +86,9 @@ run_timed() {
 	local out=$1 t0 t1 rc=0 pid k v _
 	shift
 	t_rss_kb=0
+	# the last run's OUT removed first: truncating a 21 MB file in the
+	# redirection took 9-21 ms, the file system's time, not CMD's
+	rm -f "$out" "$tmp/err"
 	t0=$(now)
 	if [ "$want_rss" = 0 ]; then
 		"$@" >"$out" 2>"$tmp/err" || rc=$?

@@ -22,17 +22,29 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Grow p (of alloc elements) so that it holds at least nr; git's rule. */
-#define ALLOC_GROW(p, nr, alloc) \
+/*
+ * Grow p (of alloc elements) so that it holds at least nr; git's rule.
+ * ALLOC_GROW_BIG: the same for an array of xalloc.h's big ones, which
+ * FREE_BIG releases.
+ */
+#define ALLOC_GROW(p, nr, alloc) ALLOC_GROW_((p), (nr), (alloc), 0)
+#define ALLOC_GROW_BIG(p, nr, alloc) ALLOC_GROW_((p), (nr), (alloc), 1)
+#define ALLOC_GROW_(p, nr, alloc, big) \
 	do { \
 		if ((size_t)(nr) > (size_t)(alloc)) { \
 			size_t alloc_grow_n_ = (size_t)(alloc) * 2 + 16; \
 			if (alloc_grow_n_ < (size_t)(nr)) \
 				alloc_grow_n_ = (size_t)(nr); \
-			(p) = xrealloc((p), alloc_grow_n_ * sizeof(*(p))); \
+			(p) = (big) ? xrealloc_big((p), (size_t)(alloc) * \
+						   sizeof(*(p)), \
+						   alloc_grow_n_ * \
+						   sizeof(*(p))) \
+				    : xrealloc((p), alloc_grow_n_ * \
+						    sizeof(*(p))); \
 			(alloc) = alloc_grow_n_; \
 		} \
 	} while (0)
+#define FREE_BIG(p, alloc) free_big((p), (size_t)(alloc) * sizeof(*(p)))
 
 #define UNUSED __attribute__((unused))
 

@@ -3,6 +3,8 @@
  */
 #include "core/compat.h"
 
+#include <sys/mman.h>
+
 static void __attribute__((noreturn)) oom(size_t size)
 {
 	fprintf(stderr, "perfsift: fatal: out of memory allocating %zu bytes\n",
@@ -35,6 +37,88 @@ void *xrealloc(void *ptr, size_t size)
 	if (!p)
 		oom(size);
 	return p;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+#define BIG_MIN ((size_t)1 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static int is_big(size_t size)
+{
+	return !SANITIZED && size >= BIG_MIN;
+}
+
+static size_t huge_round(size_t size)
+{
+	return (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
+/* size bytes rounded up to whole huge pages, aligned to one, zeroed */
+static void *map_huge(size_t size)
+{
+	size_t n = huge_round(size);
+	char *p, *a;
+
+	if (n < size || n + HUGE_PAGE < n)
+		oom(size);
+	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		oom(size);
+	/* the aligned n bytes kept, the slack either side returned */
+	a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) &
+		     ~(uintptr_t)(HUGE_PAGE - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	munmap(a + n, HUGE_PAGE - (size_t)(a - p));
+	/* a hint: without THP (or with it off) these are small pages */
+	(void)madvise(a, n, MADV_HUGEPAGE);
+	return a;
+}
+
+void *xcalloc_big(size_t size)
+{
+	return is_big(size) ? map_huge(size) : xcalloc(1, size);
+}
+
+void *xrealloc_big(void *p, size_t old, size_t size)
+{
+	void *q;
+
+	if (!p)
+		old = 0;
+	if (!is_big(old) && !is_big(size))
+		return xrealloc(p, size);
+	if (is_big(old) && is_big(size) && huge_round(old) == huge_round(size))
+		return p;
+	q = is_big(size) ? map_huge(size) : xmalloc(size);
+	if (old)
+		memcpy(q, p, old < size ? old : size);
+	free_big(p, old);
+	return q;
+}
+
+void free_big(void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (is_big(size)) {
+		/* not page-aligned: malloc()'s, given to the wrong free */
+		if (munmap(p, huge_round(size)))
+			BUG("free_big() of %zu bytes not from xcalloc_big()",
+			    size);
+	} else
+		free(p);
 }
 
 char *xstrdup(const char *s)

@@ -350,24 +350,19 @@ static size_t block_size(const struct comparison *c)
 	       (c->nvar - 1) * sizeof(struct cmp_vs);
 }
 
-/* Blocks a chunk holds. */
-#define CHUNK_BLOCKS 4096
+/* The bytes of a chunk's blocks: two huge pages (xcalloc_big()). */
+#define CHUNK_BYTES ((size_t)4 << 20)
 
 /* A new chunk, zeroed. */
 static void add_chunk(struct comparison *c)
 {
 	struct cmp_chunk *k;
+	size_t bs = block_size(c);
 
 	ALLOC_GROW(c->chunk, c->nr_chunk + 1, c->alloc_chunk);
 	k = &c->chunk[c->nr_chunk++];
-	k->size = CHUNK_BLOCKS * block_size(c);
-	/*
-	 * Written now, not calloc()ed: fresh pages that are read first
-	 * (the block's "anything yet?") map the zero page and fault again
-	 * on the write, twice the faults.
-	 */
-	k->base = xmalloc(k->size);
-	memset(k->base, 0, k->size);
+	k->size = CHUNK_BYTES / bs > 0 ? CHUNK_BYTES / bs * bs : bs;
+	k->base = xcalloc_big(k->size);
 	k->used = 0;
 }
 
@@ -427,7 +422,7 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 	/* the digester reads rows: they move only when it is idle */
 	if (c->nr + 1 > c->alloc && l->digester)
 		worker_wait(l->digester, 0);
-	ALLOC_GROW(c->rows, c->nr + 1, c->alloc);
+	ALLOC_GROW_BIG(c->rows, c->nr + 1, c->alloc);
 	r = &c->rows[c->nr];
 	memset(r, 0, sizeof(*r));
 	r->testcase = l->group[group].testcase;
@@ -713,7 +708,7 @@ struct slices {
 
 static void slice_add(struct slices *s, int64_t mid, double x, int derived)
 {
-	ALLOC_GROW(s->val, s->nr + 1, s->alloc);
+	ALLOC_GROW_BIG(s->val, s->nr + 1, s->alloc);
 	s->val[s->nr].key = mid * 2 + !!derived;
 	s->val[s->nr++].x = x;
 }
@@ -1141,11 +1136,12 @@ static int load_samples(struct loader *l)
 	 * Its sides' room: at most width x runs (a row of a range, a metric
 	 * in a group, has room for the group's runs of each variant).
 	 */
-	ALLOC_GROW(sl.val, (size_t)width * runs < chunk ?
+	ALLOC_GROW_BIG(sl.val, (size_t)width * runs < chunk ?
 			   (size_t)width * runs : chunk, sl.alloc);
 	if (!c->opts.keep_samples) {
 		l->slab_alloc = (size_t)width * runs;
-		l->slab = xmalloc((l->slab_alloc + 1) * sizeof(*l->slab));
+		l->slab = xcalloc_big((l->slab_alloc + 1) *
+				      sizeof(*l->slab));
 	}
 	/* a helper for the digest when there is enough to share */
 	if (l->nr_m * l->nr_groups >= 2 * DIGEST_BLOCK)
@@ -1195,9 +1191,10 @@ out:
 	for (i = first; ret && l->slab && i < c->nr; i++)
 		for (v = 0; v < c->nvar; v++)
 			c->rows[i].side[v].v = NULL;
-	free(l->slab);
+	if (l->slab)
+		FREE_BIG(l->slab, l->slab_alloc + 1);
 	l->slab = NULL;
-	free(sl.val);
+	FREE_BIG(sl.val, sl.alloc);
 	free(sl.run);
 	stmt_finalize(rows);
 	return ret;
@@ -2396,7 +2393,7 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	    (opts->mm_pool && load_positions(&l)))
 		goto out;
 	/* usually a row a metric: no array doubled past it (and copied) */
-	ALLOC_GROW(out->rows, l.nr_m, out->alloc);
+	ALLOC_GROW_BIG(out->rows, l.nr_m, out->alloc);
 	l.vrun = xcalloc(nvar, sizeof(*l.vrun));
 	if (load_samples(&l))
 		goto out;
@@ -2487,7 +2484,7 @@ void comparison_compact(struct comparison *c)
 		r->vs = (struct cmp_vs *)(b + c->nvar);
 	}
 	for (i = 0; i < c->nr_chunk; i++)
-		free(c->chunk[i].base);
+		free_big(c->chunk[i].base, c->chunk[i].size);
 	free(c->chunk);
 	c->chunk = NULL;
 	c->nr_chunk = c->alloc_chunk = 0;
@@ -2500,9 +2497,9 @@ void comparison_release(struct comparison *c)
 	for (i = 0; i < c->nr; i++)
 		cmp_row_release(c, &c->rows[i]);
 	for (i = 0; i < c->nr_chunk; i++)
-		free(c->chunk[i].base);
+		free_big(c->chunk[i].base, c->chunk[i].size);
 	free(c->chunk);
-	free(c->rows);
+	FREE_BIG(c->rows, c->alloc);
 	for (i = 0; i < c->nr_pool; i++)
 		free(c->pool[i]);
 	free(c->pool);

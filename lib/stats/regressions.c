@@ -191,8 +191,10 @@ static size_t *take_p_values(struct comparison *c, double **p, size_t *np,
 		c->rows[kept++] = *r;
 	}
 	/* what stays of the comparison until the output: its kept rows */
-	c->nr = c->alloc = kept;
-	c->rows = xrealloc(c->rows, (kept + 1) * sizeof(*c->rows));
+	c->rows = xrealloc_big(c->rows, c->alloc * sizeof(*c->rows),
+			       (kept + 1) * sizeof(*c->rows));
+	c->nr = kept;
+	c->alloc = kept + 1;
 	comparison_compact(c);
 	return xrealloc(at, (kept * nvs + 1) * sizeof(*at));
 }

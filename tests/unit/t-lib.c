@@ -2,7 +2,7 @@
  * t-lib.c - unit tests of the lib/ core: sbuf, strparse, sha256 (the
  * FIPS 180-4 example vectors), strmap, input (plain and gzip, CRLF,
  * read-buffer boundaries, truncated gzip, the line cap) and
- * params_canonical.  argv[1] is the repository root (unused: every
+ * params_canonical, the big arrays' allocation.  argv[1] is the repository root (unused: every
  * file this needs is written to a temporary directory).  Prints one
  * line per failed check and, last, "N passed, N failed".
  */
@@ -1054,6 +1054,79 @@ static void test_dl_load(void)
 	free(why);
 }
 
+/* ---- xcalloc_big / xrealloc_big / free_big -------------------------- */
+
+/* n bytes of p: byte i is (i * 7 + seed) & 0xff */
+static void big_fill(unsigned char *p, size_t n, unsigned seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 7 + seed);
+}
+
+static int big_same(const unsigned char *p, size_t n, unsigned seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != (unsigned char)(i * 7 + seed))
+			return 0;
+	return 1;
+}
+
+TEST(xalloc_big)
+{
+	/* below, at and past the megabyte, and past two huge pages */
+	static const size_t sizes[] = {
+		0, 100, 4096, ((size_t)1 << 20) - 1, (size_t)1 << 20,
+		((size_t)2 << 20) + 1, (size_t)5 << 20,
+	};
+	size_t i, j;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
+		unsigned char *p = xcalloc_big(sizes[i]), *q;
+		size_t k, zeros = 0;
+
+		check(p != NULL);
+		for (k = 0; k < sizes[i]; k++)
+			zeros += !p[k];
+		check_int((long long)sizes[i], (long long)zeros);
+		big_fill(p, sizes[i], (unsigned)i);
+		/* every other size from it: the common bytes kept */
+		for (j = 0; j < sizeof(sizes) / sizeof(*sizes); j++) {
+			size_t keep = sizes[i] < sizes[j] ? sizes[i] : sizes[j];
+
+			q = xcalloc_big(sizes[i]);
+			memcpy(q, p, sizes[i]);
+			q = xrealloc_big(q, sizes[i], sizes[j]);
+			check(big_same(q, keep, (unsigned)i));
+			/* the whole of the new size is there to write */
+			big_fill(q, sizes[j], 3);
+			check(big_same(q, sizes[j], 3));
+			free_big(q, sizes[j]);
+		}
+		free_big(p, sizes[i]);
+	}
+	/* from nothing, as ALLOC_GROW_BIG starts */
+	{
+		double *v = NULL;
+		size_t nr = 0, alloc = 0, n;
+
+		for (n = 0; n < 300000; n++) {
+			ALLOC_GROW_BIG(v, nr + 1, alloc);
+			v[nr++] = (double)n;
+		}
+		check(alloc >= nr);
+		for (n = 0; n < nr && v[n] == (double)n; n++)
+			;
+		check_int(300000, (long long)n);
+		FREE_BIG(v, alloc);
+	}
+	free_big(NULL, (size_t)5 << 20);
+	free_big(NULL, 10);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -1084,6 +1157,7 @@ int main(int argc, char **argv)
 	test_params_canonical();
 	test_natkey();
 	test_dl_load();
+	test_xalloc_big();
 	rmdir(tmpdir);
 	return test_done();
 }
