@@ -421,25 +421,6 @@ static size_t next_in_order(struct procfs *st, size_t i)
 }
 
 /*
- * The metric of a /proc/vmstat key when it is the one the previous
- * record had at this position, found without making its name: its name
- * is the key after a prefix the same for every vmstat metric of the file.
- * (size_t)-1 when it is not.
- */
-static size_t vm_predicted(struct procfs *st, const char *key, size_t len)
-{
-	const struct metric *m;
-
-	if (st->pos >= st->nr_order)
-		return (size_t)-1;
-	m = &st->m[st->order[st->pos]];
-	if (m->sec != SEC_VMSTAT || m->len != st->vm_pfx_len + len ||
-	    memcmp(m->name + st->vm_pfx_len, key, len))
-		return (size_t)-1;
-	return next_in_order(st, st->order[st->pos]);
-}
-
-/*
  * Index of the metric named st->name, created with kind and unit; with
  * vm_key, the kind is vm_kind(vm_key) (looked up only when the metric is
  * new: the prefix table is not scanned for every line).
@@ -917,26 +898,100 @@ unexpected:
 /* ---- vmstat, meminfo ---- */
 
 /*
- * The line the kernel prints, `name digits` (one space, at most 19
- * digits, nothing after), from s to end, read in one pass; 0, or -1 for
- * anything else (trailing blanks too), which name_value() reads or
- * refuses.
+ * s[0..n) == t[0..n), each readable for n bytes: compared by words, with
+ * no call (a vmstat name is 10 to 40 bytes; memcmp()'s call cost more
+ * than its bytes)
  */
-static inline int vm_plain(const char *s, const char *end, size_t *nlen,
+static inline int same_bytes(const char *s, const char *t, size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y;
+	size_t i;
+
+	if (n >= 8) {
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&a, s + i, 8);
+			memcpy(&b, t + i, 8);
+			if (a != b)
+				return 0;
+		}
+		/* the last 8, overlapping what was compared */
+		memcpy(&a, s + n - 8, 8);
+		memcpy(&b, t + n - 8, 8);
+		return a == b;
+	}
+	if (n >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, t, 4);
+		if (x != y)
+			return 0;
+		memcpy(&x, s + n - 4, 4);
+		memcpy(&y, t + n - 4, 4);
+		return x == y;
+	}
+	for (i = 0; i < n; i++)
+		if (s[i] != t[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The k <= 8 digits that end at end, as a number, or -1 when one of
+ * them is not a digit; the 8 bytes before end must be readable.  All
+ * eight at once in a word (the bytes before the digits read as '0').
+ */
+static inline int64_t digits_word(const char *end, int k)
+{
+	uint64_t w, t;
+
+	memcpy(&w, end - 8, 8);
+	/* little-endian: the first of the 8 bytes is the lowest */
+	if (k < 8)
+		w = w >> (8 * (8 - k)) << (8 * (8 - k)) |
+		    (0x3030303030303030ULL >> (8 * k));
+	/* each byte 0x30 to 0x39: a high nibble of 3, and 6 more keeps it */
+	t = (w + 0x0606060606060606ULL) | w;
+	if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
+	    (t & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL)
+		return -1;
+	w -= 0x3030303030303030ULL;
+	/* pairs, then fours, then the eight: the first digit highest */
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	return (int64_t)((w * 10000 + (w >> 32)) & 0xffffffffULL);
+}
+
+/*
+ * The count of the line the kernel prints, `name digits`, from p just
+ * after the name to end (s the line's start): one space, at most 19
+ * digits, nothing after (trailing blanks neither); 0, or -1 for anything
+ * else, which name_value() reads or refuses.  Up to 16 digits by words.
+ */
+static inline int vm_count(const char *s, const char *p, const char *end,
 			   double *v)
 {
-	const char *p = s, *d;
+	const char *d;
 	uint64_t u = 0;
+	long k = end - p - 1;
 
-	while (p < end && is_word(*p))
-		p++;
-	if (p == s || end - p < 2 || *p != ' ' || !is_digit(p[1]))
+	if (k < 1 || *p != ' ')
 		return -1;
-	for (d = p + 1; d < end && is_digit(*d) && d - p <= 19; d++)
+	if (k <= 16 && end - s >= 8 + (k > 8 ? 8 : 0)) {
+		int64_t lo = digits_word(end, k > 8 ? 8 : (int)k), hi = 0;
+
+		if (k > 8)
+			hi = digits_word(end - 8, (int)k - 8);
+		if (lo < 0 || hi < 0)
+			return -1;
+		*v = (double)((uint64_t)hi * 100000000 + (uint64_t)lo);
+		return 0;
+	}
+	if (k > 19)
+		return -1;
+	for (d = p + 1; d < end && is_digit(*d); d++)
 		u = u * 10 + (uint64_t)(*d - '0');
 	if (d != end)
 		return -1;
-	*nlen = (size_t)(p - s);
 	*v = (double)u;
 	return 0;
 }
@@ -947,22 +1002,30 @@ static inline int vm_plain(const char *s, const char *end, size_t *nlen,
  * when it is the plain `name digits` line whose name the previous record
  * had at this place, its point is added as vmstat_line() would add it,
  * and 1 is returned; else 0, with nothing changed, and the line goes the
- * usual way.
+ * usual way.  The name is compared where it lies, without reading it
+ * first: the previous record's is made of word bytes (name_value()), so
+ * a line that has it and then a space has exactly it.
  */
 static int vm_fast_line(struct procfs *st, const char *s, size_t len,
 			long lineno)
 {
-	size_t n, i;
+	const struct metric *m;
+	size_t n;
 	double v;
 
 	if (st->series != 1 || st->sec != SEC_VMSTAT || st->cut.len ||
-	    vm_plain(s, s + len, &n, &v))
+	    st->pos >= st->nr_order)
 		return 0;
-	i = vm_predicted(st, s, n);
-	if (i == (size_t)-1)
+	m = &st->m[st->order[st->pos]];
+	if (m->sec != SEC_VMSTAT || m->len <= st->vm_pfx_len)
+		return 0;
+	n = m->len - st->vm_pfx_len;
+	if (len <= n || !same_bytes(s, m->name + st->vm_pfx_len, n) ||
+	    vm_count(s, s + n, s + len, &v))
 		return 0;
 	st->line = lineno;
-	add_point_i(st, SEC_VMSTAT, i, v, lineno);
+	add_point_i(st, SEC_VMSTAT, next_in_order(st, st->order[st->pos]), v,
+		    lineno);
 	return 1;
 }
 

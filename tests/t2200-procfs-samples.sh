@@ -365,6 +365,43 @@ test_expect_success 'MMTests proc-vmstat-blogbench.gz: every point of 242 record
 	want_eq records 242 "$(grep -c "^series	1	proc-vmstat.pgfault	" dump)"
 '
 
+# ---- the counts read by words ----
+
+# From the second record on, a vmstat line whose name the previous record
+# had at its place is read where it lies, its digits eight at a time:
+# counts of every length the kernel prints (1 to 19 digits, leading zeros
+# too) after names shorter and longer than a word; each value stored must
+# be the one its line says (awk's own %.15g of it, as the dump prints).
+cat >gen-digits.awk <<'AWK'
+BEGIN {
+	srand(3)
+	n = split("a ab nr_x nr_free abcdefg abcdefgh nr_free_pages " \
+		  "nr_zone_inactive_file_long_name", nm, " ")
+	for (t = 0; t < 40; t++) {
+		print "time: " (1796000000 + t)
+		for (i = 1; i <= n; i++) {
+			k = (t * n + i) % 19 + 1
+			v = (t % 5 == 0 && k > 3) ? "00" : int(1 + 9 * rand())
+			while (length(v) < k)
+				v = v int(10 * rand())
+			print nm[i], v
+		}
+	}
+}
+AWK
+
+test_expect_success 'vmstat counts of 1 to 19 digits: every point as written' '
+	awk -f gen-digits.awk >digits &&
+	import_one digits &&
+	awk "/^time:/ { t = \$2; next }
+	     { printf \"series\\t1\\tproc-vmstat.%s\\t%s\\t%.15g\\n\", \$1, t, \$2 }" \
+		digits | sort >want &&
+	grep "^series" dump | sort >got &&
+	test_cmp want got &&
+	want_eq points 320 "$(wc -l <got)" &&
+	want_eq "19-digit counts" 16 "$(awk "length(\$2) == 19" digits | wc -l)"
+'
+
 # ---- cut files, detection ----
 
 test_expect_success 'a series cut in its last record: dropped with a warning' '
