@@ -863,25 +863,36 @@ void stats_tq_init(struct stats_tq *tq, double conf)
 	}
 }
 
+/* 1 / prod_{b != a} (a - b) over the nodes 0..7: Lagrange's denominators */
+static const double tq_den[STATS_TQ_ORDER] = {
+	-1.0 / 5040, 1.0 / 720, -1.0 / 240, 1.0 / 144, -1.0 / 144, 1.0 / 240,
+	-1.0 / 720, 1.0 / 5040,
+};
+
 double stats_tq_ppf(const struct stats_tq *tq, double df)
 {
-	double x, u, l0, l1, l2, l3, y;
-	size_t i;
+	double x, u, pre[STATS_TQ_ORDER + 1], suf, y = 0;
+	long i;
+	int a;
 
 	if (!tq->ok || !(df >= 1) || isinf(df))
 		return stats_t_ppf(tq->p, df);
 	x = 1 / df * STATS_TQ_N;
-	i = (size_t)x;
-	i = i < 1 ? 1 : i > STATS_TQ_N - 2 ? STATS_TQ_N - 2 : i;
+	/* the 8 points around x: i - 3 .. i + 4, inside the table */
+	i = (long)x - (STATS_TQ_ORDER / 2 - 1);
+	i = i < 0 ? 0 : i > STATS_TQ_N - STATS_TQ_ORDER + 1 ?
+			STATS_TQ_N - STATS_TQ_ORDER + 1 : i;
 	u = x - (double)i;
-	/* Lagrange's cubic through the points i - 1 .. i + 2 */
-	l0 = -u * (u - 1) * (u - 2) / 6;
-	l1 = (u + 1) * (u - 1) * (u - 2) / 2;
-	l2 = -(u + 1) * u * (u - 2) / 2;
-	l3 = (u + 1) * u * (u - 1) / 6;
-	y = l0 * tq->y[i - 1] + l1 * tq->y[i] + l2 * tq->y[i + 1] +
-	    l3 * tq->y[i + 2];
-	return t_isf(1 - tq->p, df, exp(y));
+	/* Lagrange's weights by the products before and after each node */
+	pre[0] = 1;
+	for (a = 0; a < STATS_TQ_ORDER; a++)
+		pre[a + 1] = pre[a] * (u - a);
+	suf = 1;
+	for (a = STATS_TQ_ORDER - 1; a >= 0; a--) {
+		y += tq->y[i + a] * pre[a] * suf * tq_den[a];
+		suf *= u - a;
+	}
+	return exp(y);
 }
 
 /* ---- Welch -------------------------------------------------------------- */
