@@ -142,15 +142,30 @@ static void digits8(uint32_t x, char *d)
 	memcpy(d + 6, pairs + 2 * (lo % 100), 2);
 }
 
-/* The decimal digits of m, at least min (<= 24) of them (zeros in front). */
+/*
+ * The decimal digits of m, at least min (<= 24) of them (zeros in front),
+ * into d, which must hold 24 bytes past them (the copies below are of a
+ * constant size).
+ */
 static int digits_of(uint64_t m, int min, char *d)
 {
 	int n = min < 1 ? 1 : min;
-	char *e;
+	char t[16 + 24], *e;
 
 	/* counted from min up: %g's m has exactly min digits */
 	while (n < 20 && m >= pow10_u[n])
 		n++;
+	if (n <= 16) {
+		/*
+		 * Below 10^16: sixteen digits, zeros in front, as two words
+		 * of eight in 32 bits, and the last n of them copied (a
+		 * constant 24 bytes: t holds them)
+		 */
+		digits8((uint32_t)(m % 100000000), t + 8);
+		digits8((uint32_t)(m / 100000000), t);
+		memcpy(d, t + 16 - n, 24);
+		return n;
+	}
 	/* from the right: eight digits at a time in 32 bits, then pairs */
 	e = d + n;
 	while (m >= 100000000) {
