@@ -508,6 +508,130 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 	return 0;
 }
 
+/* ---- blocks of rows on two cores, written as they are done ---- */
+
+/*
+ * Rows in blocks, formatted on two cores and written in order while the
+ * next ones are formatted (mmtests, lkp, JSON, csv, markdown): the
+ * caller formats the even blocks and a helper thread the odd ones, each
+ * into its own buffer (the helper's two in turn); the caller writes each
+ * block as soon as it and those before it are formatted, so the writes
+ * overlap the other core's formatting instead of waiting for it, and one
+ * thread serves the whole table.
+ *
+ * run(ctx, job, lo, hi, out) formats the rows lo..hi into out.  start(),
+ * when there is one, readies job for them first, called in row order: a
+ * block starts from the state the rows before it leave (JSON's comma,
+ * markdown's heading), which start() keeps in ctx; job[k] is the state
+ * of the k-th buffer's blocks (NULL without a start()).  One thread, or
+ * a table below PARALLEL_MIN / 2 rows: every block in turn in the
+ * caller's.  -1 when a write failed.
+ */
+struct blocks {
+	size_t nr, block;	/* rows, rows a block */
+	void (*start)(void *ctx, void *job, size_t lo, size_t hi);
+	void (*run)(void *ctx, void *job, size_t lo, size_t hi,
+		    struct sbuf *out);
+	void *ctx;
+	void *job[3];		/* the caller's, then the helper's two */
+};
+
+/* Rows a block of a table holds: its buffer stays a few hundred kB */
+#define ROW_BLOCK 2048
+
+/* A buffer and the block it holds. */
+struct block_slot {
+	const struct blocks *bl;
+	void *job;
+	size_t lo, hi;
+	struct sbuf out;
+};
+
+static void run_slot(void *ctx, void *arg)
+{
+	struct block_slot *s = arg;
+
+	(void)ctx;
+	s->bl->run(s->bl->ctx, s->job, s->lo, s->hi, &s->out);
+}
+
+/* s readied for block b; NULL past the last block */
+static struct block_slot *block_slot(struct block_slot *s, size_t b)
+{
+	const struct blocks *bl = s->bl;
+	size_t lo = b * bl->block;
+
+	if (lo >= bl->nr)
+		return NULL;
+	s->lo = lo;
+	s->hi = bl->nr - lo < bl->block ? bl->nr : lo + bl->block;
+	if (bl->start)
+		bl->start(bl->ctx, s->job, s->lo, s->hi);
+	return s;
+}
+
+static int slot_write(struct block_slot *s, FILE *f)
+{
+	int ret = fwrite(s->out.buf, 1, s->out.len, f) == s->out.len ? 0 : -1;
+
+	sbuf_reset(&s->out);
+	return ret;
+}
+
+static int write_blocks(const struct blocks *bl, FILE *f)
+{
+	struct block_slot slot[3], *odd;
+	struct worker *w = NULL;
+	size_t b, k;
+	int ret = 0;
+
+	for (k = 0; k < 3; k++) {
+		slot[k].bl = bl;
+		slot[k].job = bl->job[k];
+		sbuf_init(&slot[k].out, 0);
+	}
+	if (bl->nr >= PARALLEL_MIN / 2 && bl->nr > bl->block)
+		w = worker_start(run_slot, NULL);
+	if (!w) {
+		for (b = 0; block_slot(&slot[0], b); b++) {
+			run_slot(NULL, &slot[0]);
+			ret |= slot_write(&slot[0], f);
+		}
+		goto out;
+	}
+	block_slot(&slot[0], 0);
+	odd = block_slot(&slot[1], 1);	/* nr > block: there is one */
+	worker_queue(w, odd);
+	for (b = 0; odd; b += 2) {
+		struct block_slot *next, *odd2 = NULL;
+
+		run_slot(NULL, &slot[0]);
+		ret |= slot_write(&slot[0], f);
+		worker_wait(w, 0);
+		/* the next two readied and the helper started on its own,
+		 * then the helper's last block written */
+		next = block_slot(&slot[0], b + 2);
+		if (next) {
+			odd2 = block_slot(odd == &slot[1] ? &slot[2] : &slot[1],
+					  b + 3);
+			if (odd2)
+				worker_queue(w, odd2);
+		}
+		ret |= slot_write(odd, f);
+		odd = odd2;
+		if (next && !odd) {
+			/* an even block is the last */
+			run_slot(NULL, &slot[0]);
+			ret |= slot_write(&slot[0], f);
+		}
+	}
+	worker_stop(w);
+out:
+	for (k = 0; k < 3; k++)
+		sbuf_release(&slot[k].out);
+	return ret;
+}
+
 /* ---- mmtests ---- */
 
 /*
@@ -799,33 +923,47 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 	sbuf_addch(out, '\n');
 }
 
-/* The rows lo..hi of a table's lines of each statistic (parallel_pair()). */
-struct mm_job {
+/*
+ * Lines of a table's statistics taken from samples: every row's line of
+ * the first statistic, then of the next, each a numbered item (the
+ * statistic times the rows, plus the row) of the table's rows lo..hi
+ * (write_blocks()'s rows).
+ */
+struct mm_tab {
 	const struct comparison *c;
 	size_t lo, hi, wl, wo;
 	int all, tree;
-	struct sbuf line[MM_NR];	/* by statistic */
 };
 
 /* Is row r a line of the statistics taken from samples? */
-static int mm_sample_row(const struct mm_job *j, const struct cmp_row *r)
+static int mm_sample_row(const struct mm_tab *t, const struct cmp_row *r)
 {
-	return (j->all || cmp_row_interesting(j->c, r)) &&
-	       !(j->tree && r->summary) && !mm_from_summaries(r);
+	return (t->all || cmp_row_interesting(t->c, r)) &&
+	       !(t->tree && r->summary) && !mm_from_summaries(r);
 }
 
-static void mm_rows(void *arg)
+/* the items from..to into out */
+static void mm_items(void *ctx, void *job, size_t from, size_t to,
+		     struct sbuf *out)
 {
-	struct mm_job *j = arg;
-	size_t i;
-	int st;
+	const struct mm_tab *t = ctx;
+	size_t n = t->hi - t->lo, st = from / n, i = from % n, x;
 
-	for (st = 0; st < MM_NR; st++)
-		for (i = j->lo; i < j->hi; i++)
-			if (mm_sample_row(j, &j->c->rows[i]))
-				mm_line(j->c, &j->c->rows[i], st, NULL, j->wl,
-					j->wo, &j->line[st]);
+	(void)job;
+	for (x = from; x < to; x++) {
+		const struct cmp_row *r = &t->c->rows[t->lo + i];
+
+		if (mm_sample_row(t, r))
+			mm_line(t->c, r, (int)st, NULL, t->wl, t->wo, out);
+		if (++i == n) {
+			i = 0;
+			st++;
+		}
+	}
 }
+
+/* Items a block holds: lines of about 70 bytes */
+#define MM_BLOCK 4096
 
 /* The line that stands for the rows when none is significant. */
 static void none_significant(const struct comparison *c, FILE *f)
@@ -1275,30 +1413,18 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 		}
 		mm_kernels(c, (int)(wl + 1 + wo + 23), 23, f);
 		if (any_samples) {
-			/* each half of the rows on its own core, then the
-			 * lines of each statistic in row order */
-			struct mm_job job[2] = { {
+			/* the lines of each statistic in row order, in
+			 * blocks on both cores */
+			struct mm_tab tab = {
 				.c = c, .lo = i, .hi = k, .wl = wl, .wo = wo,
 				.all = all, .tree = tree,
-			} };
+			};
+			struct blocks bl = {
+				MM_NR * (k - i), MM_BLOCK, NULL, mm_items,
+				&tab, { NULL, NULL, NULL },
+			};
 
-			for (st = 0; st < MM_NR; st++)
-				job[0].line[st] = (struct sbuf)SBUF_INIT;
-			job[1] = job[0];
-			if (k - i >= 2 * TEXT_HALF) {
-				job[0].hi = job[1].lo = i + (k - i) / 2;
-				parallel_pair(mm_rows, &job[0], &job[1]);
-			} else {
-				job[1].lo = k;
-				mm_rows(&job[0]);
-			}
-			for (st = 0; st < MM_NR; st++)
-				for (j = 0; j < 2; j++) {
-					struct sbuf *l = &job[j].line[st];
-
-					fwrite_unlocked(l->buf, 1, l->len, f);
-					sbuf_release(l);
-				}
+			write_blocks(&bl, f);
 		}
 		for (s = 0; s < nn; s++) {
 			struct sbuf l = SBUF_INIT;
@@ -1631,30 +1757,30 @@ static void lkp_line(const struct comparison *c, const struct cmp_row *r,
 	sbuf_addch(out, '\n');
 }
 
-/* Rows order[lo..hi) of a table into out (parallel_pair()). */
-struct lkp_job {
+/* A table's rows in their order (write_blocks()'s rows) */
+struct lkp_tab {
 	const struct comparison *c;
 	const size_t *order;
-	size_t lo, hi;
-	struct sbuf out;
 };
 
-static void lkp_rows_run(void *arg)
+/* rows order[lo..hi) into out */
+static void lkp_lines(void *ctx, void *job, size_t lo, size_t hi,
+		     struct sbuf *out)
 {
-	struct lkp_job *j = arg;
+	const struct lkp_tab *t = ctx;
 	size_t i;
 
-	for (i = j->lo; i < j->hi; i++) {
-		const struct cmp_row *r = &j->c->rows[j->order[i]];
+	(void)job;
+	for (i = lo; i < hi; i++) {
+		const struct cmp_row *r = &t->c->rows[t->order[i]];
 
-		if (!lkp_fail_row(j->c, r))	/* else in the fail:runs block */
-			lkp_line(j->c, r, &j->out);
+		if (!lkp_fail_row(t->c, r))	/* else in the fail:runs block */
+			lkp_line(t->c, r, out);
 	}
 }
 
 static int write_lkp(const struct comparison *c, int all, FILE *f)
 {
-	struct lkp_job job[2];
 	size_t i, k;
 	int printed = 0;
 
@@ -1663,7 +1789,7 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 	lkp_rows = c->rows;
 	for (i = 0; i < c->nr; i = k) {
 		const struct cmp_row *g = &c->rows[i];
-		size_t nr = 0, j;
+		size_t nr = 0;
 
 		for (k = i; k < c->nr && same_group(g, &c->rows[k]); k++)
 			if (all || cmp_row_interesting(c, &c->rows[k]))
@@ -1677,18 +1803,15 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 			   "========================================\n");
 		lkp_axes(g, f);
 		lkp_header(c, f, order, nr);
-		/* each half of the rows on its own core, then in order */
-		job[0] = (struct lkp_job){ c, order, 0, nr, SBUF_INIT };
-		job[1] = (struct lkp_job){ c, order, nr, nr, SBUF_INIT };
-		if (nr >= 2 * TEXT_HALF) {
-			job[0].hi = job[1].lo = nr / 2;
-			parallel_pair(lkp_rows_run, &job[0], &job[1]);
-		} else {
-			lkp_rows_run(&job[0]);
-		}
-		for (j = 0; j < 2; j++) {
-			fwrite_unlocked(job[j].out.buf, 1, job[j].out.len, f);
-			sbuf_release(&job[j].out);
+		/* in blocks on both cores, written in order */
+		{
+			struct lkp_tab tab = { c, order };
+			struct blocks bl = {
+				nr, ROW_BLOCK, NULL, lkp_lines, &tab,
+				{ NULL, NULL, NULL },
+			};
+
+			write_blocks(&bl, f);
 		}
 	}
 	free(order);
@@ -1769,37 +1892,62 @@ static void json_row(struct jsonw *w, const struct comparison *c,
 	jw_end(w);
 }
 
-/* The rows lo..hi of the document, by one writer (parallel_pair()) */
-struct json_job {
+/* write_blocks()'s state: the writer inside "rows", a row shown yet? */
+struct json_scan {
 	const struct comparison *c;
 	int all;
-	size_t lo, hi;
-	struct jsonw *w;
+	const struct jsonw *w;
+	size_t pos;
+	int any;
 };
 
-static void json_rows(void *arg)
+/* Is a row before lo shown?  (lo rises from call to call) */
+static int json_shown_before(struct json_scan *s, size_t lo)
 {
-	struct json_job *j = arg;
-	size_t i;
-
-	for (i = j->lo; i < j->hi; i++)
-		if (j->all || cmp_row_interesting(j->c, &j->c->rows[i]))
-			json_row(j->w, j->c, &j->c->rows[i]);
+	for (; s->pos < lo && !s->any; s->pos++)
+		s->any = s->all || cmp_row_interesting(s->c,
+						       &s->c->rows[s->pos]);
+	return s->any;
 }
 
-/*
- * Rows a block holds: each block's second half is formatted by a second
- * thread into its own buffer while the first half is, then both are
- * written; the buffers stay a few MB whatever the number of rows.
- */
+/* a block's writer: the document's, with a comma if a row came before */
+static void json_start(void *ctx, void *job, size_t lo, size_t hi)
+{
+	struct json_scan *s = ctx;
+	struct jsonw *w = job;
+
+	(void)hi;
+	*w = *s->w;
+	w->has_items[w->depth] = (unsigned char)json_shown_before(s, lo);
+}
+
+static void json_rows(void *ctx, void *job, size_t lo, size_t hi,
+		      struct sbuf *out)
+{
+	const struct json_scan *s = ctx;
+	struct jsonw *w = job;
+	size_t i;
+
+	w->out = out;
+	for (i = lo; i < hi; i++)
+		if (s->all || cmp_row_interesting(s->c, &s->c->rows[i]))
+			json_row(w, s->c, &s->c->rows[i]);
+}
+
+/* Rows a block holds: the buffers stay a few MB whatever their number. */
 #define JSON_BLOCK 2048
 
 static int write_json(const struct comparison *c, int all, FILE *f)
 {
-	struct sbuf out = SBUF_INIT, out2 = SBUF_INIT;
-	struct jsonw w, w2;
-	size_t i, v, lo;
-	int ret = 0;
+	struct sbuf out = SBUF_INIT;
+	struct jsonw w, job[3];
+	struct json_scan scan = { c, all, &w, 0, 0 };
+	struct blocks bl = {
+		c->nr, JSON_BLOCK, json_start, json_rows, &scan,
+		{ &job[0], &job[1], &job[2] },
+	};
+	size_t v;
+	int ret;
 
 	sbuf_init(&out, 80 << 10);
 	jw_init(&w, &out);
@@ -1815,54 +1963,27 @@ static int write_json(const struct comparison *c, int all, FILE *f)
 	jw_str(&w, "stddev", "sample (n-1) for samples; as the source gave "
 			     "it for aggregates");
 	jw_array(&w, "rows");
-	for (lo = 0; lo < c->nr && !ret; lo += 2 * JSON_BLOCK) {
-		size_t mid = lo + JSON_BLOCK < c->nr ? lo + JSON_BLOCK : c->nr;
-		size_t hi = mid + JSON_BLOCK < c->nr ? mid + JSON_BLOCK : c->nr;
-		struct json_job a = { c, all, lo, mid, &w };
-		struct json_job b = { c, all, mid, hi, &w2 };
-		int shown = 0;
-
-		/* the second writer goes on where the first will stop */
-		w2 = w;
-		w2.out = &out2;
-		for (i = lo; i < mid && !shown; i++)
-			shown = all || cmp_row_interesting(c, &c->rows[i]);
-		if (shown)
-			w2.has_items[w2.depth] = 1;
-		if (mid < hi && hi - lo >= PARALLEL_MIN / 2)
-			parallel_pair(json_rows, &a, &b);
-		else {
-			json_rows(&a);
-			json_rows(&b);
-		}
-		w.has_items[w.depth] = w2.has_items[w2.depth];
-		/* write out as we go: small buffers, no page faults */
-		if (fwrite(out.buf, 1, out.len, f) != out.len ||
-		    fwrite(out2.buf, 1, out2.len, f) != out2.len)
-			ret = -1;
-		sbuf_reset(&out);
-		sbuf_reset(&out2);
-	}
+	ret = fwrite(out.buf, 1, out.len, f) == out.len ? 0 : -1;
+	sbuf_reset(&out);
+	ret |= write_blocks(&bl, f);
+	/* the closing bracket on a line of its own after a row */
+	w.has_items[w.depth] = (unsigned char)json_shown_before(&scan, c->nr);
 	jw_end(&w);
 	jw_end(&w);
 	sbuf_addch(&out, '\n');
 	if (fwrite(out.buf, 1, out.len, f) != out.len || ferror(f))
 		ret = -1;
 	sbuf_release(&out);
-	sbuf_release(&out2);
 	return ret;
 }
 
 /* ---- csv ---- */
 
 /*
- * Rows formatted a block at a time, the second half of each block by a
- * second thread into its own buffer while the first half is, then both
- * written in order: csv and markdown rows depend on their row alone
- * (markdown's group headings on the row shown before, carried in the
- * job).  The buffers stay a few hundred kB whatever the number of rows.
+ * Rows formatted and written a block at a time (write_blocks()): csv and
+ * markdown rows depend on their row alone (markdown's group headings on
+ * the row shown before, and its count, carried in the job).
  */
-#define ROW_BLOCK 2048
 
 struct rows_job {
 	const struct comparison *c;
@@ -1872,61 +1993,65 @@ struct rows_job {
 	size_t lo, hi;
 	const struct cmp_row *prev;	/* the last row shown before */
 	size_t shown;			/* rows shown before, and by this job */
-	struct sbuf out;
+	struct sbuf *out;		/* write_blocks()'s */
 	struct sbuf cell;		/* scratch for a cell's text */
 };
 
-static void rows_run(void *arg)
+static void rows_run(void *ctx, void *job, size_t lo, size_t hi,
+		     struct sbuf *out)
 {
-	struct rows_job *j = arg;
+	struct rows_job *j = job;
 	size_t i;
 
-	for (i = j->lo; i < j->hi; i++)
+	(void)ctx;
+	j->out = out;
+	for (i = lo; i < hi; i++)
 		j->line(j, &j->c->rows[i]);
+}
+
+/* write_blocks()'s state: the job that goes on, and the row it is at */
+struct rows_scan {
+	struct rows_job *st;
+	size_t pos;
+};
+
+/* a block starts from the last row shown before it, and their count */
+static void rows_start(void *ctx, void *job, size_t lo, size_t hi)
+{
+	struct rows_scan *s = ctx;
+	struct rows_job *st = s->st, *j = job;
+
+	(void)hi;
+	for (; s->pos < lo; s->pos++)
+		if (shown_vs(&st->c->rows[s->pos].vs[st->v - 1], st->all)) {
+			st->prev = &st->c->rows[s->pos];
+			st->shown++;
+		}
+	if (j != st) {
+		struct sbuf cell = j->cell;
+
+		*j = *st;
+		j->cell = cell;
+	}
 }
 
 /* The rows shown, from st's state on; st ends as the last row left it. */
 static void write_rows(struct rows_job *st, FILE *f)
 {
-	const struct comparison *c = st->c;
-	struct rows_job b = *st;
-	size_t lo, i;
+	struct rows_job job[3];
+	struct rows_scan scan = { st, 0 };
+	struct blocks bl = {
+		st->c->nr, ROW_BLOCK, rows_start, rows_run, &scan,
+		{ &job[0], &job[1], &job[2] },
+	};
+	size_t k;
 
-	sbuf_init(&b.out, 0);
-	sbuf_init(&b.cell, 0);
-	for (lo = 0; lo < c->nr; lo += ROW_BLOCK) {
-		size_t hi = c->nr - lo < ROW_BLOCK ? c->nr : lo + ROW_BLOCK;
-		size_t mid = lo + (hi - lo) / 2;
-
-		st->lo = lo;
-		st->hi = mid;
-		b.lo = mid;
-		b.hi = hi;
-		/* what b starts from: the state after st's rows */
-		b.prev = st->prev;
-		b.shown = st->shown;
-		for (i = mid; i > lo; i--)
-			if (shown_vs(&c->rows[i - 1].vs[st->v - 1], st->all)) {
-				b.prev = &c->rows[i - 1];
-				break;
-			}
-		for (i = lo; i < mid; i++)
-			b.shown += shown_vs(&c->rows[i].vs[st->v - 1], st->all);
-		if (hi - lo >= ROW_BLOCK / 4)
-			parallel_pair(rows_run, st, &b);
-		else {
-			rows_run(st);
-			rows_run(&b);
-		}
-		fwrite_unlocked(st->out.buf, 1, st->out.len, f);
-		fwrite_unlocked(b.out.buf, 1, b.out.len, f);
-		sbuf_reset(&st->out);
-		sbuf_reset(&b.out);
-		st->prev = b.prev;
-		st->shown = b.shown;
-	}
-	sbuf_release(&b.out);
-	sbuf_release(&b.cell);
+	for (k = 0; k < 3; k++)
+		sbuf_init(&job[k].cell, 0);
+	write_blocks(&bl, f);
+	for (k = 0; k < 3; k++)
+		sbuf_release(&job[k].cell);
+	rows_start(&scan, st, st->c->nr, st->c->nr);
 }
 
 /* ---- csv ---- */
@@ -1968,7 +2093,7 @@ static void csv_n(struct sbuf *sb, const struct cmp_side *s)
 static void csv_row(struct rows_job *j, const struct cmp_row *r)
 {
 	const struct comparison *c = j->c;
-	struct sbuf *sb = &j->out;
+	struct sbuf *sb = j->out;
 	size_t v;
 
 	if (!j->all && !cmp_row_interesting(c, r))
@@ -2016,14 +2141,13 @@ static void csv_row(struct rows_job *j, const struct cmp_row *r)
 static int write_csv(const struct comparison *c, int all, FILE *f)
 {
 	struct rows_job st = { .c = c, .line = csv_row, .v = 1, .all = all,
-			       .out = SBUF_INIT, .cell = SBUF_INIT };
+			       .cell = SBUF_INIT };
 
 	fputs("testcase,params,machine,metric,unit,direction,base,base_n,"
 	      "base_mean,base_stddev,label,n,mean,stddev,change_pct,"
 	      "ci_low_pct,ci_high_pct,p_value,q_value,test,significant,"
 	      "verdict\n", f);
 	write_rows(&st, f);
-	sbuf_release(&st.out);
 	sbuf_release(&st.cell);
 	return 0;
 }
@@ -2050,7 +2174,7 @@ static void md_row(struct rows_job *j, const struct cmp_row *r)
 {
 	const struct comparison *c = j->c;
 	const struct cmp_vs *x = &r->vs[j->v - 1];
-	struct sbuf *out = &j->out, *sb = &j->cell;
+	struct sbuf *out = j->out, *sb = &j->cell;
 
 	if (!shown_vs(x, j->all))
 		return;
@@ -2103,13 +2227,12 @@ static void md_row(struct rows_job *j, const struct cmp_row *r)
 static int write_markdown(const struct comparison *c, int all, FILE *f)
 {
 	struct rows_job st = { .c = c, .line = md_row, .all = all,
-			       .out = SBUF_INIT, .cell = SBUF_INIT };
+			       .cell = SBUF_INIT };
 
 	for (st.v = 1; st.v < c->nvar; st.v++) {
 		st.prev = NULL;
 		write_rows(&st, f);
 	}
-	sbuf_release(&st.out);
 	sbuf_release(&st.cell);
 	if (!st.shown)
 		fputs("No significant changes.\n", f);
