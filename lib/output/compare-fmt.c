@@ -882,7 +882,18 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 	/* the comparison statistic carries the significance star */
 	const char *cmp_stat = st >= 0 ? mm_stat_label(r, MM_MEAN)
 				       : r->side[0].stat;
-	int higher = !mm_spread(stat) && mm_higher(r);
+	/*
+	 * Without an aggregate base, a statistic of samples and the star's
+	 * have mm_stat_label()'s own names, one for each st: the spread and
+	 * the star are known from st (the names looked up took three
+	 * strstr() and a strcmp() a line)
+	 */
+	int own = st >= 0 && r->side[0].source != SIDE_AGGREGATE;
+	int spread = own ? st == MM_STDDEV || st == MM_COEFFVAR
+			 : mm_spread(stat);
+	int is_cmp = own ? st == MM_MEAN
+			 : cmp_stat && !strcmp(cmp_stat, stat);
+	int higher = !spread && mm_higher(r);
 	double base, x, d;
 	size_t v;
 
@@ -894,8 +905,7 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 	sbuf_addch(out, ' ');
 	add_left(out, mm_op(r), wo);
 	for (v = 0; v < c->nvar; v++) {
-		int sig = v && cmp_stat && !strcmp(cmp_stat, stat) &&
-			  r->vs[v - 1].significant;
+		int sig = v && is_cmp && r->vs[v - 1].significant;
 
 		if (st < 0 && v && r->vs[v - 1].method == CMP_SOURCE) {
 			/* the source decided: its star stays where it was */

@@ -157,12 +157,13 @@ static int digits_of(uint64_t m, int min, char *d)
 		n++;
 	if (n <= 16) {
 		/*
-		 * Below 10^16: sixteen digits, zeros in front, as two words
-		 * of eight in 32 bits, and the last n of them copied (a
-		 * constant 24 bytes: t holds them)
+		 * Below 10^16: sixteen digits, zeros in front, as one or two
+		 * words of eight in 32 bits, and the last n of them copied
+		 * (a constant 24 bytes: t holds them)
 		 */
 		digits8((uint32_t)(m % 100000000), t + 8);
-		digits8((uint32_t)(m / 100000000), t);
+		if (n > 8)
+			digits8((uint32_t)(m / 100000000), t);
 		memcpy(d, t + 16 - n, 24);
 		return n;
 	}
