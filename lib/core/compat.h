@@ -22,6 +22,18 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* 1 in a build with AddressSanitizer (gcc's or clang's), else 0 */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
 /*
  * Grow p (of alloc elements) so that it holds at least nr; git's rule.
  * ALLOC_GROW_BIG: the same for an array of xalloc.h's big ones, which

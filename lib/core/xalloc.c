@@ -39,17 +39,6 @@ void *xrealloc(void *ptr, size_t size)
 	return p;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
 #define BIG_MIN ((size_t)1 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 

@@ -83,17 +83,14 @@ static void put_string(struct sbuf *sb, const char *s)
 	sbuf_addch(sb, '"');
 }
 
-/* Bytes of a key copied as it is scanned; a longer one goes the general way */
-#define KEY_FAST 64
-
 /*
  * Comma, newline and indent before an item; then "key": if any.  Written
  * in place: an item is a few bytes, and a document of 20,000 rows has
  * 800,000 of them.  The separator is copied 64 bytes at a time (a
- * constant size: a few moves, not a call) and the key byte by byte as it
- * is checked, in one pass.
+ * constant size: a few moves, not a call), the key, of a length known,
+ * as it is.
  */
-static void item(struct jsonw *w, const char *key)
+static void item(struct jsonw *w, const char *key, size_t klen)
 {
 	/* ",\n" and the deepest indent: one copy writes all three */
 	static const char sep[] = ",\n"
@@ -102,9 +99,12 @@ static void item(struct jsonw *w, const char *key)
 		"                                "
 		"                                ";
 	struct sbuf *sb = w->out;
-	size_t indent = 2 * (size_t)w->depth, i;
-	char *p = sbuf_room(sb, indent + 2 + KEY_FAST + 4 + 64);
+	size_t indent = 2 * (size_t)w->depth;
+	char *p = sbuf_room(sb, indent + 2 + klen + 4 + 64);
 
+	/* a sanitizer's build checks the key's promise (jsonw.h) */
+	if (SANITIZED && key && (plain_len(key) != klen || key[klen]))
+		BUG("JSON key '%s' needs escaping or its length is wrong", key);
 	if (w->depth) {
 		int comma = w->has_items[w->depth];
 		size_t n = indent + 1 + (size_t)comma;
@@ -122,23 +122,15 @@ static void item(struct jsonw *w, const char *key)
 		return;
 	}
 	*p = '"';
-	/* needs_escape['\0'] is set: the loop stops at the key's end */
-	for (i = 0; i < KEY_FAST && !needs_escape[(unsigned char)key[i]]; i++)
-		p[1 + i] = key[i];
-	if (key[i]) {
-		/* a key to escape, or a long one: the general way */
-		wrote(sb, p);
-		put_string(sb, key);
-		sbuf_add(sb, ": ", 2);
-		return;
-	}
-	memcpy(p + 1 + i, "\": ", 3);
-	wrote(sb, p + 1 + i + 3);
+	memcpy(p + 1, key, klen);
+	memcpy(p + 1 + klen, "\": ", 3);
+	wrote(sb, p + 1 + klen + 3);
 }
 
-static void open_container(struct jsonw *w, const char *key, char c)
+static void open_container(struct jsonw *w, const char *key, size_t klen,
+			   char c)
 {
-	item(w, key);
+	item(w, key, klen);
 	sbuf_addch(w->out, c);
 	if (++w->depth >= (int)sizeof(w->has_items))
 		BUG("JSON nested too deep");
@@ -146,14 +138,14 @@ static void open_container(struct jsonw *w, const char *key, char c)
 	w->kind[w->depth] = c;
 }
 
-void jw_object(struct jsonw *w, const char *key)
+void jw_object_n(struct jsonw *w, const char *key, size_t klen)
 {
-	open_container(w, key, '{');
+	open_container(w, key, klen, '{');
 }
 
-void jw_array(struct jsonw *w, const char *key)
+void jw_array_n(struct jsonw *w, const char *key, size_t klen)
 {
-	open_container(w, key, '[');
+	open_container(w, key, klen, '[');
 }
 
 void jw_end(struct jsonw *w)
@@ -175,20 +167,20 @@ void jw_end(struct jsonw *w)
 	w->depth--;
 }
 
-void jw_str(struct jsonw *w, const char *key, const char *s)
+void jw_str_n(struct jsonw *w, const char *key, size_t klen, const char *s)
 {
-	item(w, key);
+	item(w, key, klen);
 	if (s)
 		put_string(w->out, s);
 	else
 		sbuf_add(w->out, "null", 4);
 }
 
-void jw_num(struct jsonw *w, const char *key, double v)
+void jw_num_n(struct jsonw *w, const char *key, size_t klen, double v)
 {
 	char *p;
 
-	item(w, key);
+	item(w, key, klen);
 	if (!isfinite(v)) {
 		sbuf_add(w->out, "null", 4);
 		return;
@@ -198,22 +190,22 @@ void jw_num(struct jsonw *w, const char *key, double v)
 	wrote(w->out, p + fmt_general(p, v, 15));
 }
 
-void jw_int(struct jsonw *w, const char *key, long long v)
+void jw_int_n(struct jsonw *w, const char *key, size_t klen, long long v)
 {
 	char buf[NUMFMT_BUF];
 
-	item(w, key);
+	item(w, key, klen);
 	sbuf_add(w->out, buf, fmt_int(buf, v));
 }
 
-void jw_bool(struct jsonw *w, const char *key, int v)
+void jw_bool_n(struct jsonw *w, const char *key, size_t klen, int v)
 {
-	item(w, key);
+	item(w, key, klen);
 	sbuf_addstr(w->out, v ? "true" : "false");
 }
 
-void jw_null(struct jsonw *w, const char *key)
+void jw_null_n(struct jsonw *w, const char *key, size_t klen)
 {
-	item(w, key);
+	item(w, key, klen);
 	sbuf_add(w->out, "null", 4);
 }

@@ -8,6 +8,7 @@
  * sbuf out once.  For small documents jansson is used directly.
  */
 #include <stddef.h>
+#include <string.h>
 #include "core/sbuf.h"
 
 struct jsonw {
@@ -18,14 +19,32 @@ struct jsonw {
 };
 
 void jw_init(struct jsonw *w, struct sbuf *out);
-/* key is NULL inside arrays and at the top level. */
-void jw_object(struct jsonw *w, const char *key);
-void jw_array(struct jsonw *w, const char *key);
+/*
+ * key: NULL inside arrays and at the top level, else a name written in
+ * the source, which needs no escaping (a sanitizer's build checks it):
+ * it is copied as it is.  The macros pass its length, which the compiler
+ * knows for a literal (a document of 20,000 rows has 700,000 keys).
+ */
+static inline size_t jw_klen(const char *key)
+{
+	return key ? strlen(key) : 0;
+}
+#define jw_object(w, key) jw_object_n((w), (key), jw_klen(key))
+#define jw_array(w, key) jw_array_n((w), (key), jw_klen(key))
+#define jw_str(w, key, s) jw_str_n((w), (key), jw_klen(key), (s))
+#define jw_num(w, key, v) jw_num_n((w), (key), jw_klen(key), (v))
+#define jw_int(w, key, v) jw_int_n((w), (key), jw_klen(key), (v))
+#define jw_bool(w, key, v) jw_bool_n((w), (key), jw_klen(key), (v))
+#define jw_null(w, key) jw_null_n((w), (key), jw_klen(key))
+void jw_object_n(struct jsonw *w, const char *key, size_t klen);
+void jw_array_n(struct jsonw *w, const char *key, size_t klen);
 void jw_end(struct jsonw *w);	/* closes the innermost object/array */
-void jw_str(struct jsonw *w, const char *key, const char *s); /* NULL: null */
-void jw_num(struct jsonw *w, const char *key, double v);	/* NAN: null */
-void jw_int(struct jsonw *w, const char *key, long long v);
-void jw_bool(struct jsonw *w, const char *key, int v);
-void jw_null(struct jsonw *w, const char *key);
+/* s NULL: null */
+void jw_str_n(struct jsonw *w, const char *key, size_t klen, const char *s);
+/* NAN: null */
+void jw_num_n(struct jsonw *w, const char *key, size_t klen, double v);
+void jw_int_n(struct jsonw *w, const char *key, size_t klen, long long v);
+void jw_bool_n(struct jsonw *w, const char *key, size_t klen, int v);
+void jw_null_n(struct jsonw *w, const char *key, size_t klen);
 
 #endif
