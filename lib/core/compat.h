@@ -22,7 +22,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* 1 in a build with AddressSanitizer (gcc's or clang's), else 0 */
+/* 1 in a build with AddressSanitizer (gcc's or clang's) or clang's
+ * MemorySanitizer, else 0 */
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1
 #elif defined(__has_feature)

@@ -2000,7 +2000,6 @@ struct rows_job {
 	void (*line)(struct rows_job *j, const struct cmp_row *r);
 	size_t v;
 	int all;
-	size_t lo, hi;
 	const struct cmp_row *prev;	/* the last row shown before */
 	size_t shown;			/* rows shown before, and by this job */
 	struct sbuf *out;		/* write_blocks()'s */
