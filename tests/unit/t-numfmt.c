@@ -129,6 +129,36 @@ TEST(near_halves)
 	check_int(0, failures);
 }
 
+/*
+ * Integers as "%.0f" and "%.15g": every value below 10^5 and a stride
+ * through 10^8 (one word of eight digits, lib/output/numfmt.c
+ * digits8()), then through 10^16 (two words).
+ */
+TEST(digit_words)
+{
+	char want[NUMFMT_BUF], got[NUMFMT_BUF];
+	uint64_t x;
+	long bad = 0;
+
+	for (x = 0; x < 100000000; x += x < 100000 ? 1 : 997) {
+		snprintf(want, sizeof(want), "%.0f", (double)x);
+		fmt_fixed(got, (double)x, 0, 0);
+		if (strcmp(want, got) && bad++ < 10)
+			check_str(want, got);
+	}
+	for (x = 99999999; x < 10000000000000000ULL; x = x * 3 + 7) {
+		snprintf(want, sizeof(want), "%.0f", (double)x);
+		fmt_fixed(got, (double)x, 0, 0);
+		if (strcmp(want, got) && bad++ < 10)
+			check_str(want, got);
+		snprintf(want, sizeof(want), "%.15g", (double)x);
+		fmt_general(got, (double)x, 15);
+		if (strcmp(want, got) && bad++ < 10)
+			check_str(want, got);
+	}
+	check_int(0, bad);
+}
+
 TEST(integers)
 {
 	static const long long v[] = {
@@ -151,6 +181,7 @@ int main(void)
 	test_halves();
 	test_random();
 	test_near_halves();
+	test_digit_words();
 	test_integers();
 	return test_done();
 }
