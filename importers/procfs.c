@@ -421,6 +421,15 @@ static size_t next_in_order(struct procfs *st, size_t i)
 }
 
 /*
+ * The metric the previous record had at the current position (pos <
+ * nr_order) is the current one: it is in order[] already.
+ */
+static size_t same_in_order(struct procfs *st)
+{
+	return st->order[st->pos++];
+}
+
+/*
  * Index of the metric named st->name, created with kind and unit; with
  * vm_key, the kind is vm_kind(vm_key) (looked up only when the metric is
  * new: the prefix table is not scanned for every line).
@@ -437,7 +446,7 @@ static size_t metric_index(struct procfs *st, enum section sec,
 		m = &st->m[st->order[st->pos]];
 		if (m->len == st->name.len &&
 		    !memcmp(m->name, st->name.buf, m->len))
-			return next_in_order(st, st->order[st->pos]);
+			return same_in_order(st);
 	}
 	if (strmap_get(&st->ids, st->name.buf, st->name.len, &id))
 		return next_in_order(st, (size_t)id);
@@ -1024,8 +1033,7 @@ static int vm_fast_line(struct procfs *st, const char *s, size_t len,
 	    vm_count(s, s + n, s + len, &v))
 		return 0;
 	st->line = lineno;
-	add_point_i(st, SEC_VMSTAT, next_in_order(st, st->order[st->pos]), v,
-		    lineno);
+	add_point_i(st, SEC_VMSTAT, same_in_order(st), v, lineno);
 	return 1;
 }
 

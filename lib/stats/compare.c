@@ -1191,8 +1191,7 @@ out:
 	for (i = first; ret && l->slab && i < c->nr; i++)
 		for (v = 0; v < c->nvar; v++)
 			c->rows[i].side[v].v = NULL;
-	if (l->slab)
-		FREE_BIG(l->slab, l->slab_alloc + 1);
+	FREE_BIG(l->slab, l->slab_alloc + 1);
 	l->slab = NULL;
 	FREE_BIG(sl.val, sl.alloc);
 	free(sl.run);
@@ -2267,7 +2266,7 @@ static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
 	static const char tail[] = " runs per side would decide a change "
 				   "of this size";
 	char buf[sizeof(head) + 20 + sizeof(tail)], digits[20];
-	unsigned long n = (unsigned long)vs->runs_needed;
+	unsigned long n = (unsigned long)vs->runs_needed, r;
 	size_t nd = 0, len = sizeof(head) - 1;
 	int64_t i;
 
@@ -2287,10 +2286,8 @@ static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
 		return;
 	}
 	/* thousands of distinct counts: no printf for each */
-	do {
-		digits[nd++] = (char)('0' + n % 10);
-		n /= 10;
-	} while (n);
+	for (r = n; nd == 0 || r; r /= 10)
+		digits[nd++] = (char)('0' + r % 10);
 	memcpy(buf, head, len);
 	while (nd)
 		buf[len++] = digits[--nd];
@@ -2298,8 +2295,8 @@ static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
 	len += sizeof(tail) - 1;
 	/* no other note reads so: its text needs no lookup */
 	i = add_note(c, vs, buf, len);
-	if ((unsigned long)vs->runs_needed < NOTE_RUNS_DIRECT)
-		c->note_of_runs[vs->runs_needed] = (uint32_t)i + 1;
+	if (n < NOTE_RUNS_DIRECT)
+		c->note_of_runs[n] = (uint32_t)i + 1;
 	else
 		strmap_put(&c->note_by_runs, (const char *)&vs->runs_needed,
 			   sizeof(vs->runs_needed), i);

@@ -871,7 +871,7 @@ static const double tq_den[STATS_TQ_ORDER] = {
 
 double stats_tq_ppf(const struct stats_tq *tq, double df)
 {
-	double x, u, pre[STATS_TQ_ORDER + 1], suf, y = 0;
+	double x, u, pre[STATS_TQ_ORDER], suf, y = 0;
 	long i;
 	int a;
 
@@ -885,7 +885,7 @@ double stats_tq_ppf(const struct stats_tq *tq, double df)
 	u = x - (double)i;
 	/* Lagrange's weights by the products before and after each node */
 	pre[0] = 1;
-	for (a = 0; a < STATS_TQ_ORDER; a++)
+	for (a = 0; a + 1 < STATS_TQ_ORDER; a++)
 		pre[a + 1] = pre[a] * (u - a);
 	suf = 1;
 	for (a = STATS_TQ_ORDER - 1; a >= 0; a--) {
