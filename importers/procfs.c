@@ -1391,8 +1391,11 @@ int procfs_parse(struct import_ctx *ctx, struct input *in)
 	if (r < 0)
 		failed = 1;
 	r = procfs_feed_end(st, !failed);
-	/* the writer idle before the driver uses the database again */
-	if (db_series_sync(ctx) || failed)
+	/*
+	 * The writer idle before the driver uses the database again, and
+	 * ended: the next member of the run is not this file
+	 */
+	if (db_series_async_end(ctx) || failed)
 		r = -1;
 	return r;
 }

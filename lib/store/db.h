@@ -380,11 +380,14 @@ int db_emit_series_id(struct import_ctx *ctx, int64_t metric_id, double t,
  * A parser that emits little but series points (a monitor's file) may
  * have them written by a second thread while it parses on
  * (series_buf_async()): then it calls db_series_sync() before any other
- * db_ call, and before it returns.  The run must exist.  Sync: 0, or -1
- * when writing failed (said).
+ * db_ call, and db_series_async_end() before it returns (a series takes
+ * its source and path from ctx when the writer first meets it, and the
+ * next member of the run has its own).  The run must exist.  Sync and
+ * end: 0, or -1 when writing failed (said).
  */
 void db_series_async(struct import_ctx *ctx);
 int db_series_sync(struct import_ctx *ctx);
+int db_series_async_end(struct import_ctx *ctx);
 /* State the kind of a metric (the first statement wins). 0 or -1. */
 int db_set_kind(struct import_ctx *ctx, const char *metric,
 		enum metric_kind kind, long line);

@@ -1250,6 +1250,11 @@ int db_series_sync(struct import_ctx *ctx)
 	return series_buf_sync(ctx->series);
 }
 
+int db_series_async_end(struct import_ctx *ctx)
+{
+	return series_buf_sync_end(ctx->series);
+}
+
 int db_emit_series(struct import_ctx *ctx, const char *metric,
 		   const char *unit, enum metric_kind kind, double t,
 		   double value, long line)

@@ -468,6 +468,17 @@ int series_buf_sync(struct series_buf *sb)
 	return async_handoff(sb->async, 0);
 }
 
+static void async_stop(struct series_buf *sb);
+
+int series_buf_sync_end(struct series_buf *sb)
+{
+	int ret = series_buf_sync(sb);
+
+	if (sb)
+		async_stop(sb);
+	return ret;
+}
+
 /* End the writer thread; what it was not given is dropped. */
 static void async_stop(struct series_buf *sb)
 {

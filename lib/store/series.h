@@ -40,6 +40,13 @@ int series_buf_finish(struct series_buf *sb, struct import_ctx *ctx);
 void series_buf_async(struct series_buf *sb, struct import_ctx *ctx);
 /* Wait until everything added is written.  0, or -1 when it failed. */
 int series_buf_sync(struct series_buf *sb);
+/*
+ * series_buf_sync(), and the writer thread ended: points are added
+ * by the caller again.  The writer takes the source and the path of a
+ * series from ctx when it first meets its metric, so a parser ends it
+ * before another member of the same run is read.
+ */
+int series_buf_sync_end(struct series_buf *sb);
 
 enum series_codec {
 	SERIES_RAW = 0,
