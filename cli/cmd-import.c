@@ -326,6 +326,8 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 			      &nr_files, &nr_bad);
 	progress = !quiet && nr_files > 1 && isatty(2);
 	t.failed = (long)nr_bad;
+	/* parse ahead of storing where an importer allows it */
+	o.pipe = import_pipe_start(db, &o, files, nr_files);
 	for (i = 0; i < nr_files; i++) {
 		struct import_result r;
 		long failed_before = t.failed + t.usage;
@@ -353,6 +355,8 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		}
 	}
 	clear_progress();
+	import_pipe_stop(o.pipe);
+	o.pipe = NULL;
 	import_items_free(files, nr_files);
 	free(first_variant);
 	printf("%s", o.dry_run ? "would import" : "imported");

@@ -10,6 +10,7 @@
 #include "core/sha256.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
+#include "store/emitlog.h"
 #include "store/values.h"
 #include "import.h"
 #include "importer.h"
@@ -637,20 +638,136 @@ static int import_mail(struct db *db, const struct import_opts *o,
 	return failed || usage ? -1 : 0;
 }
 
-static int import_one_file(struct db *db, const struct import_opts *o,
-			   const char *path, int walked,
-			   struct import_result *res)
+/*
+ * The file importer for in, as import_one_file() picks it, when that is
+ * all there is to it: NULL for mail, an empty file, a format not known,
+ * or --format naming an importer of directories.  Says nothing.
+ */
+const struct importer *import_pick_file(const struct import_opts *o,
+					const char *path, struct input *in)
 {
 	const struct importer *imp;
+
+	if ((!o->format || importer_find(o->format)->text_new) &&
+	    mail_detect(in->head, in->head_len) != MAIL_NONE)
+		return NULL;
+	if (o->format) {
+		imp = importer_find(o->format);
+		return imp && (imp->flags & IMP_FILES) ? imp : NULL;
+	}
+	return in->head_len ? importer_detect(path, in->head, in->head_len) :
+			      NULL;
+}
+
+/* How a file's calls reach the database: parsed now, or replayed. */
+struct file_source {
+	struct input *in;		/* parsed now: the open file */
+	struct import_pipe *pipe;	/* or replayed from this entry */
+	struct pipe_entry *entry;
+};
+
+/* Parse or replay into ctx, then the content's hash: 0 or -1. */
+static int file_calls(struct import_ctx *ctx, const struct importer *imp,
+		      const struct file_source *src, char hex[65],
+		      uint64_t *size)
+{
+	char *buf;
+	size_t len;
+	int ret = 0;
+
+	if (src->in) {
+		if (imp->parse(ctx, src->in))
+			return -1;
+		return input_finish(src->in, hex, size);
+	}
+	/* each chunk as it comes; after a failed call, only read */
+	while (import_pipe_next(src->pipe, src->entry, &buf, &len)) {
+		if (!ret && db_replay(ctx, buf, len))
+			ret = -1;
+		free(buf);
+	}
+	if (ret)
+		return -1;
+	return import_pipe_result(src->entry, hex, size);
+}
+
+/*
+ * A file's own transaction: the import row, the importer's calls, the
+ * hash (a duplicate of an earlier import is rolled back), the commit.
+ */
+static int store_file(struct db *db, const struct import_opts *o,
+		      const char *path, const struct importer *imp,
+		      int64_t file_size, const struct file_source *src,
+		      struct import_result *res)
+{
 	struct import_ctx ctx;
-	struct input in;
-	struct stat st;
-	int64_t file_size = -1;
 	uint64_t size;
 	char hex[65], *first = NULL;
 	int ret = -1, r;
 
 	memset(&ctx, 0, sizeof(ctx));
+	res->format = imp->name;
+	if (db_begin(db))
+		return -1;
+	if (db_import_begin(&ctx, db, path, imp->name, file_size, 0, &o->ovr))
+		goto fail;
+	ctx.first_variant = o->first_variant ? o->first_variant : &first;
+	if (file_calls(&ctx, imp, src, hex, &size))
+		goto fail;
+	r = db_import_set_hash(&ctx, hex, size);
+	if (r < 0)
+		goto fail;
+	if (r) {
+		res->status = IMPORT_ALREADY;
+		ret = 0;
+		goto fail;	/* rolls back */
+	}
+	ret = finish(db, o, &ctx, "file", res);
+	free(first);
+	return ret;
+fail:
+	if (ctx.usage_error)
+		res->status = IMPORT_USAGE;
+	db_import_end(&ctx);
+	db_rollback(db);
+	free(first);
+	return ret;
+}
+
+/* A file the pipeline recorded: replayed, and then let go of. */
+static int import_recorded(struct db *db, const struct import_opts *o,
+			   const char *path, struct pipe_entry *e,
+			   struct import_result *res)
+{
+	struct file_source src = { NULL, o->pipe, e };
+	int64_t file_size;
+	const struct importer *imp = import_pipe_importer(e, &file_size);
+	char *buf;
+	size_t len;
+	/*
+	 * Not imported before by path and size, nor named before in this
+	 * command (import_pipe_start() left those to import_one_file()):
+	 * import_one_file()'s first check would find nothing
+	 */
+	int ret = store_file(db, o, path, imp, file_size, &src, res);
+
+	/* what was not replayed (the transaction did not begin) */
+	while (import_pipe_next(o->pipe, e, &buf, &len))
+		free(buf);
+	return ret;
+}
+
+static int import_one_file(struct db *db, const struct import_opts *o,
+			   const char *path, int walked,
+			   struct import_result *res)
+{
+	const struct importer *imp;
+	struct file_source src = { NULL, NULL, NULL };
+	struct input in;
+	struct stat st;
+	int64_t file_size = -1;
+	int ret = -1, r;
+
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode)) {
 		file_size = (int64_t)st.st_size;
 		r = already_imported(db, path, file_size);
@@ -712,34 +829,9 @@ static int import_one_file(struct db *db, const struct import_opts *o,
 			goto out_input;
 		}
 	}
-	res->format = imp->name;
-
-	if (db_begin(db))
-		goto out_input;
-	if (db_import_begin(&ctx, db, path, imp->name, file_size, 0, &o->ovr))
-		goto fail;
-	ctx.first_variant = o->first_variant ? o->first_variant : &first;
-	if (imp->parse(&ctx, &in))
-		goto fail;
-	if (input_finish(&in, hex, &size))
-		goto fail;
-	r = db_import_set_hash(&ctx, hex, size);
-	if (r < 0)
-		goto fail;
-	if (r) {
-		res->status = IMPORT_ALREADY;
-		ret = 0;
-		goto fail;	/* rolls back */
-	}
-	ret = finish(db, o, &ctx, "file", res);
-	goto out_input;
-fail:
-	if (ctx.usage_error)
-		res->status = IMPORT_USAGE;
-	db_import_end(&ctx);
-	db_rollback(db);
+	src.in = &in;
+	ret = store_file(db, o, path, imp, file_size, &src, res);
 out_input:
-	free(first);
 	input_close(&in);
 	return ret;
 }
@@ -1040,6 +1132,12 @@ int import_item(struct db *db, const struct import_opts *o,
 	res->path = item->path;
 	res->part = item->part;
 	res->status = IMPORT_FAILED;
+	if (o->pipe) {
+		struct pipe_entry *e = import_pipe_take(o->pipe, item);
+
+		if (e)
+			return import_recorded(db, o, item->path, e, res);
+	}
 	if (item->dir_imp)
 		return import_dir(db, o, item->path, item->part,
 				  item->dir_imp, res);

@@ -14,6 +14,10 @@
 
 struct importer;
 struct import_result;
+struct import_item;
+struct import_pipe;
+struct pipe_entry;
+struct input;
 
 struct import_opts {
 	const char *format;		/* NULL: detect */
@@ -39,6 +43,11 @@ struct import_opts {
 	 */
 	void (*on_message)(const struct import_result *r, void *data);
 	void *on_message_data;
+	/*
+	 * The pipeline over the items the caller imports with these
+	 * options, in order (import_pipe_start()), or NULL.
+	 */
+	struct import_pipe *pipe;
 };
 
 enum import_status {
@@ -90,5 +99,37 @@ int import_item(struct db *db, const struct import_opts *o,
 /* Import one file named by the user (path "-" is stdin). */
 int import_file(struct db *db, const struct import_opts *o, const char *path,
 		struct import_result *res);
+
+/*
+ * The import pipeline (pipe.c): the items' files whose importer needs
+ * nothing back from the database (IMP_RECORDED) are parsed on a thread
+ * of their own ahead of the caller's loop, which must then call
+ * import_item() on items[0..nr) in order with o->pipe set to the result,
+ * and import_pipe_stop() after (also when it stops early).  The results,
+ * the rows and the messages are those of the loop without it.  NULL: no
+ * such file, or no threads (PERFSIFT_THREADS=1).
+ */
+struct import_pipe *import_pipe_start(struct db *db,
+				      const struct import_opts *o,
+				      const struct import_item *items,
+				      size_t nr);
+void import_pipe_stop(struct import_pipe *p);
+/* How many of the items taken so far were parsed ahead (recorded). */
+size_t import_pipe_recorded(const struct import_pipe *p);
+
+/* The driver's side of the pipeline (import.c and pipe.c only). */
+const struct importer *import_pick_file(const struct import_opts *o,
+					const char *path, struct input *in);
+/* item's recorded calls, or NULL: import it as without the pipeline */
+struct pipe_entry *import_pipe_take(struct import_pipe *p,
+				    const struct import_item *item);
+/* The next chunk of e's calls (1, with *buf to free), or 0 at the end. */
+int import_pipe_next(struct import_pipe *p, struct pipe_entry *e,
+		     char **buf, size_t *len);
+const struct importer *import_pipe_importer(const struct pipe_entry *e,
+					    int64_t *file_size);
+/* After the last chunk: the content's hash, or -1 (the parse failed). */
+int import_pipe_result(const struct pipe_entry *e, char hex[65],
+		       uint64_t *size);
 
 #endif

@@ -31,6 +31,11 @@ enum importer_flags {
 	IMP_TREES = 1 << 6,	/* claims a tree whose results are spread over
 				 * its subdirectories: tree_parts() +
 				 * tree_members() + parse_dir() */
+	IMP_RECORDED = 1 << 7,	/* parse() calls only db_emit_sample(),
+				 * _series(), _run(), _histogram() and
+				 * db_warn(), and reads nothing but its input:
+				 * it may run ahead on the import pipeline's
+				 * thread, recorded (store/emitlog.h) */
 };
 
 /* A member of a directory result. */

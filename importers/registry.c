@@ -17,7 +17,7 @@ static const struct importer importers[] = {
 	  IMP_FILES | IMP_VARIANTS | IMP_SAMPLES | IMP_AGGREGATES,
 	  csv_detect, csv_parse, NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "fio", "fio --output-format=json (fio 2.x and 3.x)",
-	  IMP_FILES | IMP_SAMPLES, fio_detect, fio_parse,
+	  IMP_FILES | IMP_SAMPLES | IMP_RECORDED, fio_detect, fio_parse,
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "fio-dir", "a directory holding one fio JSON output and its "
 	  "logs: one result",

@@ -11,6 +11,16 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct sbuf *capture;
 static int quiet_warnings;
+/* this thread's diversion (err_divert()), before any capture */
+static __thread void (*divert_fn)(void *data, int is_error, const char *msg);
+static __thread void *divert_data;
+
+void err_divert(void (*fn)(void *data, int is_error, const char *msg),
+		void *data)
+{
+	divert_fn = fn;
+	divert_data = data;
+}
 
 void err_capture(struct sbuf *sb)
 {
@@ -35,6 +45,11 @@ static void emit_line(const char *prefix, const char *fmt, va_list ap)
 	struct sbuf msg = SBUF_INIT, out = SBUF_INIT;
 
 	sbuf_vaddf(&msg, fmt, ap);
+	if (divert_fn) {
+		divert_fn(divert_data, *prefix == 'e', msg.buf);
+		sbuf_release(&msg);
+		return;
+	}
 	sbuf_add_escaped(&out, msg.buf);
 	pthread_mutex_lock(&lock);
 	if (capture) {
@@ -82,6 +97,7 @@ void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
+	divert_fn = NULL;	/* the last word is printed */
 	va_start(ap, fmt);
 	emit_line("error: ", fmt, ap);
 	va_end(ap);

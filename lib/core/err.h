@@ -34,6 +34,14 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
  */
 struct sbuf;
 void err_capture(struct sbuf *sb);
+/*
+ * Divert this thread's error() and warning() messages (as formatted,
+ * before escaping; a warning silenced by --quiet is not passed) to fn:
+ * an importer parsing ahead on a thread of its own has them printed in
+ * order later, or not at all.  fn NULL: print again.
+ */
+void err_divert(void (*fn)(void *data, int is_error, const char *msg),
+		void *data);
 /* Silence warnings (--quiet). */
 void err_set_quiet_warnings(int quiet);
 

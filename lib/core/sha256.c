@@ -106,19 +106,26 @@ static void (*compress_fn)(uint32_t h[8], const unsigned char *p, size_t n);
 
 static void compress(uint32_t h[8], const unsigned char *p, size_t n)
 {
-	if (!compress_fn) {
-		compress_fn = compress_c;
+	/* atomic: two threads may hash at once (the import pipeline) and
+	 * both choose, the same function */
+	void (*fn)(uint32_t h[8], const unsigned char *p, size_t n) =
+		__atomic_load_n(&compress_fn, __ATOMIC_RELAXED);
+
+	if (!fn) {
+		fn = compress_c;
 #ifdef HAVE_SHA_NI
 		if (cpu_has_sha())
-			compress_fn = compress_ni;
+			fn = compress_ni;
 #endif
+		__atomic_store_n(&compress_fn, fn, __ATOMIC_RELAXED);
 	}
-	compress_fn(h, p, n);
+	fn(h, p, n);
 }
 
 int sha256_use_portable(int portable)
 {
-	compress_fn = portable ? compress_c : NULL;
+	__atomic_store_n(&compress_fn, portable ? compress_c : NULL,
+			 __ATOMIC_RELAXED);
 #ifdef HAVE_SHA_NI
 	return cpu_has_sha();
 #else

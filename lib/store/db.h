@@ -128,6 +128,7 @@ int db_fail(struct db *db, int rc, const char *path, long line);
  * it; 0, or -1 after db_fail() naming ctx->path and line.
  */
 struct import_ctx;
+struct emit_log;
 int db_step_done(struct import_ctx *ctx, struct stmt *st, long line);
 /*
  * Step an INSERT ... RETURNING id of the import and reset it: *id the new
@@ -287,6 +288,11 @@ struct import_ctx {
 	 */
 	char **first_variant;
 	void *driver;		/* the import driver's state; not for importers */
+	/*
+	 * Set: the import is recorded, not written (emitlog.h), by a
+	 * parser on a thread of its own; the driver replays it.
+	 */
+	struct emit_log *log;
 	long nr_runs, nr_samples, nr_aggregates, nr_series, nr_derived;
 	long nr_skipped;			/* members no importer knew */
 	long nr_warnings;

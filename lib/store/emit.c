@@ -6,6 +6,7 @@
  */
 #include "core/compat.h"
 #include "store/db.h"
+#include "store/emitlog.h"
 #include "store/series.h"
 #include "store/values.h"
 #include "core/sbuf.h"
@@ -14,6 +15,12 @@
 #include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
+
+/* an import being recorded (emitlog.h) may not call this */
+#define NOT_RECORDING(ctx) do { \
+	if ((ctx)->log) \
+		BUG("%s() while an import records", __func__); \
+} while (0)
 
 /* ---- params ---- */
 
@@ -286,6 +293,7 @@ int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 	struct stmt *st;
 	int found = db_imported_hash(ctx->db, sha256_hex), rc;
 
+	NOT_RECORDING(ctx);
 	if (found)
 		return found;
 	st = ctx->db->st[ST_SET_HASH];
@@ -378,12 +386,21 @@ void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
 	va_start(ap, fmt);
 	sbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (line > 0)
+	if (ctx->log) {
+		char *msg = line > 0 ?
+			xstrfmt("%s:%ld: %s", ctx->path, line, sb.buf) :
+			xstrfmt("%s: %s", ctx->path, sb.buf);
+
+		emit_log_msg(ctx->log, EMIT_WARN_COUNTED, msg);
+		free(msg);
+	} else if (line > 0) {
 		warning("%s:%ld: %s", ctx->path, line, sb.buf);
-	else
+	} else {
 		warning("%s: %s", ctx->path, sb.buf);
+	}
 	sbuf_release(&sb);
-	ctx->nr_warnings++;
+	if (!ctx->log)
+		ctx->nr_warnings++;
 }
 
 /*
@@ -841,6 +858,7 @@ int db_set_kind(struct import_ctx *ctx, const char *metric,
 {
 	int64_t id;
 
+	NOT_RECORDING(ctx);
 	return metric_id(ctx, metric, NULL, kind, line, &id);
 }
 
@@ -855,6 +873,9 @@ int db_emit_histogram(struct import_ctx *ctx, const char *metric,
 	size_t i;
 	int ret;
 
+	if (ctx->log)
+		return emit_log_histogram(ctx->log, metric, unit, value, count,
+					  n, line);
 	if (!ctx->run_id)
 		BUG("db_emit_histogram() without a run");
 	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
@@ -884,6 +905,7 @@ int db_metric_state(struct import_ctx *ctx, const char *metric,
 	struct stmt *st;
 	int64_t id;
 
+	NOT_RECORDING(ctx);
 	if (metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
 		return -1;
 	if (ms->direction || ms->summary) {
@@ -915,6 +937,7 @@ int db_emit_source(struct import_ctx *ctx, const char *member_path)
 {
 	struct stmt *st = ctx->db->st[ST_INS_SOURCE];
 
+	NOT_RECORDING(ctx);
 	stmt_bind_int64(st, 1, ctx->import_id);
 	stmt_bind_text(st, 2, member_path, -1, SQLITE_TRANSIENT);
 	if (db_step_id(ctx, st, 0, &ctx->source_id))
@@ -926,6 +949,7 @@ int db_end_run(struct import_ctx *ctx)
 {
 	int ret = 0;
 
+	NOT_RECORDING(ctx);
 	/* the derived samples go in only where the run has none */
 	if (db_flush_samples(ctx))
 		return -1;
@@ -940,6 +964,8 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 	long iteration = rd->iteration;
 	int64_t vid;
 
+	if (ctx->log)
+		return emit_log_run(ctx->log, rd, line);
 	if (ctx->nested && ctx->run_id)
 		return 0;	/* the directory importer's run */
 	if (db_end_run(ctx))
@@ -973,6 +999,7 @@ int db_emit_run(struct import_ctx *ctx, const struct run_desc *rd, long line)
 
 int db_resume_run(struct import_ctx *ctx, int64_t run_id)
 {
+	NOT_RECORDING(ctx);
 	if (run_id == ctx->run_id)
 		return 0;
 	if (db_end_run(ctx))
@@ -988,6 +1015,7 @@ int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
 	struct stmt *st = ctx->db->st[ST_HAS_SAMPLE];
 	int rc;
 
+	NOT_RECORDING(ctx);
 	if (db_flush_samples(ctx))
 		return -1;
 	stmt_bind_int64(st, 1, run_id);
@@ -1153,6 +1181,7 @@ int db_flush_samples(struct import_ctx *ctx)
 	int n = ctx->nr_pend, rc;
 	size_t s;
 
+	NOT_RECORDING(ctx);
 	ctx->nr_pend = 0;
 	/* the largest statements that fit, then a row at a time */
 	for (s = 0; s < ARRAY_SIZE(sizes); s++)
@@ -1179,6 +1208,8 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 	int64_t id;
 	int rc;
 
+	if (ctx->log)
+		return emit_log_sample(ctx->log, metric, unit, value, line);
 	if (!ctx->run_id)
 		BUG("db_emit_sample() before db_emit_run()");
 	if (!isfinite(value))
@@ -1217,12 +1248,14 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 int db_metric(struct import_ctx *ctx, const char *metric, const char *unit,
 	      enum metric_kind kind, long line, int64_t *id)
 {
+	NOT_RECORDING(ctx);
 	return metric_id(ctx, metric, unit, kind, line, id);
 }
 
 int db_emit_series_id(struct import_ctx *ctx, int64_t id, double t,
 		      double value, long line)
 {
+	NOT_RECORDING(ctx);
 	if (!ctx->run_id)
 		BUG("db_emit_series() before db_emit_run()");
 	if (!isfinite(value) || !isfinite(t))
@@ -1238,6 +1271,7 @@ int db_emit_series_id(struct import_ctx *ctx, int64_t id, double t,
 
 void db_series_async(struct import_ctx *ctx)
 {
+	NOT_RECORDING(ctx);
 	if (!ctx->run_id)
 		BUG("db_series_async() before db_emit_run()");
 	if (!ctx->series)
@@ -1247,11 +1281,13 @@ void db_series_async(struct import_ctx *ctx)
 
 int db_series_sync(struct import_ctx *ctx)
 {
+	NOT_RECORDING(ctx);
 	return series_buf_sync(ctx->series);
 }
 
 int db_series_async_end(struct import_ctx *ctx)
 {
+	NOT_RECORDING(ctx);
 	return series_buf_sync_end(ctx->series);
 }
 
@@ -1261,6 +1297,9 @@ int db_emit_series(struct import_ctx *ctx, const char *metric,
 {
 	int64_t id;
 
+	if (ctx->log)
+		return emit_log_series(ctx->log, metric, unit, kind, t, value,
+				       line);
 	if (!isfinite(value) || !isfinite(t))
 		return error("%s:%ld: value of '%s' is not a finite number",
 			     ctx->path, line, metric);
@@ -1276,6 +1315,7 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	double sd = a->stddev;
 	int64_t id, vid;
 
+	NOT_RECORDING(ctx);
 	if (!isfinite(a->value))
 		return error("%s:%ld: value of '%s' is not a finite number",
 			     ctx->path, line, a->metric);
@@ -1351,6 +1391,7 @@ int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 	char *tabs, *p;
 	int rc;
 
+	NOT_RECORDING(ctx);
 	if (!value || !*value)
 		return 0;
 	if (message > 0) {

@@ -123,6 +123,124 @@ TEST(driver)
 	db_close(&db);
 }
 
+/* A copy of a file under the test's folder (the path is static). */
+static const char *copy_file(const char *name, const char *from)
+{
+	struct sbuf sb = SBUF_INIT;
+	FILE *f = fopen(from, "r");
+	char buf[4096];
+	size_t n;
+	const char *p;
+
+	if (!f)
+		BUG("cannot read %s (run from the top of the tree)", from);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sbuf_add(&sb, buf, n);
+	fclose(f);
+	p = write_file(name, sb.buf);
+	sbuf_release(&sb);
+	return p;
+}
+
+/* Import items one by one, as `perfsift import` does; the messages. */
+static void import_all(struct db *db, struct import_opts *o,
+		       struct import_item *items, size_t nr, int pipe,
+		       enum import_status *status, struct sbuf *errs)
+{
+	size_t i;
+
+	err_capture(errs);
+	o->pipe = pipe ? import_pipe_start(db, o, items, nr) : NULL;
+	check(!pipe || o->pipe);
+	for (i = 0; i < nr; i++) {
+		struct import_result r;
+
+		if (import_item(db, o, &items[i], &r) < 0 &&
+		    r.status == IMPORT_OK)
+			r.status = IMPORT_FAILED;
+		status[i] = r.status;
+	}
+	/* the fio files were parsed ahead: all but the CSV */
+	if (pipe)
+		check_int(nr - 1, (long)import_pipe_recorded(o->pipe));
+	import_pipe_stop(o->pipe);
+	o->pipe = NULL;
+	err_capture(NULL);
+}
+
+/*
+ * The pipeline (pipe.c): fio files parsed ahead on a thread, their calls
+ * replayed into each file's transaction.  The same results, rows and
+ * messages, in the same order, as one file after another.
+ */
+TEST(pipeline)
+{
+	static const char *const sql[] = {
+		"SELECT count(*) FROM imports",
+		"SELECT count(*) FROM runs",
+		"SELECT count(*) FROM samples",
+		"SELECT count(*) FROM metrics",
+		"SELECT count(*) FROM histograms",
+		"SELECT sum(value) FROM samples",
+		"SELECT group_concat(sha256 || format || size, ',') FROM "
+		"(SELECT * FROM imports ORDER BY id)",
+		"SELECT group_concat(metric_id || ':' || line, ',') FROM "
+		"(SELECT * FROM samples ORDER BY run_id, metric_id)",
+	};
+	static const char *const from[6][2] = {
+		{ "a.json", "tests/data/fio/psync-randread/input" },
+		{ "c.csv", NULL },
+		{ "b.json", "tests/data/fio/randrw/input" },
+		{ "bad.json", "tests/data/fio/bad-bw-string/input" },
+		{ "a-again.json", "tests/data/fio/psync-randread/input" },
+		{ "t.json", "tests/data/fio/nj2-nogroup/input" },
+	};
+	struct import_item items[6] = { { 0 } };
+	enum import_status st[2][6];
+	struct sbuf errs[2] = { SBUF_INIT, SBUF_INIT };
+	struct import_opts o = { 0 };
+	struct db db[2];
+	size_t i, k;
+
+	for (i = 0; i < 6; i++)
+		items[i].path = xstrdup(from[i][1] ?
+			copy_file(from[i][0], from[i][1]) :
+			write_file(from[i][0], "label,metric,value\nA,x,1\n"));
+	for (k = 0; k < 2; k++) {
+		if (db_open(&db[k], ":memory:"))
+			BUG("cannot open :memory:");
+		import_all(&db[k], &o, items, 6, (int)k, st[k], &errs[k]);
+	}
+	check_int(IMPORT_OK, st[1][0]);
+	check_int(IMPORT_OK, st[1][1]);
+	check_int(IMPORT_OK, st[1][2]);
+	check_int(IMPORT_FAILED, st[1][3]);
+	check_int(IMPORT_ALREADY, st[1][4]);
+	check_int(IMPORT_OK, st[1][5]);
+	for (i = 0; i < 6; i++)
+		check_int(st[0][i], st[1][i]);
+	check(strstr(errs[1].buf, "bad.json:") != NULL);
+	check_str(errs[0].buf, errs[1].buf);
+	check_int(4, count(&db[1], sql[0]));
+	for (i = 0; i < ARRAY_SIZE(sql); i++) {
+		struct stmt *a = db_prepare(&db[0], sql[i]);
+		struct stmt *b = db_prepare(&db[1], sql[i]);
+
+		check(a && b && stmt_step(a) == SQLITE_ROW &&
+		      stmt_step(b) == SQLITE_ROW);
+		check_str((const char *)stmt_column_text(a, 0),
+			  (const char *)stmt_column_text(b, 0));
+		stmt_finalize(a);
+		stmt_finalize(b);
+	}
+	for (k = 0; k < 2; k++) {
+		db_close(&db[k]);
+		sbuf_release(&errs[k]);
+	}
+	for (i = 0; i < 6; i++)
+		free(items[i].path);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/t-importers.%ld",
@@ -131,6 +249,7 @@ int main(void)
 		BUG("cannot make %s", tmpdir);
 	test_detect();
 	test_driver();
+	test_pipeline();
 	{
 		char cmd[128];
 

@@ -1,0 +1,110 @@
+#!/bin/sh
+# The import pipeline (importers/pipe.c): fio's JSON files are parsed
+# ahead on a thread of their own and their calls replayed into each
+# file's transaction.  Whatever the inputs (good, bad, duplicated,
+# mixed with other formats, imported before), an import with it must
+# print the same lines, exit the same way and leave the same rows as
+# one file after another (PERFSIFT_THREADS=1).
+. "$(dirname "$0")/lib.sh"
+
+D=$SRC/tests/data
+
+# both IN...: import IN with and without threads into 1.db and 2.db;
+# the output, the messages, the status and every row must be the same
+# (the import times blanked)
+both() {
+	for m in 1 2; do
+		rm -f $m.db $m.db-wal $m.db-shm
+		if [ -n "${SEED:-}" ]; then
+			PERFSIFT_THREADS=1 "$PERFSIFT" --db $m.db import -q $SEED \
+				>/dev/null 2>&1
+		fi
+		rc=0
+		PERFSIFT_THREADS=$m "$PERFSIFT" --db $m.db import "$@" \
+			>$m.out 2>$m.err || rc=$?
+		echo $rc >$m.rc
+		for t in $(sqlite3 $m.db "SELECT name FROM sqlite_master
+				WHERE type = 'table' ORDER BY name"); do
+			echo "== $t"
+			sqlite3 $m.db "SELECT * FROM $t"
+		done | sed -E 's/\|[0-9]{10}\|([01])\|/|T|\1|/' >$m.dump
+	done
+	test_cmp 1.out 2.out && test_cmp 1.err 2.err &&
+	test_cmp 1.rc 2.rc && test_cmp 1.dump 2.dump
+}
+
+# in/: fio outputs of tests/data, each twice with its numbers changed
+# (so each copy has its own hash), the bad ones, one with a control
+# character in its job name (refused when its metric is stored, after
+# the parse), one cut short, a copy of a good one under another name, a
+# CSV and a procfs snapshot between them
+mkdir in
+n=0
+for f in "$D"/fio/*/input; do
+	n=$((n + 1))
+	cp "$f" in/f$n.json
+	sed 's/"bw" *: *\([0-9][0-9]*\)/"bw" : 1\1/' "$f" >in/g$n.json
+done
+sed 's/"jobname" *: *"[^"]*"/"jobname" : "bad\\u0001name"/' \
+	"$D"/fio/psync-randread/input >in/ctrl.json
+head -c 3000 "$D"/fio/randrw/input >in/cut.json
+cp "$D"/fio/randrw/input in/copy-of-randrw.json
+printf 'label,metric,value\nA,x_ops,1\nA,y_ops,2\n' >in/m.csv
+printf 'nr_free_pages 100\npgfault 7\n' >in/n.vmstat
+
+test_expect_success 'fio outputs, good and bad, mixed with other formats: the same with the pipeline' '
+	both in &&
+	test "$(cat 2.rc)" = 3 &&
+	test_last_line "imported 20 files: 20 runs, 1870 samples; 1 already imported; 4 skipped; 14 failed" 2.out &&
+	grep -q "^perfsift: error: in/ctrl.json:[0-9]*: a control character in the metric name" 2.err &&
+	grep -q "^perfsift: error: in/cut.json:" 2.err &&
+	grep -q "^perfsift: warning: in/g10.json:1: skipped 1 line before the JSON" 2.err &&
+	test "$(grep -c "^perfsift: error:" 2.err)" = 14 &&
+	test "$(sqlite3 2.db "SELECT count(*) FROM imports")" = 20
+'
+
+test_expect_success 'the same options, forced format, dry run and quiet: the same' '
+	both --format fio --label L --param fs=xfs in &&
+	test_last_line "imported 18 files: 18 runs, 1866 samples; 1 already imported; 20 failed" 2.out &&
+	both --dry-run in/f*.json &&
+	test_last_line "would import 9 files: 9 runs, 933 samples; 8 failed" 2.out &&
+	both -q in/g*.json in/m.csv &&
+	test "$(cat 2.out)" = "imported 10 files: 10 runs, 935 samples; 8 failed"
+'
+
+test_expect_success 'the same files twice on one line (its warning said once), and again after a first import' '
+	both in/f10.json in/f10.json in/copy-of-randrw.json in/f15.json &&
+	grep -q "; 2 already imported" 2.out &&
+	test "$(grep -c "in/f10.json:1: skipped 1 line before the JSON" 2.err)" = 1 &&
+	SEED="in/f13.json in/f15.json" both in &&
+	grep -q "2 already imported" 2.out
+'
+
+# 2,000 small fio outputs, as the bench imports them (fewer here)
+test_expect_success 'two hundred outputs of one job: the same rows, and every one counted' '
+	mkdir many &&
+	awk -v n=200 "{ line[NR] = \$0 } END {
+		for (f = 0; f < n; f++) {
+			out = sprintf(\"many/o-%03d.json\", f)
+			for (i = 1; i <= NR; i++) {
+				s = line[i]
+				if (s ~ /\"bw\" : [0-9]+,?\$/)
+					sub(/: [0-9]+/, \": \" (1000 + f), s)
+				print s > out
+			}
+			close(out)
+		}
+	}" "$D"/fio/psync-randread/input &&
+	both many &&
+	test_last_line "imported 200 files: 200 runs, 17800 samples" 2.out
+'
+
+if [ -d "$SAMPLES" ]; then
+	test_expect_success 'the samples, every format: the same with threads as without' '
+		both "$SAMPLES"
+	'
+else
+	test_skip 'the samples with and without threads' "SKIP ../shared/samples is absent: $SAMPLES"
+fi
+
+test_done
