@@ -1,7 +1,8 @@
 #!/bin/sh
-# The import pipeline (importers/pipe.c): fio's JSON files are parsed
-# ahead on a thread of their own and their calls replayed into each
-# file's transaction.  Whatever the inputs (good, bad, duplicated,
+# The import pipeline (importers/pipe.c): fio's files (JSON, normal and
+# terse reports: the importers flagged IMP_RECORDED) are parsed ahead on
+# a thread of their own and their calls replayed into each file's
+# transaction.  Whatever the inputs (good, bad, duplicated,
 # mixed with other formats, imported before), an import with it must
 # print the same lines, exit the same way and leave the same rows as
 # one file after another (PERFSIFT_THREADS=1).
@@ -100,10 +101,21 @@ test_expect_success 'two hundred outputs of one job: the same rows, and every on
 '
 
 if [ -d "$SAMPLES" ]; then
+	# fio's normal and terse reports go through the same fio code
+	test_expect_success 'fio normal and terse reports, one of them bad: the same' '
+		mkdir forms &&
+		cp "$SAMPLES"/fio/*.normal.out "$SAMPLES"/fio/*.terse*.out forms/ &&
+		sed "s/;[0-9]*;/;x;/" "$SAMPLES"/fio/randread-psync.terse.out \
+			>forms/bad.terse.out &&
+		both forms &&
+		test_last_line "imported 7 files: 7 runs, 630 samples; 1 failed" 2.out &&
+		grep -q "^perfsift: error: forms/bad.terse.out:1: expected the group id in field 4, got .x.$" 2.err
+	'
 	test_expect_success 'the samples, every format: the same with threads as without' '
 		both "$SAMPLES"
 	'
 else
+	test_skip 'fio normal and terse reports' "SKIP ../shared/samples is absent: $SAMPLES"
 	test_skip 'the samples with and without threads' "SKIP ../shared/samples is absent: $SAMPLES"
 fi
 
