@@ -69,8 +69,26 @@ static void canonical_into(struct sbuf *sb, const struct kv *p, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		sbuf_addf(sb, "%s%s=%s", i ? "," : "", p[i].key, p[i].value);
+	/* "k=v,k=v": no printf, once per run of every import */
+	for (i = 0; i < n; i++) {
+		if (i)
+			sbuf_addch(sb, ',');
+		sbuf_addstr(sb, p[i].key);
+		sbuf_addch(sb, '=');
+		sbuf_addstr(sb, p[i].value);
+	}
+}
+
+/* strings, each followed by the byte sep */
+static void add_fields(struct sbuf *sb, char sep, const char *const *s,
+		       size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sbuf_addstr(sb, s[i] ? s[i] : "");
+		sbuf_addch(sb, sep);
+	}
 }
 
 char *params_canonical(const struct kv *params, size_t nr)
@@ -645,7 +663,7 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 	size_t nr_kv = 0, i;
 	struct stmt *st;
 	int64_t v;
-	int rc, ret = -1;
+	int rc, ret = -1, merging;
 
 	if (!o)
 		o = &none;
@@ -661,13 +679,21 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 	    check_text(ctx, 0, "--testcase", o->testcase) ||
 	    check_params(ctx, 0, o->params, o->nr_params))
 		return -1;
-	/* the variant as the input names it, before any override */
-	canon = params_canonical(params, nr_params);
-	sbuf_addf(&natural, "%s|%s|%s|%s|%s|%s", or_empty(label),
-		  or_empty(kernel), or_empty(commit), or_empty(machine),
-		  or_empty(testcase), canon);
-	free(canon);
-	canon = NULL;
+	/*
+	 * The variant as the input names it, before any override: only
+	 * overrides can merge two of them (check_merge())
+	 */
+	merging = o->label || o->kernel || o->commit || o->machine ||
+		  o->testcase;
+	if (merging) {
+		const char *f[] = { label, kernel, commit, machine, testcase };
+
+		add_fields(&natural, '|', f, ARRAY_SIZE(f));
+		canon = params_canonical(params, nr_params);
+		sbuf_addstr(&natural, canon);
+		free(canon);
+		canon = NULL;
+	}
 	v_commit = pick(o->commit, commit);
 	if (v_commit && *v_commit && resolve_commit(ctx, v_commit, line,
 						    &full))
@@ -691,13 +717,15 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 		canonical_into(&sb, kv, nr_kv);
 		canon = sbuf_detach(&sb, NULL);
 	}
-	if ((o->label || o->kernel || o->commit || o->machine ||
-	     o->testcase) && check_merge(ctx, &natural, testcase, machine,
-					 canon))
+	if (merging && check_merge(ctx, &natural, testcase, machine, canon))
 		goto out;
-	sbuf_addf(&key, "%s%c%s%c%s%c%s%c%s%c%s", or_empty(v_label), 0,
-		  or_empty(kernel), 0, or_empty(v_commit), 0,
-		  or_empty(machine), 0, or_empty(testcase), 0, canon);
+	{
+		const char *f[] = { v_label, kernel, v_commit, machine,
+				    testcase };
+
+		add_fields(&key, '\0', f, ARRAY_SIZE(f));
+		sbuf_addstr(&key, canon);
+	}
 	if (strmap_get(&ctx->db->variant_ids, key.buf, key.len, id)) {
 		ret = 0;
 		goto out;
