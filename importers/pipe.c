@@ -1,18 +1,20 @@
 /*
  * The import pipeline (import.h): the files whose importer needs nothing
- * back from the database (IMP_RECORDED: fio's JSON) are read, hashed and
- * parsed on a thread of its own, in the order of the command's items,
- * while the connection's thread stores the ones before.  Each such file's
- * calls and messages are recorded (store/emitlog.h) and handed over in
- * chunks; the import driver replays them in that file's own transaction
- * when the command's loop reaches it (import_recorded() in import.c).
- * What the parser recorded for a file not stored is thrown away unread.
+ * back from the database (IMP_RECORDED: fio's JSON, normal and terse
+ * reports) are read, hashed and parsed on a thread of their own, in the
+ * order of the command's items, while the connection's thread stores the
+ * ones before.  Each such file's calls and messages are recorded
+ * (store/emitlog.h) and handed over in chunks; the import driver replays
+ * them in that file's own transaction when the command's loop reaches it
+ * (import_recorded() in import.c).  What the parser recorded for a file
+ * not stored is thrown away unread.
  *
- * Every other item, and a file that may have been imported before (its
- * path with its size is in the database: the driver's hash check), is
- * left to the driver as it would be without the pipeline.  The chunks
- * in flight are bounded (PIPE_BYTES): memory stays bounded whatever the
- * input, and the parser waits for the replay.
+ * Every other item, a file that may have been imported before (its path
+ * with its size is in the database: the driver's hash check), and a path
+ * named again in the same command, is left to the driver as it would be
+ * without the pipeline.  The chunks in flight are bounded (PIPE_BYTES):
+ * memory stays bounded whatever the input, and the parser waits for the
+ * replay.
  */
 #include "core/compat.h"
 #include <pthread.h>

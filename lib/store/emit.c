@@ -16,7 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* an import being recorded (emitlog.h) may not call this */
+/*
+ * An import being recorded (emitlog.h) may not call this: checked before
+ * anything reads ctx->db, which a recording has not
+ */
 #define NOT_RECORDING(ctx) do { \
 	if ((ctx)->log) \
 		BUG("%s() while an import records", __func__); \
@@ -309,9 +312,10 @@ int db_import_set_hash(struct import_ctx *ctx, const char *sha256_hex,
 		       uint64_t size)
 {
 	struct stmt *st;
-	int found = db_imported_hash(ctx->db, sha256_hex), rc;
+	int found, rc;
 
 	NOT_RECORDING(ctx);
+	found = db_imported_hash(ctx->db, sha256_hex);
 	if (found)
 		return found;
 	st = ctx->db->st[ST_SET_HASH];
@@ -963,9 +967,10 @@ int db_metric_state(struct import_ctx *ctx, const char *metric,
 
 int db_emit_source(struct import_ctx *ctx, const char *member_path)
 {
-	struct stmt *st = ctx->db->st[ST_INS_SOURCE];
+	struct stmt *st;
 
 	NOT_RECORDING(ctx);
+	st = ctx->db->st[ST_INS_SOURCE];
 	stmt_bind_int64(st, 1, ctx->import_id);
 	stmt_bind_text(st, 2, member_path, -1, SQLITE_TRANSIENT);
 	if (db_step_id(ctx, st, 0, &ctx->source_id))
@@ -1040,10 +1045,11 @@ int db_resume_run(struct import_ctx *ctx, int64_t run_id)
 int db_run_has_metric(struct import_ctx *ctx, int64_t run_id,
 		      const char *metric)
 {
-	struct stmt *st = ctx->db->st[ST_HAS_SAMPLE];
+	struct stmt *st;
 	int rc;
 
 	NOT_RECORDING(ctx);
+	st = ctx->db->st[ST_HAS_SAMPLE];
 	if (db_flush_samples(ctx))
 		return -1;
 	stmt_bind_int64(st, 1, run_id);
@@ -1339,11 +1345,12 @@ int db_emit_series(struct import_ctx *ctx, const char *metric,
 int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		      long line)
 {
-	struct stmt *st = ctx->db->st[ST_INS_AGG];
+	struct stmt *st;
 	double sd = a->stddev;
 	int64_t id, vid;
 
 	NOT_RECORDING(ctx);
+	st = ctx->db->st[ST_INS_AGG];
 	if (!isfinite(a->value))
 		return error("%s:%ld: value of '%s' is not a finite number",
 			     ctx->path, line, a->metric);
