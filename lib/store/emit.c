@@ -405,24 +405,21 @@ void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
 	struct sbuf sb = SBUF_INIT;
 	va_list ap;
 
+	if (line > 0)
+		sbuf_addf(&sb, "%s:%ld: ", ctx->path, line);
+	else
+		sbuf_addf(&sb, "%s: ", ctx->path);
 	va_start(ap, fmt);
 	sbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	if (ctx->log) {
-		char *msg = line > 0 ?
-			xstrfmt("%s:%ld: %s", ctx->path, line, sb.buf) :
-			xstrfmt("%s: %s", ctx->path, sb.buf);
-
-		emit_log_msg(ctx->log, EMIT_WARN_COUNTED, msg);
-		free(msg);
-	} else if (line > 0) {
-		warning("%s:%ld: %s", ctx->path, line, sb.buf);
+		/* said, and counted, when it is replayed */
+		emit_log_msg(ctx->log, EMIT_WARN_COUNTED, sb.buf);
 	} else {
-		warning("%s: %s", ctx->path, sb.buf);
+		warning("%s", sb.buf);
+		ctx->nr_warnings++;
 	}
 	sbuf_release(&sb);
-	if (!ctx->log)
-		ctx->nr_warnings++;
 }
 
 /*
