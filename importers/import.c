@@ -638,27 +638,6 @@ static int import_mail(struct db *db, const struct import_opts *o,
 	return failed || usage ? -1 : 0;
 }
 
-/*
- * The file importer for in, as import_one_file() picks it, when that is
- * all there is to it: NULL for mail, an empty file, a format not known,
- * or --format naming an importer of directories.  Says nothing.
- */
-const struct importer *import_pick_file(const struct import_opts *o,
-					const char *path, struct input *in)
-{
-	const struct importer *imp;
-
-	if ((!o->format || importer_find(o->format)->text_new) &&
-	    mail_detect(in->head, in->head_len) != MAIL_NONE)
-		return NULL;
-	if (o->format) {
-		imp = importer_find(o->format);
-		return imp && (imp->flags & IMP_FILES) ? imp : NULL;
-	}
-	return in->head_len ? importer_detect(path, in->head, in->head_len) :
-			      NULL;
-}
-
 /* How a file's calls reach the database: parsed now, or replayed. */
 struct file_source {
 	struct input *in;		/* parsed now: the open file */
@@ -794,40 +773,29 @@ static int import_one_file(struct db *db, const struct import_opts *o,
 			goto out_input;
 		}
 	}
-	if (o->format) {
-		imp = importer_find(o->format);
-		if (!imp)
-			BUG("format '%s' not checked by the caller", o->format);
-		if (!(imp->flags & IMP_FILES)) {
-			error("%s: format '%s' reads directories, not files",
-			      path, imp->name);
-			goto out_input;
-		}
-	} else {
+	/* mail went its way above: NULL says why next */
+	imp = importer_pick(o->format, path, in.head, in.head_len);
+	if (!imp) {
 		struct sbuf sb = SBUF_INIT;
 
-		if (!in.head_len) {
-			if (walked) {
-				res->status = IMPORT_SKIPPED;
-				ret = 0;
-				goto out_input;
-			}
-			error("%s: empty file", path);
-			goto out_input;
-		}
-		imp = importer_detect(path, in.head, in.head_len);
-		if (!imp && walked) {
-			res->status = IMPORT_SKIPPED;
+		if (o->format) {
+			if (!importer_find(o->format))
+				BUG("format '%s' not checked by the caller",
+				    o->format);
+			error("%s: format '%s' reads directories, not files",
+			      path, o->format);
+		} else if (walked) {
+			res->status = IMPORT_SKIPPED;	/* empty or unknown */
 			ret = 0;
-			goto out_input;
-		}
-		if (!imp) {
+		} else if (!in.head_len) {
+			error("%s: empty file", path);
+		} else {
 			list_formats(&sb);
 			error("%s: unknown format (tried %s); use --format",
 			      path, sb.buf);
 			sbuf_release(&sb);
-			goto out_input;
 		}
+		goto out_input;
 	}
 	src.in = &in;
 	ret = store_file(db, o, path, imp, file_size, &src, res);

@@ -17,7 +17,6 @@ struct import_result;
 struct import_item;
 struct import_pipe;
 struct pipe_entry;
-struct input;
 
 struct import_opts {
 	const char *format;		/* NULL: detect */
@@ -118,8 +117,6 @@ void import_pipe_stop(struct import_pipe *p);
 size_t import_pipe_recorded(const struct import_pipe *p);
 
 /* The driver's side of the pipeline (import.c and pipe.c only). */
-const struct importer *import_pick_file(const struct import_opts *o,
-					const char *path, struct input *in);
 /* item's recorded calls, or NULL: import it as without the pipeline */
 struct pipe_entry *import_pipe_take(struct import_pipe *p,
 				    const struct import_item *item);

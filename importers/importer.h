@@ -108,6 +108,15 @@ const struct importer *importer_find(const char *name);
 /* The best-scoring importer for this head, or NULL if none scores > 0. */
 const struct importer *importer_detect(const char *path, const char *head,
 				       size_t len);
+/*
+ * The importer of a file with this head, as the import driver takes it:
+ * --format's (format non-NULL), or the best-scoring one.  NULL for mail
+ * (an mbox or .eml, unless --format names a format that does not read
+ * text), an empty head, a format not known, or --format naming an
+ * importer of directories.  Says nothing: the driver says why.
+ */
+const struct importer *importer_pick(const char *format, const char *path,
+				     const char *head, size_t len);
 /* The best-scoring directory importer, or NULL if none scores > 0. */
 const struct importer *importer_detect_dir(const char *dir,
 					   const struct member *m, size_t nr);

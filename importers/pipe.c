@@ -56,13 +56,12 @@ struct pipe_entry {
 struct import_pipe {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;	/* any change: one thread waits on each side */
-	pthread_t thread;
+	struct worker *w;	/* the parser's thread (core/parallel.h) */
 	const struct import_opts *o;
 	const struct import_item *items;
 	size_t nr, next;	/* next: the item the driver takes next */
 	size_t recorded;	/* items taken so far that were recorded */
 	struct pipe_entry *e;
-	unsigned char *driver;	/* 1: left to the driver from the start */
 	size_t bytes;		/* in flight */
 	int stop;
 };
@@ -131,14 +130,11 @@ static void record_item(struct import_pipe *p, size_t i)
 	struct recording rec = { p, e, { SBUF_INIT, log_full, NULL } };
 	struct import_ctx ctx;
 	struct input in;
-	struct stat st;
 	int rc;
 
 	rec.log.data = &rec;
-	if (p->driver[i] || stat(item->path, &st) || !S_ISREG(st.st_mode)) {
-		publish(p, e, PE_DRIVER);
-		return;
-	}
+	if (e->state == PE_DRIVER)
+		return;		/* import_pipe_start() said so */
 	/* what this thread says is kept, and said by the driver if at all */
 	err_divert(divert, &rec);
 	if (input_open(&in, item->path, -1)) {
@@ -147,7 +143,8 @@ static void record_item(struct import_pipe *p, size_t i)
 		publish(p, e, PE_DRIVER);
 		return;
 	}
-	e->imp = import_pick_file(p->o, item->path, &in);
+	e->imp = importer_pick(p->o->format, item->path, in.head,
+			       in.head_len);
 	if (!e->imp || !(e->imp->flags & IMP_RECORDED)) {
 		input_close(&in);
 		err_divert(NULL, NULL);
@@ -155,12 +152,10 @@ static void record_item(struct import_pipe *p, size_t i)
 		publish(p, e, PE_DRIVER);
 		return;
 	}
-	e->file_size = (int64_t)st.st_size;
 	publish(p, e, PE_RECORDED);
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.path = item->path;
-	ctx.ovr = &p->o->ovr;
 	ctx.log = &rec.log;
 	rc = e->imp->parse(&ctx, &in);
 	e->parse_rc = rc;
@@ -176,11 +171,13 @@ static void record_item(struct import_pipe *p, size_t i)
 	pthread_mutex_unlock(&p->mu);
 }
 
-static void *run_pipe(void *data)
+/* the worker's one job: every item in turn */
+static void run_pipe(void *ctx, void *job)
 {
-	struct import_pipe *p = data;
+	struct import_pipe *p = ctx;
 	size_t i;
 
+	(void)job;
 	for (i = 0; i < p->nr; i++) {
 		int stop;
 
@@ -191,7 +188,6 @@ static void *run_pipe(void *data)
 			break;
 		record_item(p, i);
 	}
-	return NULL;
 }
 
 struct import_pipe *import_pipe_start(struct db *db,
@@ -210,12 +206,12 @@ struct import_pipe *import_pipe_start(struct db *db,
 	p->items = items;
 	p->nr = nr;
 	p->e = xcalloc(nr, sizeof(*p->e));
-	p->driver = xcalloc(nr, 1);
 	for (i = 0; i < nr; i++) {
+		struct pipe_entry *e = &p->e[i];
 		struct stat st;
 		int64_t seen = 1;
 
-		p->e[i].tail = &p->e[i].head;
+		e->tail = &e->head;
 		/*
 		 * Imported before with this size: the driver hashes it and
 		 * most likely finds it there, without a parse.  A path named
@@ -230,29 +226,27 @@ struct import_pipe *import_pipe_start(struct db *db,
 		    stat(items[i].path, &st) || !S_ISREG(st.st_mode) ||
 		    db_imported_path(db, items[i].path,
 				     (int64_t)st.st_size) != 0)
-			p->driver[i] = 1;
-		n += !p->driver[i];
+			e->state = PE_DRIVER;	/* before the thread reads it */
+		else
+			e->file_size = (int64_t)st.st_size;
+		n += e->state != PE_DRIVER;
 	}
 	strmap_clear(&paths);
 	/*
 	 * One file gains nothing: fio's parser makes its calls when its
 	 * document ends, so the replay could only follow the parse
 	 */
-	if (n < 2 || pthread_mutex_init(&p->mu, NULL)) {
-		free(p->driver);
+	if (n >= 2)
+		p->w = worker_start(run_pipe, p);
+	if (!p->w) {
 		free(p->e);
 		free(p);
 		return NULL;
 	}
+	/* ready before the job is handed over: the thread waits for it */
+	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
-	if (pthread_create(&p->thread, NULL, run_pipe, p)) {
-		pthread_cond_destroy(&p->cv);
-		pthread_mutex_destroy(&p->mu);
-		free(p->driver);
-		free(p->e);
-		free(p);
-		return NULL;
-	}
+	worker_queue(p->w, p);
 	return p;
 }
 
@@ -266,7 +260,7 @@ void import_pipe_stop(struct import_pipe *p)
 	p->stop = 1;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
-	pthread_join(p->thread, NULL);
+	worker_stop(p->w);	/* the parser's thread ends */
 	for (i = 0; i < p->nr; i++)
 		while (p->e[i].head) {
 			struct chunk *c = p->e[i].head;
@@ -277,7 +271,6 @@ void import_pipe_stop(struct import_pipe *p)
 		}
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
-	free(p->driver);
 	free(p->e);
 	free(p);
 }

@@ -3,6 +3,7 @@
  * first bytes of a file and the best score wins; --format overrides.
  */
 #include "core/compat.h"
+#include "core/mail.h"
 #include "importer.h"
 #include "lkp-table.h"
 #include "mmtests-table.h"
@@ -124,6 +125,19 @@ const struct importer *importer_detect(const char *path, const char *head,
 		}
 	}
 	return best;
+}
+
+const struct importer *importer_pick(const char *format, const char *path,
+				     const char *head, size_t len)
+{
+	const struct importer *imp = format ? importer_find(format) : NULL;
+
+	if ((!format || (imp && imp->text_new)) &&
+	    mail_detect(head, len) != MAIL_NONE)
+		return NULL;
+	if (format)
+		return imp && (imp->flags & IMP_FILES) ? imp : NULL;
+	return len ? importer_detect(path, head, len) : NULL;
 }
 
 const struct importer *importer_detect_dir(const char *dir,
