@@ -1,7 +1,9 @@
 /*
  * perfsift import: files, directories (recursively), "-" for stdin; each
- * result (a file, or a directory an importer claims whole) in its own
- * transaction; one summary line per result and a total.
+ * result (a file, or a directory an importer claims whole) all or
+ * nothing, the results of DB_BATCH_MS committed together (db.h,
+ * "Batches"); one summary line per result once it is committed, and a
+ * total.
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
@@ -169,11 +171,25 @@ static void report(const struct import_result *r, int dry_run)
 	printf("%s\n", dry_run ? " (dry run)" : "");
 }
 
+/*
+ * A result said when it is committed: its line and its counts wait while
+ * its batch is open (db_batch_start()), so that a line on stdout means
+ * the rows are in the file.  Its path and part are the item's.
+ */
+struct held {
+	struct import_result r;
+	int dir;		/* a claimed directory */
+	int file_failed;	/* not a result: a mail file failed outside
+				 * its messages, counted once */
+};
+
 /* What the results of one command add up to. */
 struct tally {
 	long runs, samples, aggregates, series;
 	long ok, dirs, messages, already, skipped, failed, usage;
 	int dry_run;
+	struct held *held;	/* the open batch's results, in order */
+	size_t nr_held, alloc_held;
 };
 
 static void count(struct tally *t, const struct import_result *r, int dir)
@@ -198,13 +214,120 @@ static void count(struct tally *t, const struct import_result *r, int dir)
 	}
 }
 
+static void hold(struct tally *t, const struct import_result *r, int dir,
+		 int file_failed)
+{
+	struct held *h;
+
+	ALLOC_GROW(t->held, t->nr_held + 1, t->alloc_held);
+	h = &t->held[t->nr_held++];
+	h->r = *r;
+	h->r.message_id = NULL;	/* borrowed from a message gone by then */
+	h->dir = dir;
+	h->file_failed = file_failed;
+}
+
+/* The batch is committed (or there was none): say what it holds. */
+static void release_held(struct tally *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_held; i++) {
+		const struct held *h = &t->held[i];
+
+		if (h->file_failed) {
+			t->failed++;
+		} else {
+			count(t, &h->r, h->dir);
+			report(&h->r, t->dry_run);
+		}
+	}
+	t->nr_held = 0;
+}
+
 /* A message of a mail file, as the driver finishes it. */
 static void on_message(const struct import_result *r, void *data)
 {
-	struct tally *t = data;
+	hold(data, r, 0, 0);
+}
 
-	count(t, r, 0);
-	report(r, t->dry_run);
+/* One item, its results held: 0, or -1 after a database error. */
+static int import_held(struct db *db, const struct import_opts *o,
+		       const struct import_item *item, struct tally *t)
+{
+	struct import_result r;
+	size_t i, before = t->nr_held;
+	int message_failed = 0;
+
+	if (import_item(db, o, item, &r) < 0 && r.status == IMPORT_OK)
+		r.status = IMPORT_FAILED;
+	if (!r.messages) {
+		hold(t, &r, item->dir_imp != NULL, 0);
+	} else if (r.status == IMPORT_FAILED || r.status == IMPORT_USAGE) {
+		for (i = before; i < t->nr_held; i++)
+			message_failed |= t->held[i].r.status == IMPORT_FAILED ||
+					  t->held[i].r.status == IMPORT_USAGE;
+		if (!message_failed)	/* the file, not one of its messages */
+			hold(t, &r, 0, 1);
+	}
+	return db->env_error ? -1 : 0;
+}
+
+static void say_nothing(void *data, int is_error, const char *msg)
+{
+	(void)data;
+	(void)is_error;
+	(void)msg;
+}
+
+/*
+ * The database failed inside a batch (a full disk): every result of
+ * files[first..last] was rolled back with it.  Import them again, a
+ * transaction each, as without batches: what is kept, and what is said
+ * on stdout, is then what a transaction per result keeps and says.
+ * Their messages were said the first time, and the error once: quiet.
+ * Returns the index of the last item tried.
+ */
+static size_t import_again(struct db *db, struct import_opts *o,
+			   const struct import_item *files, size_t first,
+			   size_t last, struct tally *t)
+{
+	struct import_pipe *pipe = o->pipe;
+	size_t i;
+	int failed = 0;
+
+	t->nr_held = 0;
+	db_batch_start(db, 0);
+	db->env_error = 0;
+	o->pipe = NULL;		/* their parses were replayed: parse again */
+	err_divert(say_nothing, NULL);
+	for (i = first; i <= last && !failed; i++) {
+		failed = import_held(db, o, &files[i], t);
+		release_held(t);
+	}
+	err_divert(NULL, NULL);
+	o->pipe = pipe;
+	db->env_error = 1;
+	return i - 1;
+}
+
+/*
+ * How long an import may hold results uncommitted (ms):
+ * $PERFSIFT_COMMIT_MS, DB_BATCH_MS when unset; 0 commits each on its own.
+ */
+static long commit_window(void)
+{
+	const char *s = getenv("PERFSIFT_COMMIT_MS");
+	long ms;
+
+	if (!s || !*s)
+		return DB_BATCH_MS;
+	if (str_to_long(s, &ms) || ms < 0) {
+		warning("PERFSIFT_COMMIT_MS=%s is not a number of "
+			"milliseconds; using %d", s, DB_BATCH_MS);
+		return DB_BATCH_MS;
+	}
+	return ms;
 }
 
 /* A hex sha (4..64 digits), lowercased in place as git prints it. */
@@ -241,7 +364,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	};
 	struct import_opts o = { 0 };
 	struct kv *params = NULL;
-	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i;
+	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i, first;
 	struct tally t = { 0 };
 	long nr_env = 0;
 	struct import_item *files;
@@ -328,35 +451,37 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	t.failed = (long)nr_bad;
 	/* parse ahead of storing where an importer allows it */
 	o.pipe = import_pipe_start(db, &o, files, nr_files);
-	for (i = 0; i < nr_files; i++) {
-		struct import_result r;
-		long failed_before = t.failed + t.usage;
-
+	/* several results a commit; a dry run commits nothing */
+	db_batch_start(db, o.dry_run ? 0 : commit_window());
+	for (i = first = 0; i < nr_files; i++) {
 		if (progress) {
 			fprintf(stderr, "\r\033[Kimporting %zu/%zu %s", i + 1,
 				nr_files, files[i].path);
 			fflush(stderr);
 		}
-		if (import_item(db, &o, &files[i], &r) < 0 &&
-		    r.status == IMPORT_OK)
-			r.status = IMPORT_FAILED;
-		if (!r.messages) {
-			count(&t, &r, files[i].dir_imp != NULL);
-			report(&r, o.dry_run);
-		} else if ((r.status == IMPORT_FAILED ||
-			    r.status == IMPORT_USAGE) &&
-			   t.failed + t.usage == failed_before) {
-			t.failed++;	/* the file, not one of its messages */
+		if (!import_held(db, &o, &files[i], &t)) {
+			if (db_batch_open(db) && i + 1 < nr_files &&
+			    !db_batch_due(db))
+				continue;	/* more results for the batch */
+			if (!db_batch_commit(db)) {
+				release_held(&t);
+				first = i + 1;
+				continue;
+			}
 		}
-		if (db->env_error) {
-			/* the database, not the input: stop, say so once */
-			nr_env = (long)(nr_files - i - 1);
-			break;
-		}
+		/* the database, not the input: stop, say so once */
+		if (db_batch_abort(db))
+			i = import_again(db, &o, files, first, i, &t);
+		else
+			release_held(&t);
+		nr_env = (long)(nr_files - i - 1);
+		break;
 	}
 	clear_progress();
 	import_pipe_stop(o.pipe);
 	o.pipe = NULL;
+	db_batch_start(db, 0);
+	free(t.held);
 	import_items_free(files, nr_files);
 	free(first_variant);
 	printf("%s", o.dry_run ? "would import" : "imported");

@@ -2,8 +2,9 @@
  * make bench helper: the storage floor under an import.  The imports,
  * runs and samples that `perfsift import` wrote into SRC are written
  * again into new databases through the same emit API (db_import_begin,
- * db_emit_run, db_emit_sample, db_import_set_hash), one transaction per
- * import as the import driver does, with nothing read or parsed: what
+ * db_emit_run, db_emit_sample, db_import_set_hash), each import all or
+ * nothing in batches of DB_BATCH_MS as `perfsift import` stores them
+ * (db_batch_start()), with nothing read or parsed: what
  * SQLite and the emit layer alone cost for those rows.  The best of N
  * passes, each into a new database DST (removed after), is printed in
  * seconds, database set-up included, as in an import.
@@ -160,6 +161,7 @@ static double write_all(const struct one_import *imps, size_t nr,
 	db_remove_files(dst);
 	if (db_open(&db, dst))
 		die(4, "bench-store: %s: cannot open", dst);
+	db_batch_start(&db, DB_BATCH_MS);
 	for (i = 0; i < nr; i++) {
 		const struct one_import *m = &imps[i];
 		struct import_ctx ctx;
@@ -193,6 +195,9 @@ static double write_all(const struct one_import *imps, size_t nr,
 		    db_import_set_hash(&ctx, m->sha256, (uint64_t)m->size) ||
 		    (db_import_end(&ctx), db_commit(&db)))
 			die(4, "bench-store: %s: cannot commit", m->path);
+		if ((db_batch_due(&db) || i + 1 == nr) &&
+		    db_batch_commit(&db))
+			die(4, "bench-store: %s: cannot commit", dst);
 	}
 	db_close(&db);
 	dt = now() - t0;

@@ -244,6 +244,24 @@ gen_cmp_csv() {
 	}'
 }
 
+# fio_copies N DIR: N outputs of tests/data's psync-randread job in DIR
+# (o-000.json ...), each with its own bandwidth, so its own content hash
+fio_copies() {
+	mkdir -p "$2" &&
+	awk -v n="$1" -v dir="$2" '{ line[NR] = $0 } END {
+		for (f = 0; f < n; f++) {
+			out = sprintf("%s/o-%03d.json", dir, f)
+			for (i = 1; i <= NR; i++) {
+				s = line[i]
+				if (s ~ /"bw" : [0-9]+,?$/)
+					sub(/: [0-9]+/, ": " (1000 + f), s)
+				print s > out
+			}
+			close(out)
+		}
+	}' "$SRC"/tests/data/fio/psync-randread/input
+}
+
 # The database must still be sound.
 test_db_ok() {
 	out=$(sqlite3 "${1:-$PERFSIFT_DB}" 'PRAGMA integrity_check')

@@ -83,19 +83,7 @@ test_expect_success 'the same files twice on one line (its warning said once), a
 
 # 2,000 small fio outputs, as the bench imports them (fewer here)
 test_expect_success 'two hundred outputs of one job: the same rows, and every one counted' '
-	mkdir many &&
-	awk -v n=200 "{ line[NR] = \$0 } END {
-		for (f = 0; f < n; f++) {
-			out = sprintf(\"many/o-%03d.json\", f)
-			for (i = 1; i <= NR; i++) {
-				s = line[i]
-				if (s ~ /\"bw\" : [0-9]+,?\$/)
-					sub(/: [0-9]+/, \": \" (1000 + f), s)
-				print s > out
-			}
-			close(out)
-		}
-	}" "$D"/fio/psync-randread/input &&
+	fio_copies 200 many &&
 	both many &&
 	test_last_line "imported 200 files: 200 runs, 17800 samples" 2.out
 '

@@ -288,34 +288,146 @@ static int db_exec_kept(struct db *db, struct stmt **st, const char *sql)
 
 int db_begin(struct db *db)
 {
+	struct db_batch *b = &db->batch;
+
 	if (db->pg) {
 		/* the write lock of every writer; see SERVER_WRITE_LOCK */
 		if (db_exec(db, "BEGIN") || db_exec(db, SERVER_WRITE_LOCK))
 			return -1;
 		return 0;
 	}
+	if (b->open) {
+		/* a later result of the batch: undone alone by ROLLBACK TO */
+		if (db_exec_kept(db, &b->savepoint_st, "SAVEPOINT result"))
+			return -1;
+		b->in_savepoint = 1;
+		return 0;
+	}
 	/* IMMEDIATE: take the write lock now, waiting up to the busy timeout */
-	return db_exec_kept(db, &db->begin_st, "BEGIN IMMEDIATE");
+	if (db_exec_kept(db, &db->begin_st, "BEGIN IMMEDIATE"))
+		return -1;
+	if (b->window_ms > 0) {
+		/*
+		 * The batch's first result needs no savepoint: its failure
+		 * rolls back the whole, which holds nothing else.  (A large
+		 * file, alone in its batch, pays no savepoint journal.)
+		 */
+		b->open = 1;
+		b->in_savepoint = 0;
+		b->results = 0;
+		clock_gettime(CLOCK_MONOTONIC, &b->began);
+	}
+	return 0;
 }
 
 int db_commit(struct db *db)
 {
+	struct db_batch *b = &db->batch;
+
 	if (db->pg)
 		return db_exec(db, "COMMIT");
-	return db_exec_kept(db, &db->commit_st, "COMMIT");
+	if (!b->open)
+		return db_exec_kept(db, &db->commit_st, "COMMIT");
+	if (sqlite3_get_autocommit(db->sq)) {
+		/* SQLite rolled the whole back on an error met on the way */
+		db->env_error = 1;
+		return error("%s: the transaction was rolled back", db->path);
+	}
+	if (b->in_savepoint) {
+		if (db_exec_kept(db, &b->release_st, "RELEASE result"))
+			return -1;
+		b->in_savepoint = 0;
+	}
+	b->results++;
+	return 0;
+}
+
+/* Ids made in a transaction or savepoint rolled back are gone with it. */
+static void forget_ids(struct db *db)
+{
+	strmap_clear(&db->metric_ids);
+	strmap_clear(&db->variant_ids);
 }
 
 void db_rollback(struct db *db)
 {
+	struct db_batch *b = &db->batch;
+
 	if (db->pg) {
 		if (pg_in_transaction(db->pg))
 			pg_exec(db->pg, "ROLLBACK");
-	} else if (!sqlite3_get_autocommit(db->sq)) {
-		sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
+	} else if (b->open && b->in_savepoint &&
+		   !sqlite3_get_autocommit(db->sq)) {
+		/* this result alone; the batch's earlier ones stay */
+		sqlite3_exec(db->sq, "ROLLBACK TO result; RELEASE result",
+			     NULL, NULL, NULL);
+		b->in_savepoint = 0;
+	} else if (b->open && b->results) {
+		/*
+		 * SQLite rolled back the whole batch on an error (a full
+		 * disk, say): the database's failure, whoever met it, and
+		 * the results it held are for db_batch_abort()
+		 */
+		b->in_savepoint = 0;
+		db->env_error = 1;
+	} else {
+		if (!sqlite3_get_autocommit(db->sq))
+			sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
+		b->open = b->in_savepoint = 0;
 	}
-	/* metric and variant ids made in the transaction are gone with it */
-	strmap_clear(&db->metric_ids);
-	strmap_clear(&db->variant_ids);
+	forget_ids(db);
+}
+
+void db_batch_start(struct db *db, long window_ms)
+{
+	if (db->batch.open)
+		BUG("a batch started over an open one");
+	db->batch.window_ms = db->pg ? 0 : window_ms;
+}
+
+int db_batch_open(const struct db *db)
+{
+	return db->batch.open;
+}
+
+int db_batch_due(const struct db *db)
+{
+	const struct db_batch *b = &db->batch;
+	struct timespec now;
+
+	if (!b->open)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - b->began.tv_sec) * 1000 +
+	       (now.tv_nsec - b->began.tv_nsec) / 1000000 >= b->window_ms;
+}
+
+int db_batch_commit(struct db *db)
+{
+	struct db_batch *b = &db->batch;
+
+	if (!b->open)
+		return 0;
+	if (b->in_savepoint)
+		BUG("a batch committed inside a result");
+	if (db_exec_kept(db, &db->commit_st, "COMMIT"))
+		return -1;
+	b->open = 0;
+	b->results = 0;
+	return 0;
+}
+
+long db_batch_abort(struct db *db)
+{
+	struct db_batch *b = &db->batch;
+	long lost = b->open ? b->results : 0;
+
+	if (db->sq && !sqlite3_get_autocommit(db->sq))
+		sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
+	b->open = b->in_savepoint = 0;
+	b->results = 0;
+	forget_ids(db);
+	return lost;
 }
 
 /* One integer from a fixed query (a PRAGMA, a count). 0 or error(). */
@@ -610,12 +722,16 @@ int db_open(struct db *db, const char *path)
 		return open_server(db, path);
 	/*
 	 * perfsift is single-threaded: no mutexes, no memory statistics
-	 * (they cost a few percent of every insert).  Must come before the
-	 * library initialises.
+	 * (they cost a few percent of every insert).  A savepoint's journal
+	 * (a result inside a batch, db_begin()) stays in memory up to 4 MiB
+	 * before it spills to a file: at SQLite's 64 KiB, every small fio
+	 * output of a batch wrote 15 pages to a temporary file.  Must come
+	 * before the library initialises.
 	 */
 	if (!configured) {
 		sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
 		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+		sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, 4 << 20);
 		configured = 1;
 	}
 	memset(db, 0, sizeof(*db));
@@ -728,6 +844,9 @@ void db_close(struct db *db)
 	stmt_finalize(db->begin_st);
 	stmt_finalize(db->commit_st);
 	db->begin_st = db->commit_st = NULL;
+	stmt_finalize(db->batch.savepoint_st);
+	stmt_finalize(db->batch.release_st);
+	memset(&db->batch, 0, sizeof(db->batch));
 	strmap_clear(&db->metric_ids);
 	strmap_clear(&db->variant_ids);
 	if (db->sq)

@@ -310,6 +310,64 @@ static int one_run(long n, const char *base, const char *work,
 	return done;
 }
 
+/*
+ * The same, three files in one batch (db_batch_start()): two small ones
+ * around big.csv, committed together.  Whatever call fails, the batch is
+ * aborted whole: the database as it was, integrity ok, the abort's count
+ * the results the batch held.  Returns 1 when no fault was met.
+ */
+static int one_batch_run(long n, const char *base, const char *work,
+			 const char *const csv[3], long base_runs,
+			 long *faults)
+{
+	struct import_opts o = { 0 };
+	struct import_result r;
+	struct sbuf errs = SBUF_INIT;
+	struct db db;
+	long held = 0, lost;
+	int opened, i, failed = 0, done;
+
+	db_remove_files(work);
+	copy_file(base, work);
+	nr_calls = 0;
+	fail_from = n;
+	err_capture(&errs);
+	opened = !db_open(&db, work);
+	if (opened) {
+		db_batch_start(&db, 3600 * 1000);
+		for (i = 0; i < 3 && !failed; i++) {
+			if (import_file(&db, &o, csv[i], &r) ||
+			    r.status != IMPORT_OK)
+				failed = 1;
+			else
+				held++;
+		}
+		if (!failed && db_batch_commit(&db))
+			failed = 1;
+		if (failed) {
+			check_int(1, db.env_error);
+			lost = db_batch_abort(&db);
+			if (!check_int(held, lost))
+				test_msg("fault at call %ld", n);
+		}
+		db_batch_start(&db, 0);
+		db_close(&db);
+	}
+	done = nr_calls < n;
+	fail_from = 0;
+	err_capture(NULL);
+	if (!done)
+		(*faults)++;
+	if (!check(integrity_ok(work)))
+		test_msg("fault at call %ld: %s", n, errs.buf);
+	check_int(opened && !failed ? base_runs + 6 : base_runs,
+		  count(work, "SELECT count(*) FROM runs"));
+	check_int(opened && !failed ? 4 * 500 + 3 : 1,
+		  count(work, "SELECT count(*) FROM samples"));
+	sbuf_release(&errs);
+	return done;
+}
+
 TEST(every_write_fails_in_turn)
 {
 	char base[96], work[96], csv[96], small[96];
@@ -349,6 +407,29 @@ TEST(every_write_fails_in_turn)
 	check(faults > 10);	/* and met a fault at every call before */
 	printf("# %ld faults injected, one at each write/sync/truncate of "
 	       "the import; each left the database intact\n", faults);
+
+	/* a batch: small, big, another small, one commit */
+	{
+		char s1[96], s2[96];
+		const char *three[3] = { s1, csv, s2 };
+
+		snprintf(s1, sizeof(s1), "%s/s1.csv", dir);
+		snprintf(s2, sizeof(s2), "%s/s2.csv", dir);
+		write_file(s1, "label,metric,value\nb1,x_ops,1\n");
+		write_file(s2, "label,metric,value\nb2,x_ops,2\n");
+		faults = 0;
+		for (n = 1; n < 5000; n++)
+			if (one_batch_run(n, base, work, three, base_runs,
+					  &faults))
+				break;
+		check(n < 5000);
+		check(faults > 10);
+		printf("# %ld faults injected into a batch of three files; "
+		       "each aborted it whole and left the database "
+		       "intact\n", faults);
+		unlink(s1);
+		unlink(s2);
+	}
 	db_remove_files(base);
 	db_remove_files(work);
 	unlink(csv);

@@ -241,6 +241,102 @@ TEST(pipeline)
 		free(items[i].path);
 }
 
+/* Rows another process sees: committed ones only (WAL). */
+static long seen(const char *path, const char *sql)
+{
+	sqlite3 *sq;
+	sqlite3_stmt *st;
+	long n = -1;
+
+	if (sqlite3_open_v2(path, &sq, SQLITE_OPEN_READONLY, NULL) ||
+	    sqlite3_prepare_v2(sq, sql, -1, &st, NULL))
+		BUG("cannot read %s", path);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(sq);
+	return n;
+}
+
+/*
+ * Batches (db_batch_start()): several results in one transaction, each
+ * result still all or nothing; nothing visible before the batch commits;
+ * an abort undoes them all and says how many.
+ */
+TEST(batch)
+{
+	struct import_opts o = { 0 };
+	struct import_result r;
+	struct sbuf errs = SBUF_INIT;
+	struct db db;
+	char path[128], name[32];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/batch.db", tmpdir);
+	if (db_open(&db, path))
+		BUG("cannot open %s", path);
+	err_capture(&errs);
+	db_batch_start(&db, 3600 * 1000);
+	check(!db_batch_open(&db) && !db_batch_due(&db));
+	/* the first result begins the batch; a bad one between good ones */
+	check(!import_file(&db, &o, write_file("b1.csv", "label,metric,value\n"
+					       "A,x,1\n"), &r));
+	check(db_batch_open(&db) && !db_batch_due(&db));
+	check(import_file(&db, &o, write_file("b2.csv", "label,metric,value\n"
+					      "B,x,1\nB,x,oops\n"), &r));
+	check_int(IMPORT_FAILED, r.status);
+	check(db_batch_open(&db));
+	check(!import_file(&db, &o, write_file("b3.csv", "label,metric,value\n"
+					       "C,x,3\nC,y,4\n"), &r));
+	/* the same content again, inside the batch: already imported */
+	check(!import_file(&db, &o, write_file("b4.csv", "label,metric,value\n"
+					       "C,x,3\nC,y,4\n"), &r));
+	check_int(IMPORT_ALREADY, r.status);
+	check_int(3, count(&db, "SELECT count(*) FROM samples"));
+	check_int(0, seen(path, "SELECT count(*) FROM samples"));
+	check(!db_batch_commit(&db) && !db_batch_open(&db));
+	check_int(3, seen(path, "SELECT count(*) FROM samples"));
+	check_int(2, seen(path, "SELECT count(*) FROM imports"));
+
+	/* a failed first result ends the batch it began: nothing held */
+	check(import_file(&db, &o, write_file("b5.csv", "label,metric,value\n"
+					      "E,x,zz\n"), &r));
+	check(!db_batch_open(&db));
+	check_int(0, db_batch_abort(&db));
+
+	/* an abort undoes every result of the batch, and counts them */
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "c%d.csv", i);
+		check(!import_file(&db, &o, write_file(name, i == 1 ?
+				   "label,metric,value\nF,x,1\n" :
+				   i ? "label,metric,value\nF,x,2\n" :
+				   "label,metric,value\nF,x,0\n"), &r));
+	}
+	check_int(6, count(&db, "SELECT count(*) FROM samples"));
+	check_int(3, db_batch_abort(&db));
+	check(!db_batch_open(&db));
+	check_int(3, count(&db, "SELECT count(*) FROM samples"));
+	check_int(3, seen(path, "SELECT count(*) FROM samples"));
+
+	/* a window of 1 ms: due once it has passed */
+	db_batch_start(&db, 1);
+	check(!import_file(&db, &o, write_file("d.csv", "label,metric,value\n"
+					       "G,x,1\n"), &r));
+	usleep(3000);
+	check(db_batch_open(&db) && db_batch_due(&db));
+	check(!db_batch_commit(&db));
+	/* no batch: each result committed on its own */
+	db_batch_start(&db, 0);
+	check(!import_file(&db, &o, write_file("e.csv", "label,metric,value\n"
+					       "H,x,1\n"), &r));
+	check(!db_batch_open(&db));
+	check_int(5, seen(path, "SELECT count(*) FROM samples"));
+	err_capture(NULL);
+	check(strstr(errs.buf, "b2.csv:3:") != NULL);
+	sbuf_release(&errs);
+	db_close(&db);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/t-importers.%ld",
@@ -250,6 +346,7 @@ int main(void)
 	test_detect();
 	test_driver();
 	test_pipeline();
+	test_batch();
 	{
 		char cmd[128];
 

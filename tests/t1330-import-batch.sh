@@ -1,0 +1,121 @@
+#!/bin/sh
+# Batches (db_batch_start(), cli/cmd-import.c): the results of one import
+# command are committed several at a time, each result still all or
+# nothing, and a result's line is printed once it is committed.  Batched
+# or a commit a result (PERFSIFT_COMMIT_MS=0), an import must print the
+# same lines, exit the same way and leave the same rows: on good and bad
+# input, and when the disk fills inside a batch.
+. "$(dirname "$0")/lib.sh"
+
+D=$SRC/tests/data
+
+# both IN...: import IN a commit a result (1) and in one batch as long
+# as an hour (2), each into a new database ($DB, else 1.db and 2.db);
+# the output, the messages, the status and every row must be the same
+# (the import times blanked)
+both() {
+	for m in 1 2; do
+		db=${DB:-$m.db}
+		rm -f $db $db-wal $db-shm
+		rc=0
+		PERFSIFT_COMMIT_MS=$((m == 1 ? 0 : 3600000)) \
+			"$PERFSIFT" --db $db import "$@" >$m.out 2>$m.err || rc=$?
+		echo $rc >$m.rc
+		for t in $(sqlite3 $db "SELECT name FROM sqlite_master
+				WHERE type = 'table' ORDER BY name"); do
+			echo "== $t"
+			sqlite3 $db "SELECT * FROM $t"
+		done | sed -E 's/\|[0-9]{10}\|([01])\|/|T|\1|/' >$m.dump
+	done
+	test_cmp 1.out 2.out && test_cmp 1.err 2.err &&
+	test_cmp 1.rc 2.rc && test_cmp 1.dump 2.dump
+}
+
+# many/: 200 outputs of one fio job, each with its own bandwidth
+fio_copies 200 many
+
+test_expect_success 'good and bad files, mail, trees, a file twice: the same batched as one by one' '
+	mkdir bad &&
+	printf "label,metric,value\nA,x_ops,1\nA,x_ops,oops\n" >bad/a.csv &&
+	head -c 3000 "$D"/fio/randrw/input >bad/cut.json &&
+	printf "label,metric,value\nB,x_ops,2\n" >bad/b.csv &&
+	both "$D" bad many/o-000.json many many/o-001.json &&
+	test "$(cat 2.rc)" = 3 &&
+	grep -q "^perfsift: error: bad/a.csv:3:" 2.err &&
+	grep -q "^bad/b.csv: csv, 1 run, 1 sample$" 2.out &&
+	grep -q "^many/o-199.json: fio, 1 run, 89 samples$" 2.out &&
+	test "$(grep -c "^many/o-000.json: already imported" 2.out)" = 1 &&
+	test "$(sqlite3 2.db "PRAGMA integrity_check")" = ok
+'
+
+if [ -d "$SAMPLES" ]; then
+	test_expect_success 'the samples, every format: the same batched as one by one' '
+		both "$SAMPLES"
+	'
+else
+	test_skip 'the samples batched' "SKIP ../shared/samples is absent: $SAMPLES"
+fi
+
+test_expect_success 'PERFSIFT_COMMIT_MS that is not a number: said, and the default used' '
+	PERFSIFT_COMMIT_MS=soon perfsift --db w.db import many/o-00*.json >out 2>err &&
+	grep -q "^perfsift: warning: PERFSIFT_COMMIT_MS=soon is not a number of milliseconds; using 100$" err &&
+	test_last_line "imported 10 files: 10 runs, 890 samples" out
+'
+
+# k.fifo: a file the import blocks on, after a.csv and b.csv are stored
+# in the batch: what has been said and what another process sees then
+printf "label,metric,value\nA,x_ops,1\n" >a.csv
+printf "label,metric,value\nB,x_ops,2\n" >b.csv
+mkfifo k.fifo
+# start_blocked: the import, stopped at k.fifo (opened for writing on fd 3);
+# a watchdog opens the fifo if the import never does, so a broken import
+# fails the test instead of hanging it
+start_blocked() {
+	rm -f k.db k.db-wal k.db-shm
+	PERFSIFT_COMMIT_MS=3600000 "$PERFSIFT" --db k.db import a.csv b.csv \
+		k.fifo >k.out 2>k.err &
+	pid=$!
+	(sleep 60 && cat k.fifo >/dev/null) &
+	dog=$!
+	exec 3>k.fifo
+	kill $dog 2>/dev/null || true
+}
+
+test_expect_success 'inside a batch: nothing said and nothing seen; killed, the database is as it was' '
+	start_blocked &&
+	test ! -s k.out &&
+	test "$(sqlite3 k.db "SELECT count(*) FROM runs")" = 0 &&
+	kill -9 $pid && { wait $pid || :; } && exec 3>&- &&
+	test "$(sqlite3 k.db "PRAGMA integrity_check")" = ok &&
+	test "$(sqlite3 k.db "SELECT count(*) FROM runs")" = 0
+'
+
+test_expect_success 'the batch committed: all of it said and seen' '
+	start_blocked &&
+	test ! -s k.out &&
+	printf "label,metric,value\nC,x_ops,3\n" >&3 && exec 3>&- &&
+	wait $pid &&
+	test "$(grep -c ": csv, 1 run, 1 sample$" k.out)" = 3 &&
+	test "$(sqlite3 k.db "SELECT group_concat(label) FROM run_variants")" = A,B,C
+'
+
+# A full disk: a 600 KiB tmpfs (root only; skipped, and said, elsewhere).
+full=$TRASH/full
+if mkdir -p "$full" && mount -t tmpfs -o size=600k tmpfs "$full" 2>/dev/null; then
+	trap 'umount "$full" 2>/dev/null; cd /; rm -rf "$TRASH"' EXIT
+	test_expect_success 'a full disk inside a batch: what is kept and said is what one by one keeps and says' '
+		DB=$full/f.db both many &&
+		test "$(cat 2.rc)" = 4 &&
+		test "$(grep -c error 2.err)" = 1 &&
+		grep -q "error: $full/f.db: database or disk is full" 2.err &&
+		n=$(grep -c ": fio, 1 run, 89 samples$" 2.out) &&
+		test "$n" -gt 0 && test "$n" -lt 200 &&
+		test_last_line "imported $n files: $n runs, $((n * 89)) samples; 1 failed; stopped on a database error, $((199 - n)) not tried" 2.out &&
+		test "$(sqlite3 $full/f.db "PRAGMA integrity_check")" = ok &&
+		test "$(sqlite3 $full/f.db "SELECT count(*) FROM runs")" = $n
+	'
+else
+	test_skip "a full disk inside a batch" "cannot mount a tmpfs here: not root?"
+fi
+
+test_done
