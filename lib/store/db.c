@@ -712,28 +712,33 @@ static char *immutable_uri(const char *path)
 	return sbuf_detach(&sb, NULL);
 }
 
-int db_open(struct db *db, const char *path)
+/*
+ * perfsift is single-threaded: no mutexes, no memory statistics (they
+ * cost a few percent of every insert).  A savepoint's journal (a result
+ * inside a batch, db_begin()) stays in memory up to 4 MiB before it
+ * spills to a file: at SQLite's 64 KiB, every small fio output of a
+ * batch wrote 15 pages to a temporary file.
+ */
+void db_configure(void)
 {
 	static int configured;
+
+	if (configured)
+		return;
+	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, 4 << 20);
+	configured = 1;
+}
+
+int db_open(struct db *db, const char *path)
+{
 	int stamp, readonly, rc;
 	char *uri;
 
 	if (db_is_server(path))
 		return open_server(db, path);
-	/*
-	 * perfsift is single-threaded: no mutexes, no memory statistics
-	 * (they cost a few percent of every insert).  A savepoint's journal
-	 * (a result inside a batch, db_begin()) stays in memory up to 4 MiB
-	 * before it spills to a file: at SQLite's 64 KiB, every small fio
-	 * output of a batch wrote 15 pages to a temporary file.  Must come
-	 * before the library initialises.
-	 */
-	if (!configured) {
-		sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
-		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-		sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, 4 << 20);
-		configured = 1;
-	}
+	db_configure();
 	memset(db, 0, sizeof(*db));
 	db->path = xstrdup(path);
 	/*

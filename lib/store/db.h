@@ -94,6 +94,12 @@ struct db {
  * Returns 0 or error(); on error db->sq is closed.
  */
 int db_open(struct db *db, const char *path);
+/*
+ * SQLite's settings for the process, which must come before the library
+ * initialises: db_open() makes them; a program that initialises SQLite
+ * first (a test registering its own VFS) calls this before.
+ */
+void db_configure(void);
 /* Remove a (closed) database and its -wal, -shm and -journal files. */
 void db_remove_files(const char *path);
 /* Call fn with the name of the database and of each companion file. */

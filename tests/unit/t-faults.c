@@ -443,6 +443,7 @@ int main(void)
 			 getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		BUG("mkdtemp");
+	db_configure();		/* as perfsift runs SQLite */
 	shim_install();
 	test_every_write_fails_in_turn();
 	rmdir(dir);
