@@ -183,13 +183,24 @@ struct held {
 				 * its messages, counted once */
 };
 
-/* What the results of one command add up to. */
+/* What the results of one command add up to, and what is held back. */
 struct tally {
 	long runs, samples, aggregates, series;
 	long ok, dirs, messages, already, skipped, failed, usage;
 	int dry_run;
 	struct held *held;	/* the open batch's results, in order */
 	size_t nr_held, alloc_held;
+	/*
+	 * The batch began in item first; item is the one being imported.
+	 * A mail file's messages are committed as they come (on_message()),
+	 * so first may be an item whose first released messages were
+	 * committed and said: imported again after a failed batch
+	 * (import_again()), its first skip results are not said again.
+	 */
+	struct db *db;
+	size_t first, item, released, skip;
+	size_t item_results;	/* results of this item so far */
+	int item_msg_failed;	/* one of this item's messages failed */
 };
 
 static void count(struct tally *t, const struct import_result *r, int dir)
@@ -245,10 +256,30 @@ static void release_held(struct tally *t)
 	t->nr_held = 0;
 }
 
-/* A message of a mail file, as the driver finishes it. */
+/*
+ * A message of a mail file, as the driver finishes it (no result is
+ * open then).  An mbox is one item of thousands of results: they are
+ * committed when the batch is due, not held to the item's end, so that
+ * memory stays bounded (the 1 GB mbox took 78 MiB holding them).
+ */
 static void on_message(const struct import_result *r, void *data)
 {
-	hold(data, r, 0, 0);
+	struct tally *t = data;
+
+	t->item_results++;
+	t->item_msg_failed |= r->status == IMPORT_FAILED ||
+			      r->status == IMPORT_USAGE;
+	if (t->skip) {
+		t->skip--;	/* committed and said before the batch broke */
+		return;
+	}
+	hold(t, r, 0, 0);
+	if (db_batch_due(t->db) && !db_batch_commit(t->db)) {
+		release_held(t);
+		t->first = t->item;
+		t->released = t->item_results;
+	}
+	/* a failed commit set env_error: the driver stops the file */
 }
 
 /* One item, its results held: 0, or -1 after a database error. */
@@ -256,20 +287,16 @@ static int import_held(struct db *db, const struct import_opts *o,
 		       const struct import_item *item, struct tally *t)
 {
 	struct import_result r;
-	size_t i, before = t->nr_held;
-	int message_failed = 0;
 
+	t->item_results = 0;
+	t->item_msg_failed = 0;
 	if (import_item(db, o, item, &r) < 0 && r.status == IMPORT_OK)
 		r.status = IMPORT_FAILED;
-	if (!r.messages) {
+	if (!r.messages)
 		hold(t, &r, item->dir_imp != NULL, 0);
-	} else if (r.status == IMPORT_FAILED || r.status == IMPORT_USAGE) {
-		for (i = before; i < t->nr_held; i++)
-			message_failed |= t->held[i].r.status == IMPORT_FAILED ||
-					  t->held[i].r.status == IMPORT_USAGE;
-		if (!message_failed)	/* the file, not one of its messages */
-			hold(t, &r, 0, 1);
-	}
+	else if ((r.status == IMPORT_FAILED || r.status == IMPORT_USAGE) &&
+		 !t->item_msg_failed)
+		hold(t, &r, 0, 1);	/* the file, not one of its messages */
 	return db->env_error ? -1 : 0;
 }
 
@@ -281,29 +308,34 @@ static void say_nothing(void *data, int is_error, const char *msg)
 }
 
 /*
- * The database failed inside a batch (a full disk): every result of
- * files[first..last] was rolled back with it.  Import them again, a
- * transaction each, as without batches: what is kept, and what is said
- * on stdout, is then what a transaction per result keeps and says.
- * Their messages were said the first time, and the error once: quiet.
- * Returns the index of the last item tried.
+ * The database failed inside a batch (a full disk): every result it held
+ * of files[t->first..last] was rolled back with it.  Import them again,
+ * a transaction each, as without batches: what is kept, and what is
+ * said on stdout, is then what a transaction per result keeps and says
+ * (the results of the first item that were committed before are found
+ * imported, and not said again).  Their messages on stderr were said
+ * the first time, and the error once: quiet.  Returns the index of the
+ * last item tried.
  */
 static size_t import_again(struct db *db, struct import_opts *o,
-			   const struct import_item *files, size_t first,
-			   size_t last, struct tally *t)
+			   const struct import_item *files, size_t last,
+			   struct tally *t)
 {
 	struct import_pipe *pipe = o->pipe;
 	size_t i;
 	int failed = 0;
 
 	t->nr_held = 0;
+	t->skip = t->released;
 	db_batch_start(db, 0);
 	db->env_error = 0;
 	o->pipe = NULL;		/* their parses were replayed: parse again */
 	err_divert(say_nothing, NULL);
-	for (i = first; i <= last && !failed; i++) {
+	for (i = t->first; i <= last && !failed; i++) {
+		t->item = i;
 		failed = import_held(db, o, &files[i], t);
 		release_held(t);
+		t->skip = 0;
 	}
 	err_divert(NULL, NULL);
 	o->pipe = pipe;
@@ -364,7 +396,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	};
 	struct import_opts o = { 0 };
 	struct kv *params = NULL;
-	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i, first;
+	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i;
 	struct tally t = { 0 };
 	long nr_env = 0;
 	struct import_item *files;
@@ -445,6 +477,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	t.dry_run = o.dry_run;
 	o.on_message = on_message;
 	o.on_message_data = &t;
+	t.db = db;
 	files = import_expand(argv + optind, (size_t)(argc - optind), &o,
 			      &nr_files, &nr_bad);
 	progress = !quiet && nr_files > 1 && isatty(2);
@@ -453,25 +486,27 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	o.pipe = import_pipe_start(db, &o, files, nr_files);
 	/* several results a commit; a dry run commits nothing */
 	db_batch_start(db, o.dry_run ? 0 : commit_window());
-	for (i = first = 0; i < nr_files; i++) {
+	for (i = 0; i < nr_files; i++) {
 		if (progress) {
 			fprintf(stderr, "\r\033[Kimporting %zu/%zu %s", i + 1,
 				nr_files, files[i].path);
 			fflush(stderr);
 		}
+		t.item = i;
 		if (!import_held(db, &o, &files[i], &t)) {
 			if (db_batch_open(db) && i + 1 < nr_files &&
 			    !db_batch_due(db))
 				continue;	/* more results for the batch */
 			if (!db_batch_commit(db)) {
 				release_held(&t);
-				first = i + 1;
+				t.first = i + 1;
+				t.released = 0;
 				continue;
 			}
 		}
 		/* the database, not the input: stop, say so once */
 		if (db_batch_abort(db))
-			i = import_again(db, &o, files, first, i, &t);
+			i = import_again(db, &o, files, i, &t);
 		else
 			release_held(&t);
 		nr_env = (long)(nr_files - i - 1);

@@ -237,6 +237,19 @@ size_of() {
 	wc -c <"$1" | tr -d ' '
 }
 
+# gb_figs NAME EXPECT LABEL PATH: import PATH (1 GB, BENCH_1GB) once:
+# its peak RSS against 64 MiB and its rate; PATH removed after
+gb_figs() {
+	local bytes
+	bytes=$(du -sb "$4" | cut -f1)
+	if RUNS=1 imported "$1" "$2" "$4"; then
+		rss_fig "import_${1}_rss_mib" "  $3, 1 run: peak RSS [MiB]"
+		floor_s=
+		mb_fig "import_${1}_mbps" "  $3, 1 run [MB/s]" "$bytes"
+	fi
+	rm -rf "$4"
+}
+
 # ------------------------------------------------------------- preamble
 
 if [ ! -x "$PERFSIFT" ]; then
@@ -412,9 +425,10 @@ else
 			close(out)
 		}
 	}' "$tmp/fio.json"
-	# the same 2,000 jobs in one file: the parse without the per-file
-	# costs (open, detect, hash, a transaction per file)
-	awk -v n=2000 -v seed=7 '
+	# gen_jobs N OUT: N jobs of the run in one file (6 kB a job), as
+	# fio writes numjobs=N without group_reporting
+	gen_jobs() {
+	awk -v n="$1" -v seed=7 '
 	NR <= 6 { head[++nh] = $0; next }	# up to "jobs" : [
 	/^    }/ && !done { job[++nj] = "    }"; done = 1; next }
 	!done { job[++nj] = $0; next }
@@ -442,7 +456,11 @@ else
 			}
 		for (i = 1; i <= nt; i++)
 			print tail[i]
-	}' "$tmp/fio.json" >"$tmp/fio-2000-jobs.json"
+	}' "$tmp/fio.json" >"$2"
+	}
+	# the same 2,000 jobs in one file: the parse without the per-file
+	# costs (open, detect, hash, a transaction per file)
+	gen_jobs 2000 "$tmp/fio-2000-jobs.json"
 
 	fio_bytes=$(cat "$tmp"/fio/*.json | wc -c | tr -d ' ')
 	jansson_floor "$tmp"/fio/*.json
@@ -471,7 +489,14 @@ else
 			"  the rows' storage alone (bench-store) [s]" \
 			"$tmp/fio-2000-jobs.json"
 	fi
-	rm -rf "$tmp/fio" "$tmp"/fio*.json
+	rm -rf "$tmp/fio" "$tmp"/fio-*.json
+	if [ "$BENCH_1GB" = 1 ]; then
+		# 1 GB: as many jobs as that takes, each its own metrics
+		gen_jobs $((1000000000 / (one_bytes / 2000))) "$tmp/fio-1g.json"
+		gb_figs fio1g "imported 1 file" "1 GB of jobs in 1 file" \
+			"$tmp/fio-1g.json"
+	fi
+	rm -f "$tmp/fio.json"
 fi
 
 # ------------------------------------------------- 3. lib/stats
@@ -723,14 +748,15 @@ rm -f "$db" "$db-wal" "$db-shm"
 
 section "6. lkp result tree: 100 commits x 5 runs x 2,000 stats (job.yaml" \
 	"+ stats.json); floor: jansson's bare parse of the stats.json files"
+# gen_lkp_tree DIR [COMMITS]: COMMITS (100) x 5 run directories
 gen_lkp_tree() {
-	/usr/bin/python3 - "$1" <<'PY'
+	/usr/bin/python3 - "$1" "${2:-100}" <<'PY'
 import json, os, random, sys
 random.seed(6)
 root = sys.argv[1]
 keys = ["bench.stat_%04d" % i for i in range(2000)]
 level = [1 + 1e4 * random.random() for _ in keys]
-for c in range(100):
+for c in range(int(sys.argv[2])):
     sha = "%040x" % (0x1234567 * (c + 1))
     for r in range(5):
         d = os.path.join(root, "bench", "p-1", "host", "rootfs", "kconfig",
@@ -763,6 +789,15 @@ if gen_lkp_tree "$tmp/lkp"; then
 	rm -rf "$tmp/lkp"
 else
 	fail "generating the lkp tree"
+fi
+if [ "$BENCH_1GB" = 1 ]; then
+	# 2,500 commits: 12,500 run directories, 25 M samples, about 1 GB
+	if gen_lkp_tree "$tmp/lkp" 2500; then
+		gb_figs lkp1g "imported 12500 directories: 12500 runs, 25000000 samples" \
+			"1 GB tree" "$tmp/lkp"
+	else
+		fail "generating the 1 GB lkp tree"
+	fi
 fi
 
 # ------------------------------------------------- 7. procfs series
@@ -805,14 +840,8 @@ fi
 rm -f "$tmp/series"
 if [ "$BENCH_1GB" = 1 ]; then
 	gen_series "$tmp/series" 1000
-	if RUNS=1 imported series1g "imported 1 file: 1 run, 190 samples" \
-		"$tmp/series"; then
-		rss_fig import_series1g_rss_mib "  1 GB series, 1 run: peak RSS [MiB]"
-		floor_s=
-		mb_fig import_series1g_mbps "  1 GB series, 1 run [MB/s]" \
-			"$(stat -c %s "$tmp/series")"
-	fi
-	rm -f "$tmp/series"
+	gb_figs series1g "imported 1 file: 1 run, 190 samples" "1 GB series" \
+		"$tmp/series"
 fi
 
 # ------------------------------------------------- 8. robot emails
@@ -837,7 +866,24 @@ if imported mbox "imported 1000 messages: 0 runs, 0 samples, 14000 aggregates" \
 	fig import_mbox_messages_per_s "  messages [messages/s]" int
 	rss_fig import_mbox_rss_mib "  peak RSS [MiB]"
 fi
-rm -f "$tmp/robot.mbox" "$tmp/one.eml"
+rm -f "$tmp/robot.mbox"
+if [ "$BENCH_1GB" = 1 ]; then
+	# the message as many times as makes 1 GB, each its own Message-ID
+	# (the text around that line joined once: a line at a time took
+	# awk minutes)
+	n1g=$((1000000000 / (mbox_bytes / 1000)))
+	awk -v n=$n1g '{ line[NR] = $0 } END {
+		for (k = 1; k <= NR; k++) {
+			if (line[k] ~ /^Message-ID: <2025/) { mid = k; continue }
+			if (mid) post = post line[k] "\n"; else pre = pre line[k] "\n"
+		}
+		sub(/^Message-ID: <2025/, "", line[mid])
+		for (i = 1; i <= n; i++)
+			printf "%sMessage-ID: <%d-2025%s\n%s", pre, i, line[mid], post
+	}' "$tmp/one.eml" >"$tmp/robot-1g.mbox"
+	gb_figs mbox1g "imported $n1g messages" "1 GB mbox" "$tmp/robot-1g.mbox"
+fi
+rm -f "$tmp/one.eml"
 
 # ------------------------------------------------- 9. MMTests trees
 

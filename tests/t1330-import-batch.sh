@@ -9,8 +9,9 @@
 
 D=$SRC/tests/data
 
-# both IN...: import IN a commit a result (1) and in one batch as long
-# as an hour (2), each into a new database ($DB, else 1.db and 2.db);
+# both IN...: import IN a commit a result (1) and in batches of $W ms
+# (2; an hour when unset), each into a new database ($DB, else 1.db and
+# 2.db);
 # the output, the messages, the status and every row must be the same
 # (the import times blanked)
 both() {
@@ -18,7 +19,7 @@ both() {
 		db=${DB:-$m.db}
 		rm -f $db $db-wal $db-shm
 		rc=0
-		PERFSIFT_COMMIT_MS=$((m == 1 ? 0 : 3600000)) \
+		PERFSIFT_COMMIT_MS=$((m == 1 ? 0 : ${W:-3600000})) \
 			"$PERFSIFT" --db $db import "$@" >$m.out 2>$m.err || rc=$?
 		echo $rc >$m.rc
 		for t in $(sqlite3 $db "SELECT name FROM sqlite_master
@@ -33,6 +34,22 @@ both() {
 
 # many/: 200 outputs of one fio job, each with its own bandwidth
 fio_copies 200 many
+
+# mbox N OUT: a robot email (tests/fixtures) N times under new
+# Message-IDs, then the 7th again (already imported)
+mbox() {
+	awk -v n="$1" 'NR < 99 { line[NR] = $0 } END {
+		for (k = 1; k < 99; k++) {
+			if (line[k] ~ /^Message-ID: <2025/) { mid = k; continue }
+			if (mid) post = post line[k] "\n"; else pre = pre line[k] "\n"
+		}
+		sub(/^Message-ID: <2025/, "", line[mid])
+		for (i = 1; i <= n; i++)
+			printf "%sMessage-ID: <%d-2025%s\n%s", pre, i, line[mid], post
+		printf "%sMessage-ID: <7-2025%s\n%s", pre, line[mid], post
+	}' "$SRC"/tests/fixtures/mail/robot-thread.mbox >"$2"
+}
+mbox 300 m.mbox
 
 test_expect_success 'good and bad files, mail, trees, a file twice: the same batched as one by one' '
 	mkdir bad &&
@@ -55,6 +72,39 @@ if [ -d "$SAMPLES" ]; then
 else
 	test_skip 'the samples batched' "SKIP ../shared/samples is absent: $SAMPLES"
 fi
+
+# A mail file is one item of many results: they are committed as they
+# come when the batch is due, not held to the file's end
+test_expect_success 'an mbox committed every millisecond, between files: the same as one by one' '
+	W=1 both many/o-00*.json m.mbox many/o-01*.json &&
+	test "$(grep -c "^m.mbox message [0-9]*: lkp-table, 0 runs, 0 samples, 14 aggregates$" 2.out)" = 300 &&
+	grep -q "^m.mbox message 301: already imported$" 2.out &&
+	test_last_line "imported 20 files, 300 messages: 20 runs, 1780 samples, 4200 aggregates; 1 already imported" 2.out
+'
+
+# m.fifo: an mbox of 250 messages (825 kB) written in pieces of 100 kB
+# with a pause after each; before the last piece, another process sees
+# messages committed (the reader takes 256 KiB at a time: the batch is
+# due when a block comes in after a pause), never all of them
+test_expect_success 'a long mbox: its messages committed as they come, not at its end' '
+	mbox 250 all.mbox &&
+	split -b 100000 -a 1 all.mbox piece. &&
+	mkfifo m.fifo
+	"$PERFSIFT" --db w.db import m.fifo >w.out 2>w.err &
+	pid=$!
+	(sleep 60 && cat m.fifo >/dev/null) &
+	dog=$!
+	exec 4>m.fifo
+	kill $dog 2>/dev/null || :
+	for p in piece.a piece.b piece.c piece.d piece.e piece.f piece.g piece.h; do
+		cat $p >&4 && sleep 0.3 || return 1
+	done
+	n=$(sqlite3 w.db "SELECT count(*) FROM imports") &&
+	cat piece.i >&4 && exec 4>&- &&
+	wait $pid &&
+	test "$n" -gt 0 && test "$n" -lt 250 &&
+	test_last_line "imported 250 messages: 0 runs, 0 samples, 3500 aggregates; 1 already imported" w.out
+'
 
 test_expect_success 'PERFSIFT_COMMIT_MS that is not a number: said, and the default used' '
 	PERFSIFT_COMMIT_MS=soon perfsift --db w.db import many/o-00*.json >out 2>err &&
@@ -114,8 +164,26 @@ if mkdir -p "$full" && mount -t tmpfs -o size=600k tmpfs "$full" 2>/dev/null; th
 		test "$(sqlite3 $full/f.db "PRAGMA integrity_check")" = ok &&
 		test "$(sqlite3 $full/f.db "SELECT count(*) FROM runs")" = $n
 	'
+	# batches of 1 ms: the disk fills after some were committed, inside
+	# the mbox; what stdout says imported is what the database holds
+	test_expect_success 'a full disk inside an mbox committed as it comes: said is kept, exit 4 once' '
+		mbox 3000 big.mbox &&
+		rm -f $full/f.db* &&
+		test_expect_code 4 env PERFSIFT_COMMIT_MS=1 "$PERFSIFT" --db $full/f.db \
+			import big.mbox >out 2>err &&
+		test "$(grep -c error err)" = 1 &&
+		grep -q "error: $full/f.db: database or disk is full" err &&
+		n=$(grep -c "^big.mbox message [0-9]*: lkp-table" out) &&
+		test "$n" -gt 0 && test "$n" -lt 3000 &&
+		test "$(grep -c "^big.mbox message" out)" = $n &&
+		test_last_line "imported $n messages: 0 runs, 0 samples, $((n * 14)) aggregates; 1 failed; stopped on a database error, 0 not tried" out &&
+		test "$(sqlite3 $full/f.db "PRAGMA integrity_check")" = ok &&
+		test "$(sqlite3 $full/f.db "SELECT count(*) FROM imports")" = $n &&
+		test "$(sqlite3 $full/f.db "SELECT count(*) FROM aggregates")" = $((n * 14))
+	'
 else
 	test_skip "a full disk inside a batch" "cannot mount a tmpfs here: not root?"
+	test_skip "a full disk inside an mbox" "cannot mount a tmpfs here: not root?"
 fi
 
 test_done
