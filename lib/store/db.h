@@ -143,7 +143,7 @@ void db_rollback(struct db *db);
  * Batches: the results of one command stored in fewer transactions.  A
  * commit of a small file costs more than its rows (a dozen pages written
  * to the WAL, whatever the rows); one commit for the results of
- * window_ms stores fio's 2,000 small outputs in two thirds of the time.
+ * window_ms stores fio's 2,000 small outputs in about half the time.
  * db_batch_start(db, window_ms) begins batching (<= 0, or a server: a
  * transaction per result, as without).  After each result the caller
  * asks db_batch_due() (open for window_ms or more) and commits with
