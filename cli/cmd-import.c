@@ -257,6 +257,21 @@ static void release_held(struct tally *t)
 }
 
 /*
+ * Commit the batch and say what it held: 0, or -1 (env_error set, the
+ * batch still to abort).  The next result held will be result done of
+ * item next (0: its first).
+ */
+static int commit_held(struct tally *t, size_t next, size_t done)
+{
+	if (db_batch_commit(t->db))
+		return -1;
+	release_held(t);
+	t->first = next;
+	t->released = done;
+	return 0;
+}
+
+/*
  * A message of a mail file, as the driver finishes it (no result is
  * open then).  An mbox is one item of thousands of results: they are
  * committed when the batch is due, not held to the item's end, so that
@@ -274,12 +289,9 @@ static void on_message(const struct import_result *r, void *data)
 		return;
 	}
 	hold(t, r, 0, 0);
-	if (db_batch_due(t->db) && !db_batch_commit(t->db)) {
-		release_held(t);
-		t->first = t->item;
-		t->released = t->item_results;
-	}
 	/* a failed commit set env_error: the driver stops the file */
+	if (db_batch_due(t->db))
+		commit_held(t, t->item, t->item_results);
 }
 
 /* One item, its results held: 0, or -1 after a database error. */
@@ -497,12 +509,8 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 			if (db_batch_open(db) && i + 1 < nr_files &&
 			    !db_batch_due(db))
 				continue;	/* more results for the batch */
-			if (!db_batch_commit(db)) {
-				release_held(&t);
-				t.first = i + 1;
-				t.released = 0;
+			if (!commit_held(&t, i + 1, 0))
 				continue;
-			}
 		}
 		/* the database, not the input: stop, say so once */
 		if (db_batch_abort(db))
@@ -515,7 +523,6 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 	clear_progress();
 	import_pipe_stop(o.pipe);
 	o.pipe = NULL;
-	db_batch_start(db, 0);
 	free(t.held);
 	import_items_free(files, nr_files);
 	free(first_variant);

@@ -31,11 +31,13 @@ static const struct importer importers[] = {
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "fio-normal", "fio's normal (human) report, fio 3.x, fio JSON's "
 	  "names",
-	  IMP_FILES | IMP_SAMPLES | IMP_RECORDED, fio_normal_detect, fio_normal_parse,
+	  IMP_FILES | IMP_SAMPLES | IMP_RECORDED, fio_normal_detect,
+	  fio_normal_parse,
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "fio-terse", "fio --minimal / --output-format=terse lines "
 	  "(--terse-version 2..5), fio JSON's names",
-	  IMP_FILES | IMP_SAMPLES | IMP_RECORDED, fio_terse_detect, fio_terse_parse,
+	  IMP_FILES | IMP_SAMPLES | IMP_RECORDED, fio_terse_detect,
+	  fio_terse_parse,
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 	{ "lkp-tree", "lkp-tests result tree: <testcase>/.../<commit>/<run>/",
 	  IMP_DIRS | IMP_VARIANTS | IMP_SAMPLES | IMP_SERIES,

@@ -262,6 +262,36 @@ fio_copies() {
 	}' "$SRC"/tests/data/fio/psync-randread/input
 }
 
+# imports_agree VAR V1 V2 IN...: import IN with VAR=V1 (run 1) and with
+# VAR=V2 (run 2), each into a new database ($DB for both when set, else
+# 1.db and 2.db; $SEED imported into it first, quietly, with VAR=V1,
+# when set); their output, messages, status and every row (import times
+# blanked) must be the same.  Leaves 1.out, 1.err, 1.rc, 1.dump, 2.*.
+imports_agree() {
+	_var=$1 _v1=$2 _v2=$3
+	shift 3
+	for _m in 1 2; do
+		_db=${DB:-$_m.db}
+		rm -f "$_db" "$_db-wal" "$_db-shm"
+		if [ -n "${SEED:-}" ]; then
+			env "$_var=$_v1" "$PERFSIFT" --db "$_db" import -q $SEED \
+				>/dev/null 2>&1
+		fi
+		_rc=0
+		env "$_var=$([ $_m = 1 ] && echo "$_v1" || echo "$_v2")" \
+			"$PERFSIFT" --db "$_db" import "$@" >$_m.out 2>$_m.err ||
+			_rc=$?
+		echo $_rc >$_m.rc
+		for _t in $(sqlite3 "$_db" "SELECT name FROM sqlite_master
+				WHERE type = 'table' ORDER BY name"); do
+			echo "== $_t"
+			sqlite3 "$_db" "SELECT * FROM $_t"
+		done | sed -E 's/\|[0-9]{10}\|([01])\|/|T|\1|/' >$_m.dump
+	done
+	test_cmp 1.out 2.out && test_cmp 1.err 2.err &&
+	test_cmp 1.rc 2.rc && test_cmp 1.dump 2.dump
+}
+
 # The database must still be sound.
 test_db_ok() {
 	out=$(sqlite3 "${1:-$PERFSIFT_DB}" 'PRAGMA integrity_check')

@@ -10,28 +10,10 @@
 
 D=$SRC/tests/data
 
-# both IN...: import IN with and without threads into 1.db and 2.db;
-# the output, the messages, the status and every row must be the same
-# (the import times blanked)
+# both IN...: import IN with and without threads; the same lines,
+# status and rows (imports_agree, tests/lib.sh)
 both() {
-	for m in 1 2; do
-		rm -f $m.db $m.db-wal $m.db-shm
-		if [ -n "${SEED:-}" ]; then
-			PERFSIFT_THREADS=1 "$PERFSIFT" --db $m.db import -q $SEED \
-				>/dev/null 2>&1
-		fi
-		rc=0
-		PERFSIFT_THREADS=$m "$PERFSIFT" --db $m.db import "$@" \
-			>$m.out 2>$m.err || rc=$?
-		echo $rc >$m.rc
-		for t in $(sqlite3 $m.db "SELECT name FROM sqlite_master
-				WHERE type = 'table' ORDER BY name"); do
-			echo "== $t"
-			sqlite3 $m.db "SELECT * FROM $t"
-		done | sed -E 's/\|[0-9]{10}\|([01])\|/|T|\1|/' >$m.dump
-	done
-	test_cmp 1.out 2.out && test_cmp 1.err 2.err &&
-	test_cmp 1.rc 2.rc && test_cmp 1.dump 2.dump
+	imports_agree PERFSIFT_THREADS 1 2 "$@"
 }
 
 # in/: fio outputs of tests/data, each twice with its numbers changed

@@ -312,9 +312,7 @@ int db_begin(struct db *db)
 		 * rolls back the whole, which holds nothing else.  (A large
 		 * file, alone in its batch, pays no savepoint journal.)
 		 */
-		b->open = 1;
-		b->in_savepoint = 0;
-		b->results = 0;
+		b->open = 1;	/* results and in_savepoint are 0 */
 		clock_gettime(CLOCK_MONOTONIC, &b->began);
 	}
 	return 0;
@@ -356,25 +354,30 @@ void db_rollback(struct db *db)
 	if (db->pg) {
 		if (pg_in_transaction(db->pg))
 			pg_exec(db->pg, "ROLLBACK");
-	} else if (b->open && b->in_savepoint &&
-		   !sqlite3_get_autocommit(db->sq)) {
+	} else if (!b->open) {
+		if (!sqlite3_get_autocommit(db->sq))
+			sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
+	} else if (sqlite3_get_autocommit(db->sq)) {
+		/*
+		 * SQLite rolled the whole batch back on an error (a full
+		 * disk, say): the database's failure, whoever met it; the
+		 * results it held are for db_batch_abort()
+		 */
+		if (b->results)
+			db->env_error = 1;
+		else
+			b->open = 0;
+	} else if (b->in_savepoint) {
 		/* this result alone; the batch's earlier ones stay */
 		sqlite3_exec(db->sq, "ROLLBACK TO result; RELEASE result",
 			     NULL, NULL, NULL);
-		b->in_savepoint = 0;
-	} else if (b->open && b->results) {
-		/*
-		 * SQLite rolled back the whole batch on an error (a full
-		 * disk, say): the database's failure, whoever met it, and
-		 * the results it held are for db_batch_abort()
-		 */
-		b->in_savepoint = 0;
-		db->env_error = 1;
-	} else {
-		if (!sqlite3_get_autocommit(db->sq))
-			sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
-		b->open = b->in_savepoint = 0;
+	} else if (!b->results) {
+		/* the batch's first result: the batch holds nothing else */
+		sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
+		b->open = 0;
 	}
+	/* else no result is open in the batch: nothing to undo */
+	b->in_savepoint = 0;
 	forget_ids(db);
 }
 
@@ -420,7 +423,7 @@ int db_batch_commit(struct db *db)
 long db_batch_abort(struct db *db)
 {
 	struct db_batch *b = &db->batch;
-	long lost = b->open ? b->results : 0;
+	long lost = b->results;	/* 0 outside a batch */
 
 	if (db->sq && !sqlite3_get_autocommit(db->sq))
 		sqlite3_exec(db->sq, "ROLLBACK", NULL, NULL, NULL);
