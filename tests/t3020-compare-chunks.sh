@@ -67,14 +67,14 @@ test_expect_success 'an MMTests tree (the pool of --format mmtests): the same by
 	grep -q kernbench mm.mmtests.d
 '
 
-# From PARALLEL_MIN (4,096) rows on, the rows' digests and intervals,
-# and the JSON writer's blocks, are split over two threads
-# (lib/core/parallel.c): the same bytes.
+# From PARALLEL_MIN (4,096) rows on, the rows' digests and intervals are
+# split over two threads, and from 2,048 the writers' blocks of rows
+# (lib/core/parallel.c): the same bytes in every format.
 test_expect_success 'two threads or one: the same bytes (5,000 rows)' '
 	PERFSIFT_DB=$TRASH/t.db &&
 	gen_cmp_csv 5000 7 11 >t.csv &&
 	perfsift import t.csv >/dev/null &&
-	for f in text json mmtests; do
+	for f in text json mmtests lkp csv markdown; do
 		perfsift compare base new --all --format $f >two.$f &&
 		PERFSIFT_THREADS=1 perfsift compare base new --all \
 			--format $f >one.$f &&
@@ -107,7 +107,7 @@ test_expect_success 'the digest beside the merge: three groups, uneven runs' '
 			}
 	}" >g.csv &&
 	perfsift import g.csv >/dev/null &&
-	for f in text json mmtests; do
+	for f in text json mmtests lkp csv markdown; do
 		perfsift compare base new --all --format $f >g2.$f &&
 		PERFSIFT_THREADS=1 perfsift compare base new --all \
 			--format $f >g1.$f &&

@@ -59,20 +59,23 @@ static void *run_pair(void *arg)
 	return NULL;
 }
 
-/* parallel_beside()'s blocks: the next one anyone takes */
+/* parallel_beside()'s blocks: the next one anyone takes, from the end */
 struct beside {
 	void (*fn)(void *ctx, size_t lo, size_t hi);
 	void *ctx;
 	size_t n, block;
-	_Atomic size_t next;
+	_Atomic size_t next;	/* blocks taken */
 };
 
 static void take_blocks(struct beside *b)
 {
-	size_t lo;
+	size_t k, nr = (b->n + b->block - 1) / b->block;
 
-	while ((lo = atomic_fetch_add(&b->next, b->block)) < b->n)
-		b->fn(b->ctx, lo, b->n - lo < b->block ? b->n : lo + b->block);
+	while ((k = atomic_fetch_add(&b->next, 1)) < nr) {
+		size_t hi = b->n - k * b->block;
+
+		b->fn(b->ctx, hi > b->block ? hi - b->block : 0, hi);
+	}
 }
 
 static void *run_beside(void *arg)
@@ -111,6 +114,109 @@ void parallel_pair(void (*fn)(void *), void *a, void *b)
 	}
 	fn(a);
 	pthread_join(t, NULL);
+}
+
+/* ---- blocks made on two cores, used in order ---- */
+
+struct ordered {
+	const struct ordered_ops *ops;
+	void *ctx;
+	size_t n;
+	int slots;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* blocks readied, taken to be made, and used: each counts up */
+	size_t ready, taken, used;
+	unsigned char *done;	/* per slot: its block is made */
+};
+
+/* The helper: it makes the next block readied, until every one is. */
+static void *ordered_helper(void *arg)
+{
+	struct ordered *o = arg;
+
+	pthread_mutex_lock(&o->lock);
+	while (o->taken < o->n) {
+		size_t b;
+
+		if (o->taken == o->ready) {
+			pthread_cond_wait(&o->cond, &o->lock);
+			continue;
+		}
+		b = o->taken++;
+		pthread_mutex_unlock(&o->lock);
+		o->ops->run(o->ctx, b, (int)(b % (size_t)o->slots));
+		pthread_mutex_lock(&o->lock);
+		o->done[b % (size_t)o->slots] = 1;
+		pthread_cond_broadcast(&o->cond);
+	}
+	pthread_mutex_unlock(&o->lock);
+	return NULL;
+}
+
+void parallel_ordered(size_t n, int slots, const struct ordered_ops *ops,
+		      void *ctx)
+{
+	struct ordered o = { .ops = ops, .ctx = ctx, .n = n, .slots = slots };
+	pthread_t t;
+	size_t b;
+
+	if (slots < 2)
+		BUG("parallel_ordered() wants two slots or more");
+	pthread_mutex_init(&o.lock, NULL);
+	pthread_cond_init(&o.cond, NULL);
+	o.done = xcalloc((size_t)slots, 1);
+	if (n < 2 || !parallel_enabled() ||
+	    pthread_create(&t, NULL, ordered_helper, &o)) {
+		for (b = 0; b < n; b++) {
+			ops->ready(ctx, b, 0);
+			ops->run(ctx, b, 0);
+			ops->use(ctx, b, 0);
+		}
+		goto out;
+	}
+	pthread_mutex_lock(&o.lock);
+	while (o.used < n) {
+		int s;
+
+		/* every slot free readied, in order, for either thread */
+		if (o.ready < n && o.ready - o.used < (size_t)slots) {
+			b = o.ready;
+			pthread_mutex_unlock(&o.lock);
+			ops->ready(ctx, b, (int)(b % (size_t)slots));
+			pthread_mutex_lock(&o.lock);
+			o.ready++;
+			pthread_cond_broadcast(&o.cond);
+			continue;
+		}
+		/* the next block used as soon as it is made */
+		s = (int)(o.used % (size_t)slots);
+		if (o.done[s]) {
+			b = o.used;
+			pthread_mutex_unlock(&o.lock);
+			ops->use(ctx, b, s);
+			pthread_mutex_lock(&o.lock);
+			o.done[s] = 0;
+			o.used++;
+			continue;
+		}
+		/* else one to make here, or wait for the helper's */
+		if (o.taken < o.ready) {
+			b = o.taken++;
+			pthread_mutex_unlock(&o.lock);
+			ops->run(ctx, b, (int)(b % (size_t)slots));
+			pthread_mutex_lock(&o.lock);
+			o.done[b % (size_t)slots] = 1;
+			continue;
+		}
+		pthread_cond_wait(&o.cond, &o.lock);
+	}
+	pthread_mutex_unlock(&o.lock);
+	pthread_join(t, NULL);
+out:
+	free(o.done);
+	pthread_mutex_destroy(&o.lock);
+	pthread_cond_destroy(&o.cond);
 }
 
 /* ---- a helper thread with a queue of two jobs ---- */

@@ -12,6 +12,16 @@
 
 #define PARALLEL_MIN 4096
 
+/*
+ * What each thread writes as it goes (a buffer's length, a writer's
+ * state) lies in cache lines of its own: two threads writing the same
+ * line pass it between their cores at each write, and formatting a
+ * table on two cores took as long as on one.  128 bytes: the cores
+ * fetch lines in pairs.  Put _Alignas(PARALLEL_ALIGN) on the first
+ * member of such a struct (its size is then a multiple too).
+ */
+#define PARALLEL_ALIGN 128
+
 void parallel_halves(size_t n, void (*fn)(void *ctx, size_t lo, size_t hi),
 		     void *ctx);
 
@@ -19,8 +29,11 @@ void parallel_halves(size_t n, void (*fn)(void *ctx, size_t lo, size_t hi),
  * fn over the n items in blocks of block, on a second thread, while the
  * caller runs other(octx); then the caller takes the blocks still left
  * too, and waits for the last.  For work independent of what other()
- * does (which must not touch the items fn writes), in the time the
- * caller would have spent alone.  Below PARALLEL_MIN items, with
+ * does (which must not touch the fields fn writes), in the time the
+ * caller would have spent alone.  The blocks are taken from the last
+ * one down: other() usually goes through the same items from the first
+ * (compare's families through its rows), and the two would otherwise
+ * write the same cache lines at once.  Below PARALLEL_MIN items, with
  * PERFSIFT_THREADS=1 or without a thread: other() first, then fn over
  * everything.
  */
@@ -34,6 +47,29 @@ void parallel_beside(size_t n, size_t block,
  * made.  a and b must share nothing that either writes.
  */
 void parallel_pair(void (*fn)(void *), void *a, void *b);
+
+/*
+ * n blocks made on two cores and used in order (a table formatted a
+ * block at a time and written as it goes): for each block b in turn,
+ * ready(ctx, b, slot) in the caller's thread, in block order (a block
+ * may start from the state the blocks before it leave); run(ctx, b,
+ * slot) in whichever thread is free; then use(ctx, b, slot) in the
+ * caller's thread, in block order, once run() is done.  slot is b %
+ * slots: at most slots blocks are between ready() and use(), and a
+ * slot's buffers serve each of its blocks in turn.  The caller uses each
+ * block as soon as it is made and formats the next ones meanwhile, so
+ * that the two cores share the making and the using evenly.  One thread
+ * (PERFSIFT_THREADS=1, n < 2, no thread to be had): ready, run and use
+ * each block in turn.  slots >= 2.
+ */
+struct ordered_ops {
+	void (*ready)(void *ctx, size_t b, int slot);
+	void (*run)(void *ctx, size_t b, int slot);
+	void (*use)(void *ctx, size_t b, int slot);
+};
+
+void parallel_ordered(size_t n, int slots, const struct ordered_ops *ops,
+		      void *ctx);
 
 /* 0 when PERFSIFT_THREADS=1 says one thread, else 1 */
 int parallel_enabled(void);

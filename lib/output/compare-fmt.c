@@ -375,7 +375,7 @@ static void text_row(struct grid *g, const struct comparison *c,
 
 /* The rows lo..hi of a table into g (parallel_pair()). */
 struct text_job {
-	const struct comparison *c;
+	_Alignas(PARALLEL_ALIGN) const struct comparison *c;
 	const size_t *ref;	/* footnote numbers, by row */
 	size_t v, lo, hi;
 	int all;
@@ -512,124 +512,107 @@ static int write_text(const struct comparison *c, int all, FILE *f)
 
 /*
  * Rows in blocks, formatted on two cores and written in order while the
- * next ones are formatted (mmtests, lkp, JSON, csv, markdown): the
- * caller formats the even blocks and a helper thread the odd ones, each
- * into its own buffer (the helper's two in turn); the caller writes each
- * block as soon as it and those before it are formatted, so the writes
- * overlap the other core's formatting instead of waiting for it, and one
- * thread serves the whole table.
+ * next ones are formatted (mmtests, lkp, JSON, csv, markdown), through
+ * parallel_ordered(): each of BLOCK_SLOTS buffers holds a block at a
+ * time; the caller writes each block as soon as it and those before it
+ * are formatted, and formats the next ones meanwhile, so that the
+ * writes' time is shared between the cores too.
  *
  * run(ctx, job, lo, hi, out) formats the rows lo..hi into out.  start(),
  * when there is one, readies job for them first, called in row order: a
  * block starts from the state the rows before it leave (JSON's comma,
  * markdown's heading), which start() keeps in ctx; job[k] is the state
- * of the k-th buffer's blocks (NULL without a start()).  One thread, or
- * a table below PARALLEL_MIN / 2 rows: every block in turn in the
- * caller's.  -1 when a write failed.
+ * of the k-th buffer's blocks (NULL without a start()).  A table below
+ * PARALLEL_MIN / 2 rows: every block in turn in the caller's thread.
  */
+#define BLOCK_SLOTS 4
+
 struct blocks {
 	size_t nr, block;	/* rows, rows a block */
 	void (*start)(void *ctx, void *job, size_t lo, size_t hi);
 	void (*run)(void *ctx, void *job, size_t lo, size_t hi,
 		    struct sbuf *out);
 	void *ctx;
-	void *job[3];		/* the caller's, then the helper's two */
+	void *job[BLOCK_SLOTS];
 };
 
-/* Rows a block of a table holds: its buffer stays a few hundred kB */
-#define ROW_BLOCK 2048
+/*
+ * Rows a block of a table holds: its buffer stays a few hundred kB and
+ * is used again (a bigger one was faulted in page by page each time).
+ */
+#define ROW_BLOCK 256
 
-/* A buffer and the block it holds. */
-struct block_slot {
+/* write_blocks()'s state: a buffer a slot, and whether a write failed */
+struct blocks_run {
 	const struct blocks *bl;
-	void *job;
-	size_t lo, hi;
-	struct sbuf out;
+	FILE *f;
+	struct slot_out {
+		_Alignas(PARALLEL_ALIGN) struct sbuf sb;
+	} out[BLOCK_SLOTS];
+	int ret;
 };
 
-static void run_slot(void *ctx, void *arg)
+static size_t block_end(const struct blocks *bl, size_t b)
 {
-	struct block_slot *s = arg;
-
-	(void)ctx;
-	s->bl->run(s->bl->ctx, s->job, s->lo, s->hi, &s->out);
-}
-
-/* s readied for block b; NULL past the last block */
-static struct block_slot *block_slot(struct block_slot *s, size_t b)
-{
-	const struct blocks *bl = s->bl;
 	size_t lo = b * bl->block;
 
-	if (lo >= bl->nr)
-		return NULL;
-	s->lo = lo;
-	s->hi = bl->nr - lo < bl->block ? bl->nr : lo + bl->block;
-	if (bl->start)
-		bl->start(bl->ctx, s->job, s->lo, s->hi);
-	return s;
+	return bl->nr - lo < bl->block ? bl->nr : lo + bl->block;
 }
 
-static int slot_write(struct block_slot *s, FILE *f)
+static void block_ready(void *ctx, size_t b, int slot)
 {
-	int ret = fwrite(s->out.buf, 1, s->out.len, f) == s->out.len ? 0 : -1;
+	struct blocks_run *r = ctx;
+	const struct blocks *bl = r->bl;
 
-	sbuf_reset(&s->out);
-	return ret;
+	if (bl->start)
+		bl->start(bl->ctx, bl->job[slot], b * bl->block,
+			  block_end(bl, b));
 }
 
+static void block_run(void *ctx, size_t b, int slot)
+{
+	struct blocks_run *r = ctx;
+	const struct blocks *bl = r->bl;
+
+	bl->run(bl->ctx, bl->job[slot], b * bl->block, block_end(bl, b),
+		&r->out[slot].sb);
+}
+
+static void block_use(void *ctx, size_t b, int slot)
+{
+	struct blocks_run *r = ctx;
+	struct sbuf *out = &r->out[slot].sb;
+
+	(void)b;
+	if (fwrite(out->buf, 1, out->len, r->f) != out->len)
+		r->ret = -1;
+	sbuf_reset(out);
+}
+
+/* -1 when a write failed */
 static int write_blocks(const struct blocks *bl, FILE *f)
 {
-	struct block_slot slot[3], *odd;
-	struct worker *w = NULL;
-	size_t b, k;
-	int ret = 0;
+	static const struct ordered_ops ops = {
+		block_ready, block_run, block_use,
+	};
+	struct blocks_run r = { .bl = bl, .f = f };
+	size_t n = (bl->nr + bl->block - 1) / bl->block, b;
+	int k;
 
-	for (k = 0; k < 3; k++) {
-		slot[k].bl = bl;
-		slot[k].job = bl->job[k];
-		sbuf_init(&slot[k].out, 0);
-	}
-	if (bl->nr >= PARALLEL_MIN / 2 && bl->nr > bl->block)
-		w = worker_start(run_slot, NULL);
-	if (!w) {
-		for (b = 0; block_slot(&slot[0], b); b++) {
-			run_slot(NULL, &slot[0]);
-			ret |= slot_write(&slot[0], f);
-		}
-		goto out;
-	}
-	block_slot(&slot[0], 0);
-	odd = block_slot(&slot[1], 1);	/* nr > block: there is one */
-	worker_queue(w, odd);
-	for (b = 0; odd; b += 2) {
-		struct block_slot *next, *odd2 = NULL;
-
-		run_slot(NULL, &slot[0]);
-		ret |= slot_write(&slot[0], f);
-		worker_wait(w, 0);
-		/* the next two readied and the helper started on its own,
-		 * then the helper's last block written */
-		next = block_slot(&slot[0], b + 2);
-		if (next) {
-			odd2 = block_slot(odd == &slot[1] ? &slot[2] : &slot[1],
-					  b + 3);
-			if (odd2)
-				worker_queue(w, odd2);
-		}
-		ret |= slot_write(odd, f);
-		odd = odd2;
-		if (next && !odd) {
-			/* an even block is the last */
-			run_slot(NULL, &slot[0]);
-			ret |= slot_write(&slot[0], f);
+	for (k = 0; k < BLOCK_SLOTS; k++)
+		sbuf_init(&r.out[k].sb, 0);
+	if (bl->nr >= PARALLEL_MIN / 2) {
+		parallel_ordered(n, BLOCK_SLOTS, &ops, &r);
+	} else {
+		for (b = 0; b < n; b++) {
+			block_ready(&r, b, 0);
+			block_run(&r, b, 0);
+			block_use(&r, b, 0);
 		}
 	}
-	worker_stop(w);
-out:
-	for (k = 0; k < 3; k++)
-		sbuf_release(&slot[k].out);
-	return ret;
+	for (k = 0; k < BLOCK_SLOTS; k++)
+		sbuf_release(&r.out[k].sb);
+	return r.ret;
 }
 
 /* ---- mmtests ---- */
@@ -1431,7 +1414,7 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 			};
 			struct blocks bl = {
 				MM_NR * (k - i), MM_BLOCK, NULL, mm_items,
-				&tab, { NULL, NULL, NULL },
+				&tab, { NULL },
 			};
 
 			write_blocks(&bl, f);
@@ -1818,7 +1801,7 @@ static int write_lkp(const struct comparison *c, int all, FILE *f)
 			struct lkp_tab tab = { c, order };
 			struct blocks bl = {
 				nr, ROW_BLOCK, NULL, lkp_lines, &tab,
-				{ NULL, NULL, NULL },
+				{ NULL },
 			};
 
 			write_blocks(&bl, f);
@@ -1944,17 +1927,17 @@ static void json_rows(void *ctx, void *job, size_t lo, size_t hi,
 			json_row(w, s->c, &s->c->rows[i]);
 }
 
-/* Rows a block holds: the buffers stay a few MB whatever their number. */
-#define JSON_BLOCK 2048
-
 static int write_json(const struct comparison *c, int all, FILE *f)
 {
 	struct sbuf out = SBUF_INIT;
-	struct jsonw w, job[3];
+	struct jsonw w;
+	struct json_job {
+		_Alignas(PARALLEL_ALIGN) struct jsonw w;
+	} job[BLOCK_SLOTS];
 	struct json_scan scan = { c, all, &w, 0, 0 };
 	struct blocks bl = {
-		c->nr, JSON_BLOCK, json_start, json_rows, &scan,
-		{ &job[0], &job[1], &job[2] },
+		c->nr, ROW_BLOCK, json_start, json_rows, &scan,
+		{ &job[0].w, &job[1].w, &job[2].w, &job[3].w },
 	};
 	size_t v;
 	int ret;
@@ -1996,7 +1979,7 @@ static int write_json(const struct comparison *c, int all, FILE *f)
  */
 
 struct rows_job {
-	const struct comparison *c;
+	_Alignas(PARALLEL_ALIGN) const struct comparison *c;
 	void (*line)(struct rows_job *j, const struct cmp_row *r);
 	size_t v;
 	int all;
@@ -2047,18 +2030,18 @@ static void rows_start(void *ctx, void *job, size_t lo, size_t hi)
 /* The rows shown, from st's state on; st ends as the last row left it. */
 static void write_rows(struct rows_job *st, FILE *f)
 {
-	struct rows_job job[3];
+	struct rows_job job[BLOCK_SLOTS];
 	struct rows_scan scan = { st, 0 };
 	struct blocks bl = {
 		st->c->nr, ROW_BLOCK, rows_start, rows_run, &scan,
-		{ &job[0], &job[1], &job[2] },
+		{ &job[0], &job[1], &job[2], &job[3] },
 	};
 	size_t k;
 
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < BLOCK_SLOTS; k++)
 		sbuf_init(&job[k].cell, 0);
 	write_blocks(&bl, f);
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < BLOCK_SLOTS; k++)
 		sbuf_release(&job[k].cell);
 	rows_start(&scan, st, st->c->nr, st->c->nr);
 }

@@ -2,7 +2,8 @@
  * t-lib.c - unit tests of the lib/ core: sbuf, strparse, sha256 (the
  * FIPS 180-4 example vectors), strmap, input (plain and gzip, CRLF,
  * read-buffer boundaries, truncated gzip, the line cap) and
- * params_canonical, the big arrays' allocation.  argv[1] is the repository root (unused: every
+ * params_canonical, the big arrays' allocation, the two-thread
+ * helpers of parallel.h.  argv[1] is the repository root (unused: every
  * file this needs is written to a temporary directory).  Prints one
  * line per failed check and, last, "N passed, N failed".
  */
@@ -10,12 +11,14 @@
 #include "core/dl.h"
 #include "store/db.h"
 #include "core/input.h"
+#include "core/parallel.h"
 #include "core/sbuf.h"
 #include "core/sha256.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "test-lib.h"
@@ -1127,6 +1130,124 @@ TEST(xalloc_big)
 	free_big(NULL, 10);
 }
 
+/* ---- parallel.h ---------------------------------------------------- */
+
+/*
+ * parallel_ordered()'s promises, checked from inside: ready() and use()
+ * in the caller's thread and in block order, run() of a block after its
+ * ready() and before its use(), each exactly once, a slot holding one
+ * block at a time (use() finds the value run() left in it).
+ */
+struct ordered_check {
+	pthread_t caller;
+	size_t n, slots, readied, used, bad;
+	size_t *ran;		/* by block: run() calls */
+	long slot_val[8];	/* by slot: what run() left */
+	_Atomic size_t runs;
+};
+
+static void oc_ready(void *ctx, size_t b, int slot)
+{
+	struct ordered_check *o = ctx;
+
+	o->bad += !pthread_equal(pthread_self(), o->caller) ||
+		  b != o->readied++ || (size_t)slot >= o->slots ||
+		  o->slot_val[slot] != -1;
+}
+
+static void oc_run(void *ctx, size_t b, int slot)
+{
+	struct ordered_check *o = ctx;
+	volatile size_t spin;
+
+	/* blocks of uneven cost: the threads take them out of turn */
+	for (spin = 0; spin < (b * 7919 % 13) * 1000; spin++)
+		;
+	o->ran[b]++;
+	o->slot_val[slot] = (long)b;
+	o->runs++;
+}
+
+static void oc_use(void *ctx, size_t b, int slot)
+{
+	struct ordered_check *o = ctx;
+
+	o->bad += !pthread_equal(pthread_self(), o->caller) ||
+		  b != o->used++ || o->slot_val[slot] != (long)b ||
+		  o->ran[b] != 1;
+	o->slot_val[slot] = -1;
+}
+
+static void ordered_case(size_t n, int slots)
+{
+	static const struct ordered_ops ops = { oc_ready, oc_run, oc_use };
+	struct ordered_check o = { .n = n, .slots = (size_t)slots };
+	size_t i;
+
+	o.caller = pthread_self();
+	o.ran = xcalloc(n + 1, sizeof(*o.ran));
+	for (i = 0; i < 8; i++)
+		o.slot_val[i] = -1;
+	parallel_ordered(n, slots, &ops, &o);
+	check_int(0, (long long)o.bad);
+	check_int((long long)n, (long long)o.readied);
+	check_int((long long)n, (long long)o.used);
+	check_int((long long)n, (long long)o.runs);
+	free(o.ran);
+}
+
+TEST(parallel_ordered)
+{
+	static const size_t ns[] = { 0, 1, 2, 3, 17, 500 };
+	size_t i;
+	int slots, one;
+
+	for (one = 0; one < 2; one++) {
+		if (one)
+			setenv("PERFSIFT_THREADS", "1", 1);
+		for (i = 0; i < sizeof(ns) / sizeof(*ns); i++)
+			for (slots = 2; slots <= 8; slots += 2)
+				ordered_case(ns[i], slots);
+	}
+	unsetenv("PERFSIFT_THREADS");
+}
+
+/* parallel_beside(): each item once, on one thread or two */
+static void beside_fn(void *ctx, size_t lo, size_t hi)
+{
+	unsigned char *seen = ctx;
+
+	for (; lo < hi; lo++)
+		seen[lo]++;
+}
+
+static void beside_other(void *octx)
+{
+	(*(int *)octx)++;
+}
+
+TEST(parallel_beside)
+{
+	static const size_t ns[] = { 0, 10, PARALLEL_MIN - 1, PARALLEL_MIN,
+				     PARALLEL_MIN + 255, 3 * PARALLEL_MIN + 1 };
+	static const size_t blocks[] = { 1, 256, 1000, 100000 };
+	size_t i, j, k, once;
+
+	for (i = 0; i < sizeof(ns) / sizeof(*ns); i++)
+		for (j = 0; j < sizeof(blocks) / sizeof(*blocks); j++) {
+			unsigned char *seen = xcalloc(ns[i] + 1, 1);
+			int other = 0;
+
+			parallel_beside(ns[i], blocks[j], beside_fn, seen,
+					beside_other, &other);
+			for (k = once = 0; k < ns[i]; k++)
+				once += seen[k] == 1;
+			check_int((long long)ns[i], (long long)once);
+			check_int(1, other);
+			free(seen);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -1158,6 +1279,8 @@ int main(int argc, char **argv)
 	test_natkey();
 	test_dl_load();
 	test_xalloc_big();
+	test_parallel_ordered();
+	test_parallel_beside();
 	rmdir(tmpdir);
 	return test_done();
 }
