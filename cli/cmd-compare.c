@@ -137,6 +137,7 @@ int cmd_compare(int argc, const char **argv, struct perfsift_ctx *ctx)
 	int c, fmt = FMT_TEXT, all = 0, status = EXIT_OK, r;
 	size_t nvar, i, j;
 
+	xalloc_keep_freed();
 	optind = 0;
 	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
 				NULL)) != -1) {

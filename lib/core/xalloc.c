@@ -3,6 +3,7 @@
  */
 #include "core/compat.h"
 
+#include <malloc.h>
 #include <sys/mman.h>
 
 static void __attribute__((noreturn)) oom(size_t size)
@@ -10,6 +11,23 @@ static void __attribute__((noreturn)) oom(size_t size)
 	fprintf(stderr, "perfsift: fatal: out of memory allocating %zu bytes\n",
 		size);
 	exit(4);
+}
+
+/*
+ * An analysis (compare) allocates and frees arrays of a few hundred kB
+ * in turn, on two threads.  glibc maps each one of 128 kB or more anew
+ * and unmaps it when freed, and returns the top of its heaps past 128
+ * kB: every page is then faulted in again, and each unmap interrupts
+ * the other core to flush its TLB.  Here they come from the heap and
+ * stay there for the next one (the process is short-lived; its peak is
+ * what it holds at once, the big arrays of xcalloc_big() aside).
+ */
+void xalloc_keep_freed(void)
+{
+	if (SANITIZED)
+		return;
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 128 << 20);
 }
 
 void *xmalloc(size_t size)

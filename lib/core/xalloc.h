@@ -11,6 +11,11 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 /*
+ * Freed memory kept for reuse, big blocks from the heap: for the
+ * analysis commands, before they allocate (xalloc.c says why).
+ */
+void xalloc_keep_freed(void);
+/*
  * Arrays of a megabyte or more, on transparent huge pages where the
  * kernel gives them (madvise): one page fault for 2 MiB instead of 512
  * (a 20,000-metric compare took 7,374 faults, 3,173 with its big
