@@ -1,27 +1,56 @@
-#!/bin/sh
+#!/bin/bash
 # Run every test: the C unit tests (build/tests/t-*), then the shell
 # tests (tests/tNNNN-*.sh).  Each prints "N passed, N failed[, N skipped]"
 # as its last line; this adds them up and prints the total the same way.
+#
+# Tests run $PERFSIFT_TEST_JOBS at a time (default: one per core), each
+# into its own log, and are reported in their order as soon as they and
+# the ones before them are done.  Every test works in its own temporary
+# directory and starts its servers on ports the kernel picks, so they do
+# not meet; PERFSIFT_TEST_JOBS=1 runs them one after another.
 cd "$(dirname "$0")/.." || exit 1
 : "${PERFSIFT_BUILD:=$PWD/build}"
 : "${PERFSIFT:=$PWD/perfsift}"
 export PERFSIFT PERFSIFT_BUILD
 
-total_pass=0 total_fail=0 total_skip=0 bad_scripts=""
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+jobs=${PERFSIFT_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in ''|*[!0-9]*|0) jobs=1 ;; esac
 
-run_one() {
-	name=$1
-	shift
-	"$@" >"$log" 2>&1
-	rc=$?
+total_pass=0 total_fail=0 total_skip=0 bad_scripts=""
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+names=() cmds=()
+for t in "$PERFSIFT_BUILD"/tests/t-*; do
+	[ -x "$t" ] || continue
+	names+=("unit/$(basename "$t")")
+	cmds+=("$t|$PWD")
+done
+for t in tests/t[0-9]*.sh; do
+	[ -f "$t" ] || continue
+	names+=("$(basename "$t" .sh)")
+	cmds+=("sh|$t")
+done
+
+# start I: test I in the background, its output in $logs/I.log and its
+# exit status, once it is done, in $logs/I.rc
+start() {
+	local a b
+	IFS='|' read -r a b <<<"${cmds[$1]}"
+	( "$a" "$b" >"$logs/$1.log" 2>&1; echo $? >"$logs/$1.rc.tmp" &&
+	  mv "$logs/$1.rc.tmp" "$logs/$1.rc" ) &
+}
+
+# report I: add test I's counts to the totals and print its line
+report() {
+	local name=${names[$1]} log=$logs/$1.log rc last p f s skipnote
+	rc=$(cat "$logs/$1.rc")
 	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
 	f=$(echo "$last" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
 	s=$(echo "$last" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
 	: "${p:=0}" "${f:=0}" "${s:=0}"
-	if [ -z "$last" ] || [ $rc != 0 ] && [ "$f" = 0 ]; then
+	if [ -z "$last" ] || [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		f=$((f + 1))	# crashed or printed no summary
 	fi
 	total_pass=$((total_pass + p))
@@ -37,13 +66,24 @@ run_one() {
 	fi
 }
 
-for t in "$PERFSIFT_BUILD"/tests/t-*; do
-	[ -x "$t" ] || continue
-	run_one "unit/$(basename "$t")" "$t" "$PWD"
-done
-for t in tests/t[0-9]*.sh; do
-	[ -f "$t" ] || continue
-	run_one "$(basename "$t" .sh)" sh "$t"
+n=${#names[@]} next=0 done_=0 running=0
+while [ $done_ -lt $n ]; do
+	while [ $running -lt "$jobs" ] && [ $next -lt $n ]; do
+		start $next
+		next=$((next + 1))
+		running=$((running + 1))
+	done
+	while [ $done_ -lt $next ] && [ -e "$logs/$done_.rc" ]; do
+		report $done_
+		done_=$((done_ + 1))
+	done
+	[ $done_ -lt $n ] || break
+	# one test ended (or had ended unreported): room for the next
+	wait -n
+	running=0
+	for ((i = done_; i < next; i++)); do
+		[ -e "$logs/$i.rc" ] || running=$((running + 1))
+	done
 done
 echo
 [ -n "$bad_scripts" ] && echo "failed:$bad_scripts"
