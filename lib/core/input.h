@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <zlib.h>
+#include "core/parallel.h"
 #include "core/sbuf.h"
 #include "core/sha256.h"
 
@@ -30,8 +31,14 @@ struct input {
 	unsigned char *buf;	/* the read buffer: bufs[cur] */
 	size_t pos, end;
 	uint64_t nbytes;	/* content bytes read so far */
-	struct sha256 hash;	/* complete after input_finish() only */
-	unsigned char *bufs[2];	/* owned; reads alternate between them */
+	/*
+	 * Complete after input_finish() only.  The hasher's thread writes
+	 * it at every 64 bytes, the reader the fields around it at every
+	 * line: each on cache lines of its own (core/parallel.h).
+	 */
+	_Alignas(PARALLEL_ALIGN) struct sha256 hash;
+	_Alignas(PARALLEL_ALIGN) unsigned char *bufs[2];	/* owned; reads
+				 * alternate between them */
 	int cur;
 	long nr_reads;
 	struct worker *hasher;	/* hashing in a second thread, or NULL */

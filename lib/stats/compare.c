@@ -2305,8 +2305,10 @@ static void note_runs_needed(struct comparison *c, struct cmp_vs *vs)
 /* verdict() over rows [lo, hi), and their counts, for parallel_halves() */
 struct decide_job {
 	struct comparison *c;
+	/* each half's counts on cache lines of its own (PARALLEL_ALIGN) */
 	struct decide_half {
-		long tests, regressions, improvements, unknown;
+		_Alignas(PARALLEL_ALIGN) long tests, regressions, improvements,
+			unknown;
 		struct z_cache zc;
 	} half[2];
 };
