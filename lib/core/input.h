@@ -37,8 +37,8 @@ struct input {
 	 * line: each on cache lines of its own (core/parallel.h).
 	 */
 	_Alignas(PARALLEL_ALIGN) struct sha256 hash;
-	_Alignas(PARALLEL_ALIGN) unsigned char *bufs[2];	/* owned; reads
-				 * alternate between them */
+	/* owned; reads alternate between them */
+	_Alignas(PARALLEL_ALIGN) unsigned char *bufs[2];
 	int cur;
 	long nr_reads;
 	struct worker *hasher;	/* hashing in a second thread, or NULL */

@@ -11,8 +11,8 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 /*
- * Freed memory kept for reuse, big blocks from the heap: for the
- * analysis commands, before they allocate (xalloc.c says why).
+ * Freed memory kept for reuse, big blocks from the heap: for compare,
+ * before it allocates (xalloc.c says why).
  */
 void xalloc_keep_freed(void);
 /*

@@ -2307,8 +2307,8 @@ struct decide_job {
 	struct comparison *c;
 	/* each half's counts on cache lines of its own (PARALLEL_ALIGN) */
 	struct decide_half {
-		_Alignas(PARALLEL_ALIGN) long tests, regressions, improvements,
-			unknown;
+		_Alignas(PARALLEL_ALIGN) long tests;
+		long regressions, improvements, unknown;
 		struct z_cache zc;
 	} half[2];
 };
