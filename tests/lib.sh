@@ -277,10 +277,10 @@ imports_agree() {
 			env "$_var=$_v1" "$PERFSIFT" --db "$_db" import -q $SEED \
 				>/dev/null 2>&1
 		fi
+		if [ $_m = 1 ]; then _v=$_v1; else _v=$_v2; fi
 		_rc=0
-		env "$_var=$([ $_m = 1 ] && echo "$_v1" || echo "$_v2")" \
-			"$PERFSIFT" --db "$_db" import "$@" >$_m.out 2>$_m.err ||
-			_rc=$?
+		env "$_var=$_v" "$PERFSIFT" --db "$_db" import "$@" \
+			>$_m.out 2>$_m.err || _rc=$?
 		echo $_rc >$_m.rc
 		for _t in $(sqlite3 "$_db" "SELECT name FROM sqlite_master
 				WHERE type = 'table' ORDER BY name"); do

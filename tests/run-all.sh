@@ -20,25 +20,22 @@ total_pass=0 total_fail=0 total_skip=0 bad_scripts=""
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
-names=() cmds=()
+# test I: names[I], run as "${prog[I]} ${arg[I]}"
+names=() prog=() arg=()
 for t in "$PERFSIFT_BUILD"/tests/t-*; do
 	[ -x "$t" ] || continue
-	names+=("unit/$(basename "$t")")
-	cmds+=("$t|$PWD")
+	names+=("unit/$(basename "$t")") prog+=("$t") arg+=("$PWD")
 done
 for t in tests/t[0-9]*.sh; do
 	[ -f "$t" ] || continue
-	names+=("$(basename "$t" .sh)")
-	cmds+=("sh|$t")
+	names+=("$(basename "$t" .sh)") prog+=(sh) arg+=("$t")
 done
 
 # start I: test I in the background, its output in $logs/I.log and its
 # exit status, once it is done, in $logs/I.rc
 start() {
-	local a b
-	IFS='|' read -r a b <<<"${cmds[$1]}"
-	( "$a" "$b" >"$logs/$1.log" 2>&1; echo $? >"$logs/$1.rc.tmp" &&
-	  mv "$logs/$1.rc.tmp" "$logs/$1.rc" ) &
+	( "${prog[$1]}" "${arg[$1]}" >"$logs/$1.log" 2>&1
+	  echo $? >"$logs/$1.rc.tmp" && mv "$logs/$1.rc.tmp" "$logs/$1.rc" ) &
 }
 
 # report I: add test I's counts to the totals and print its line

@@ -160,20 +160,28 @@ void parallel_ordered(size_t n, int slots, const struct ordered_ops *ops,
 	struct ordered o = { .ops = ops, .ctx = ctx, .n = n, .slots = slots };
 	pthread_t t;
 	size_t b;
+	int helper = 0;
 
-	if (slots < 2)
-		BUG("parallel_ordered() wants two slots or more");
-	pthread_mutex_init(&o.lock, NULL);
-	pthread_cond_init(&o.cond, NULL);
-	o.done = xcalloc((size_t)slots, 1);
-	if (n < 2 || !parallel_enabled() ||
-	    pthread_create(&t, NULL, ordered_helper, &o)) {
+	if (slots < 1)
+		BUG("parallel_ordered() wants a slot or more");
+	if (slots > 1 && n > 1 && parallel_enabled()) {
+		pthread_mutex_init(&o.lock, NULL);
+		pthread_cond_init(&o.cond, NULL);
+		o.done = xcalloc((size_t)slots, 1);
+		helper = !pthread_create(&t, NULL, ordered_helper, &o);
+		if (!helper) {
+			free(o.done);
+			pthread_mutex_destroy(&o.lock);
+			pthread_cond_destroy(&o.cond);
+		}
+	}
+	if (!helper) {
 		for (b = 0; b < n; b++) {
 			ops->ready(ctx, b, 0);
 			ops->run(ctx, b, 0);
 			ops->use(ctx, b, 0);
 		}
-		goto out;
+		return;
 	}
 	pthread_mutex_lock(&o.lock);
 	while (o.used < n) {
@@ -213,7 +221,6 @@ void parallel_ordered(size_t n, int slots, const struct ordered_ops *ops,
 	}
 	pthread_mutex_unlock(&o.lock);
 	pthread_join(t, NULL);
-out:
 	free(o.done);
 	pthread_mutex_destroy(&o.lock);
 	pthread_cond_destroy(&o.cond);

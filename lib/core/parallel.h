@@ -59,8 +59,9 @@ void parallel_pair(void (*fn)(void *), void *a, void *b);
  * slot's buffers serve each of its blocks in turn.  The caller uses each
  * block as soon as it is made and formats the next ones meanwhile, so
  * that the two cores share the making and the using evenly.  One thread
- * (PERFSIFT_THREADS=1, n < 2, no thread to be had): ready, run and use
- * each block in turn, all in slot 0.  slots >= 2.
+ * (one slot: nothing can be made ahead; PERFSIFT_THREADS=1, n < 2, no
+ * thread to be had): ready, run and use each block in turn, all in slot
+ * 0.
  */
 struct ordered_ops {
 	void (*ready)(void *ctx, size_t b, int slot);

@@ -596,20 +596,12 @@ static int write_blocks(const struct blocks *bl, FILE *f)
 		block_ready, block_run, block_use,
 	};
 	struct blocks_run r = { .bl = bl, .f = f };
-	size_t n = (bl->nr + bl->block - 1) / bl->block, b;
 	int k;
 
 	for (k = 0; k < BLOCK_SLOTS; k++)
 		sbuf_init(&r.out[k].sb, 0);
-	if (bl->nr >= PARALLEL_MIN / 2) {
-		parallel_ordered(n, BLOCK_SLOTS, &ops, &r);
-	} else {
-		for (b = 0; b < n; b++) {
-			block_ready(&r, b, 0);
-			block_run(&r, b, 0);
-			block_use(&r, b, 0);
-		}
-	}
+	parallel_ordered((bl->nr + bl->block - 1) / bl->block,
+			 bl->nr >= PARALLEL_MIN / 2 ? BLOCK_SLOTS : 1, &ops, &r);
 	for (k = 0; k < BLOCK_SLOTS; k++)
 		sbuf_release(&r.out[k].sb);
 	return r.ret;
@@ -1936,11 +1928,13 @@ static int write_json(const struct comparison *c, int all, FILE *f)
 	} job[BLOCK_SLOTS];
 	struct json_scan scan = { c, all, &w, 0, 0 };
 	struct blocks bl = {
-		c->nr, ROW_BLOCK, json_start, json_rows, &scan,
-		{ &job[0].w, &job[1].w, &job[2].w, &job[3].w },
+		c->nr, ROW_BLOCK, json_start, json_rows, &scan, { NULL },
 	};
 	size_t v;
 	int ret;
+
+	for (v = 0; v < BLOCK_SLOTS; v++)
+		bl.job[v] = &job[v].w;
 
 	sbuf_init(&out, 80 << 10);
 	jw_init(&w, &out);
@@ -2033,13 +2027,14 @@ static void write_rows(struct rows_job *st, FILE *f)
 	struct rows_job job[BLOCK_SLOTS];
 	struct rows_scan scan = { st, 0 };
 	struct blocks bl = {
-		st->c->nr, ROW_BLOCK, rows_start, rows_run, &scan,
-		{ &job[0], &job[1], &job[2], &job[3] },
+		st->c->nr, ROW_BLOCK, rows_start, rows_run, &scan, { NULL },
 	};
 	size_t k;
 
-	for (k = 0; k < BLOCK_SLOTS; k++)
+	for (k = 0; k < BLOCK_SLOTS; k++) {
+		bl.job[k] = &job[k];
 		sbuf_init(&job[k].cell, 0);
+	}
 	write_blocks(&bl, f);
 	for (k = 0; k < BLOCK_SLOTS; k++)
 		sbuf_release(&job[k].cell);

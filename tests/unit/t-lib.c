@@ -1206,7 +1206,7 @@ TEST(parallel_ordered)
 		if (one)
 			setenv("PERFSIFT_THREADS", "1", 1);
 		for (i = 0; i < sizeof(ns) / sizeof(*ns); i++)
-			for (slots = 2; slots <= 8; slots += 2)
+			for (slots = 1; slots <= 8; slots += 1 + (slots > 1))
 				ordered_case(ns[i], slots);
 	}
 	unsetenv("PERFSIFT_THREADS");
