@@ -8,6 +8,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1286,7 +1287,7 @@ int stats_mwu_deferred(const double *a, size_t na, const double *b,
 	return mwu(a, na, b, nb, out, 1);
 }
 
-double stats_mwu_min_p(size_t na, size_t nb)
+static double mwu_min_p(size_t na, size_t nb)
 {
 	double p;
 
@@ -1294,6 +1295,31 @@ double stats_mwu_min_p(size_t na, size_t nb)
 		return 1;
 	p = 2 / binom(na + nb, na);
 	return p < 1 ? p : 1;
+}
+
+/*
+ * The same for up to MIN_P_N runs a side, computed once: compare asks
+ * for every row (a division loop a call, 1 % of its instructions).
+ */
+#define MIN_P_N 32
+static double min_p[MIN_P_N + 1][MIN_P_N + 1];
+static pthread_once_t min_p_once = PTHREAD_ONCE_INIT;
+
+static void min_p_init(void)
+{
+	size_t a, b;
+
+	for (a = 0; a <= MIN_P_N; a++)
+		for (b = 0; b <= MIN_P_N; b++)
+			min_p[a][b] = mwu_min_p(a, b);
+}
+
+double stats_mwu_min_p(size_t na, size_t nb)
+{
+	if (na > MIN_P_N || nb > MIN_P_N)
+		return mwu_min_p(na, nb);
+	pthread_once(&min_p_once, min_p_init);
+	return min_p[na][nb];
 }
 
 size_t stats_mwu_min_n(double alpha)
