@@ -87,6 +87,41 @@ test_expect_success 'two threads or one: the same bytes (5,000 rows)' '
 	grep -q improvement one.text
 '
 
+# From PARALLEL_MIN metric ids on, the metrics table is read on two
+# connections (compare.c's metric_split): a helper thread takes blocks
+# of ids from the lowest, the caller from the highest, and the metrics
+# are packed in id order.  Ids without a metric between them, metrics
+# past the gap, and a helper that cannot open its connection (no file
+# descriptor left: the caller reads every block): the same bytes as one
+# thread, which reads the table in one statement.
+test_expect_success 'the metrics table on two connections: a gap, a helper without one' '
+	PERFSIFT_DB=$TRASH/t.db &&
+	sqlite3 "$TRASH/t.db" "INSERT INTO metrics(id, name) VALUES
+		(6000, '"'"'gap_a'"'"'), (9000, '"'"'gap_b'"'"')" &&
+	gen_cmp_csv 300 8 3 | sed "s/,m0/,z0/" >z.csv &&
+	perfsift import z.csv >/dev/null &&
+	test "$(sqlite3 "$TRASH/t.db" "SELECT min(id) FROM metrics
+		WHERE name LIKE '"'"'z%'"'"'")" = 9001 &&
+	for f in json mmtests; do
+		perfsift compare base new --all --format $f >gap2.$f &&
+		PERFSIFT_THREADS=1 perfsift compare base new --all \
+			--format $f >gap1.$f &&
+		test_cmp gap1.$f gap2.$f || return 1
+	done &&
+	test "$(grep -c "\"metric\": \"[mz][0-9]" gap1.json)" = 5300 &&
+	! grep -q gap_ gap1.json &&
+	n=6 &&
+	until (ulimit -n $n && PERFSIFT_THREADS=1 perfsift compare base new \
+		--all --format csv >lim1 2>/dev/null); do
+		n=$((n + 1)) && test $n -lt 64 || return 1
+	done &&
+	(ulimit -n $n && perfsift compare base new --all --format csv \
+		>lim2) &&
+	test_cmp lim1 lim2 &&
+	perfsift compare base new --all --format csv >lim0 &&
+	test_cmp lim0 lim2
+'
+
 # The digest runs beside the merge of the runs (compare.c's digest
 # pipe), by blocks of rows handed to the second thread: three groups
 # whose runs differ in number (the rows' array grows past a row a metric

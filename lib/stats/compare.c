@@ -22,6 +22,7 @@
 #include "core/strmap.h"
 #include "core/strparse.h"
 #include "core/parallel.h"
+#include <pthread.h>
 
 const char *cmp_method_name(enum cmp_method m)
 {
@@ -138,6 +139,9 @@ struct loader {
 	long *mpos;		/* by metric index: its position in the
 				 * base's imports, -1 none */
 	size_t nr_m, alloc_m;
+	struct metric_split *split;	/* metrics_begin() .. metrics_end() */
+	int metrics_done;		/* the metric arrays are complete */
+	int ready;			/* metrics_ready() was called */
 	struct direction_overrides dirs;
 	size_t mem_bytes;	/* rows and samples so far: CMP_MEM_BUDGET */
 	/*
@@ -274,73 +278,338 @@ static void metrics_from_cache(struct loader *l, const struct cmp_metrics *m)
 	l->mpos = dup_array(s->mpos, n, sizeof(*l->mpos));
 }
 
-static int load_metrics(struct loader *l)
+/* The loader's metric arrays, room for n metrics. */
+static void metric_arrays(struct loader *l, size_t n)
 {
-	/* every metric: the filters choose rows to show, after the tests */
-	struct stmt *st;
+	l->mname = xrealloc(l->mname, n * sizeof(*l->mname));
+	l->munit = xrealloc(l->munit, n * sizeof(*l->munit));
+	l->mdir = xrealloc(l->mdir, n * sizeof(*l->mdir));
+	l->mexact = xrealloc(l->mexact, n);
+	l->mstated = xrealloc(l->mstated, n);
+	l->msummary = xrealloc(l->msummary, n * sizeof(*l->msummary));
+	l->mpos = xrealloc(l->mpos, n * sizeof(*l->mpos));
+	l->mid = xrealloc(l->mid, n * sizeof(*l->mid));
+	l->alloc_m = n;
+}
 
-	if (l->c->opts.metrics) {
-		metrics_from_cache(l, l->c->opts.metrics);
-		goto index;
+/* kind as stored, compared here: SQLite's "kind = 3" cost more */
+#define METRICS_SQL "SELECT id, name, unit, kind, direction, summary " \
+		    "FROM metrics"
+
+/*
+ * The row st is on (METRICS_SQL's columns) into the loader's arrays at
+ * index i, its strings into pool's blocks.
+ */
+static void metric_row(struct loader *l, struct comparison *pool,
+		       struct stmt *st, size_t i)
+{
+	l->mid[i] = stmt_column_int64(st, 0);
+	l->mdir[i] = 2;
+	l->mexact[i] = stmt_column_type(st, 3) != SQLITE_NULL &&
+		       stmt_column_int64(st, 3) == MK_EXACT;
+	l->mstated[i] = (signed char)stmt_column_int(st, 4);
+	l->msummary[i] = stmt_column_type(st, 5) == SQLITE_NULL ? NULL :
+		pool_add(pool, (const char *)stmt_column_text(st, 5));
+	l->mpos[i] = -1;
+	l->mname[i] = pool_add(pool, (const char *)stmt_column_text(st, 1));
+	l->munit[i] = pool_add(pool, (const char *)stmt_column_text(st, 2));
+}
+
+/*
+ * The metrics table on two connections at once (compare's first 7 ms
+ * were SQLite reading it on one core, the other idle): a helper thread
+ * with a connection of its own (db_open_reader()) reads blocks of ids
+ * from the lowest up, while the caller reads the runs and their
+ * samples' first range, and then takes blocks from the highest down
+ * until the two meet.  Each metric lands at its id in arrays sized for
+ * every id, which are then packed in id order: the order the one
+ * statement of the plain read gives, so the comparison is the same.
+ * Each block is a statement of its own; the table only grows (metrics
+ * are never deleted, and new ones get ids above every block), so the
+ * blocks read at different moments make the same set as one read.
+ */
+#define METRIC_BLOCK 512
+
+struct metric_split {
+	struct loader *l;
+	pthread_mutex_t lock;
+	int64_t next_lo, next_hi;	/* the ids no one has taken yet */
+	int64_t helper_hi;		/* the helper took [0, helper_hi) */
+	int failed;			/* the helper stopped short */
+	struct comparison pool;		/* the helper's strings */
+	pthread_t thread;
+	int running;
+};
+
+/* The next block, from the bottom (helper) or the top; 0: none left. */
+static int metric_claim(struct metric_split *s, int top, int64_t *lo,
+			int64_t *hi)
+{
+	int got;
+
+	pthread_mutex_lock(&s->lock);
+	got = s->next_lo < s->next_hi;
+	if (got && top) {
+		*hi = s->next_hi;
+		*lo = *hi - s->next_lo > METRIC_BLOCK ? *hi - METRIC_BLOCK :
+							s->next_lo;
+		s->next_hi = *lo;
+	} else if (got) {
+		*lo = s->next_lo;
+		*hi = s->next_hi - *lo > METRIC_BLOCK ? *lo + METRIC_BLOCK :
+							s->next_hi;
+		s->next_lo = s->helper_hi = *hi;
 	}
-	/* kind as stored, compared here: SQLite's "kind = 3" cost more */
-	st = db_prepare(l->db, "SELECT id, name, unit, kind, direction, "
-			       "summary FROM metrics");
-	if (!st)
-		return -1;
-	while (stmt_step(st) == SQLITE_ROW) {
-		int64_t id = stmt_column_int64(st, 0);
-		const char *unit = (const char *)stmt_column_text(st, 2);
-		size_t was = l->alloc_m, n;
+	pthread_mutex_unlock(&s->lock);
+	return got;
+}
 
-		if (id > l->max_metric_id)
-			l->max_metric_id = id;
-		ALLOC_GROW(l->mname, l->nr_m + 1, l->alloc_m);
-		if (l->alloc_m != was) {
-			/* the arrays beside mname grow with it */
-			n = l->alloc_m;
-			l->munit = xrealloc(l->munit, n * sizeof(*l->munit));
-			l->mdir = xrealloc(l->mdir, n * sizeof(*l->mdir));
-			l->mexact = xrealloc(l->mexact, n);
-			l->mstated = xrealloc(l->mstated, n);
-			l->msummary = xrealloc(l->msummary,
-					       n * sizeof(*l->msummary));
-			l->mpos = xrealloc(l->mpos, n * sizeof(*l->mpos));
-			l->mid = xrealloc(l->mid, n * sizeof(*l->mid));
-		}
-		l->mdir[l->nr_m] = 2;
-		l->mexact[l->nr_m] = stmt_column_type(st, 3) != SQLITE_NULL &&
-				     stmt_column_int64(st, 3) == MK_EXACT;
-		l->mstated[l->nr_m] = (signed char)stmt_column_int(st, 4);
-		l->msummary[l->nr_m] = stmt_column_type(st, 5) == SQLITE_NULL ?
-			NULL : pool_add(l->c,
-					(const char *)stmt_column_text(st, 5));
-		l->mpos[l->nr_m] = -1;
-		l->mname[l->nr_m] = pool_add(l->c,
-				(const char *)stmt_column_text(st, 1));
-		l->munit[l->nr_m] = pool_add(l->c, unit);
-		l->mid[l->nr_m] = id;
-		l->nr_m++;
+/* The metrics of ids lo <= id < hi at their ids; 0, or -1. */
+static int metric_range(struct loader *l, struct comparison *pool,
+			struct stmt *st, int64_t lo, int64_t hi)
+{
+	int rc;
+
+	stmt_bind_int64(st, 1, lo);
+	stmt_bind_int64(st, 2, hi);
+	while ((rc = stmt_step(st)) == SQLITE_ROW)
+		metric_row(l, pool, st, (size_t)stmt_column_int64(st, 0));
+	stmt_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void quiet(void *data, int is_error, const char *msg)
+{
+	(void)data;
+	(void)is_error;
+	(void)msg;
+}
+
+static void *metric_helper(void *arg)
+{
+	struct metric_split *s = arg;
+	struct db reader;
+	struct stmt *st = NULL;
+	int64_t lo, hi;
+
+	/* a failure here is the caller's to meet: it reads the part again */
+	err_divert(quiet, NULL);
+	if (db_open_reader(s->l->db, &reader) ||
+	    db_exec(&reader, "PRAGMA cache_size = -1024") ||
+	    !(st = db_prepare(&reader, METRICS_SQL
+			      " WHERE id >= ? AND id < ?"))) {
+		s->failed = 1;
+	} else {
+		while (metric_claim(s, 0, &lo, &hi))
+			if (metric_range(s->l, &s->pool, st, lo, hi)) {
+				s->failed = 1;
+				break;
+			}
 	}
 	stmt_finalize(st);
-index:
-	/* direct arrays by metric id unless the ids run too high */
-	if (l->max_metric_id < ROW_OF_BUDGET) {
-		size_t n = (size_t)l->max_metric_id + 1, i;
+	db_close(&reader);
+	return NULL;
+}
 
-		l->row_of = xcalloc(1, sizeof(*l->row_of));
+/* Direct row arrays (row_for()) when the metric ids allow them. */
+static void index_rows(struct loader *l)
+{
+	if (l->max_metric_id < ROW_OF_BUDGET)
+		l->row_of = xcalloc(l->nr_groups + 1, sizeof(*l->row_of));
+}
+
+/* The metric index by id: an array, or past ROW_OF_BUDGET a strmap. */
+static void index_metrics(struct loader *l)
+{
+	size_t i;
+
+	if (l->max_metric_id < ROW_OF_BUDGET) {
+		size_t n = (size_t)l->max_metric_id + 1;
+
 		l->mindex = xmalloc(n * sizeof(*l->mindex));
 		memset(l->mindex, 0xff, n * sizeof(*l->mindex));
 		for (i = 0; i < l->nr_m; i++)
 			l->mindex[l->mid[i]] = (int32_t)i;
 	} else {
-		size_t i;
-
 		for (i = 0; i < l->nr_m; i++)
 			strmap_put(&l->metrics, (const char *)&l->mid[i],
 				   sizeof(l->mid[i]), (int64_t)i);
 	}
+}
+
+/* The whole table in one statement, on this thread. */
+static int metrics_plain(struct loader *l)
+{
+	struct stmt *st = db_prepare(l->db, METRICS_SQL);
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
+		int64_t id = stmt_column_int64(st, 0);
+
+		if (id > l->max_metric_id)
+			l->max_metric_id = id;
+		if (l->nr_m == l->alloc_m)
+			metric_arrays(l, l->alloc_m * 2 + 16);
+		metric_row(l, l->c, st, l->nr_m++);
+	}
+	stmt_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", l->db->path, db_errmsg(l->db));
 	return 0;
+}
+
+/*
+ * Start reading the metrics: from cmp_opts.metrics, in one statement,
+ * or (a SQLite file, enough metrics, two threads) split with a helper
+ * (struct metric_split).  max_metric_id and the direct row arrays are
+ * known when it returns; metrics_end() finishes the rest.
+ */
+static int metrics_begin(struct loader *l)
+{
+	struct metric_split *s;
+	struct stmt *st;
+	int64_t max = -1;
+
+	if (l->c->opts.metrics) {
+		metrics_from_cache(l, l->c->opts.metrics);
+		goto plain;
+	}
+	if (l->db->pg || !parallel_enabled()) {
+		if (metrics_plain(l))
+			return -1;
+		goto plain;
+	}
+	st = db_prepare(l->db, "SELECT max(id) FROM metrics");
+	if (!st)
+		return -1;
+	if (stmt_step(st) == SQLITE_ROW &&
+	    stmt_column_type(st, 0) != SQLITE_NULL)
+		max = stmt_column_int64(st, 0);
+	stmt_finalize(st);
+	if (max + 1 < PARALLEL_MIN || max >= ROW_OF_BUDGET) {
+		if (metrics_plain(l))
+			return -1;
+		goto plain;
+	}
+	l->max_metric_id = max;
+	metric_arrays(l, (size_t)max + 1);
+	memset(l->mname, 0, ((size_t)max + 1) * sizeof(*l->mname));
+	s = l->split = xcalloc(1, sizeof(*s));
+	s->l = l;
+	pthread_mutex_init(&s->lock, NULL);
+	s->next_hi = max + 1;
+	s->running = !pthread_create(&s->thread, NULL, metric_helper, s);
+	index_rows(l);
+	return 0;
+plain:
+	index_rows(l);
+	index_metrics(l);
+	l->metrics_done = 1;
+	return 0;
+}
+
+/* Stop the helper (no block left to take) and wait for it. */
+static void metrics_join(struct metric_split *s)
+{
+	if (!s->running)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->next_hi = s->next_lo;
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	s->running = 0;
+}
+
+static void metrics_split_free(struct loader *l)
+{
+	struct metric_split *s = l->split;
+
+	if (!s)
+		return;
+	metrics_join(s);
+	pthread_mutex_destroy(&s->lock);
+	comparison_release(&s->pool);
+	free(s);
+	l->split = NULL;
+}
+
+/*
+ * The helper's pool blocks into the comparison's, before its newest
+ * (the one pool_addn() goes on filling).
+ */
+static void pool_take(struct comparison *c, struct comparison *from)
+{
+	size_t n = from->nr_pool, keep = c->nr_pool ? 1 : 0;
+
+	if (!n)
+		return;
+	ALLOC_GROW(c->pool, c->nr_pool + n, c->alloc_pool);
+	if (keep)
+		c->pool[c->nr_pool - 1 + n] = c->pool[c->nr_pool - 1];
+	memcpy(c->pool + c->nr_pool - keep, from->pool, n * sizeof(*c->pool));
+	if (!keep) {
+		c->pool_used = from->pool_used;
+		c->pool_room = from->pool_room;
+	}
+	c->nr_pool += n;
+	from->nr_pool = 0;
+}
+
+/*
+ * Finish what metrics_begin() started: the caller takes blocks from the
+ * top until the helper and it meet, reads again whatever the helper
+ * could not, and packs the arrays in id order.  0, or -1 after error().
+ */
+static int metrics_end(struct loader *l)
+{
+	struct metric_split *s = l->split;
+	struct stmt *st;
+	int64_t lo, hi, id;
+	size_t n = 0;
+	int ret = -1;
+
+	if (l->metrics_done)
+		return 0;
+	st = db_prepare(l->db, METRICS_SQL " WHERE id >= ? AND id < ?");
+	if (!st)
+		goto out;
+	while (metric_claim(s, 1, &lo, &hi))
+		if (metric_range(l, l->c, st, lo, hi))
+			goto fail;
+	metrics_join(s);
+	if (s->failed && metric_range(l, l->c, st, 0, s->helper_hi))
+		goto fail;
+	pool_take(l->c, &s->pool);
+	for (id = 0; id <= l->max_metric_id; id++) {
+		if (!l->mname[id])
+			continue;
+		l->mname[n] = l->mname[id];
+		l->munit[n] = l->munit[id];
+		l->mid[n] = l->mid[id];
+		l->mdir[n] = l->mdir[id];
+		l->mexact[n] = l->mexact[id];
+		l->mstated[n] = l->mstated[id];
+		l->msummary[n] = l->msummary[id];
+		l->mpos[n++] = l->mpos[id];
+	}
+	l->nr_m = n;
+	index_metrics(l);
+	l->metrics_done = 1;
+	ret = 0;
+	goto out;
+fail:
+	error("%s: %s", l->db->path, db_errmsg(l->db));
+out:
+	stmt_finalize(st);
+	metrics_split_free(l);
+	return ret;
+}
+
+static int load_metrics(struct loader *l)
+{
+	return metrics_begin(l) || metrics_end(l) ? -1 : 0;
 }
 
 /* The bytes of a row's block: side[nvar] then vs[nvar - 1]. */
@@ -638,6 +907,24 @@ static int load_positions(struct loader *l)
 	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
 		return error("%s: %s", l->db->path, db_errmsg(l->db));
+	return 0;
+}
+
+/*
+ * The metrics complete (metrics_end()), their positions for MMTests, and
+ * the rows' array: load_samples() calls it once it has read what needs
+ * no metric (the runs, the first range of samples).  0, or -1.
+ */
+static int metrics_ready(struct loader *l)
+{
+	if (l->ready)
+		return 0;
+	l->ready = 1;
+	if (metrics_end(l) ||
+	    (l->c->opts.mm_pool && load_positions(l)))
+		return -1;
+	/* usually a row a metric: no array doubled past it (and copied) */
+	ALLOC_GROW_BIG(l->c->rows, l->nr_m, l->c->alloc);
 	return 0;
 }
 
@@ -1143,10 +1430,6 @@ static int load_samples(struct loader *l)
 		l->slab = xcalloc_big((l->slab_alloc + 1) *
 				      sizeof(*l->slab));
 	}
-	/* a helper for the digest when there is enough to share */
-	if (l->nr_m * l->nr_groups >= 2 * DIGEST_BLOCK)
-		pipe.w = worker_start(digest_block, &pipe);
-	l->digester = pipe.w;
 	for (lo = 0; lo <= l->max_metric_id; lo += width) {
 		first = c->nr;
 		sl.nr = sl.nr_run = 0;
@@ -1168,6 +1451,14 @@ static int load_samples(struct loader *l)
 					goto out;
 				run->end = sl.nr;
 			}
+		if (!l->ready) {
+			if (metrics_ready(l))
+				goto out;
+			/* a helper for the digest when there is enough */
+			if (l->nr_m * l->nr_groups >= 2 * DIGEST_BLOCK)
+				pipe.w = worker_start(digest_block, &pipe);
+			l->digester = pipe.w;
+		}
 		pipe.handed = first;
 		if (merge_slices(l, &sl, &pipe))
 			goto out;
@@ -2388,13 +2679,11 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	 */
 	if (!db->pg && db_exec(db, "PRAGMA cache_size = -1024"))
 		goto out;
-	if (direction_load(db, &l.dirs) || load_metrics(&l) ||
-	    (opts->mm_pool && load_positions(&l)))
+	if (direction_load(db, &l.dirs) || metrics_begin(&l))
 		goto out;
-	/* usually a row a metric: no array doubled past it (and copied) */
-	ALLOC_GROW_BIG(out->rows, l.nr_m, out->alloc);
 	l.vrun = xcalloc(nvar, sizeof(*l.vrun));
-	if (load_samples(&l))
+	/* metrics_ready() is called in there once the first reads are done */
+	if (load_samples(&l) || metrics_ready(&l))
 		goto out;
 	first = out->nr;
 	for (v = 0; v < nvar; v++)
@@ -2410,6 +2699,7 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 		compare_decide(out);
 	}
 out:
+	metrics_split_free(&l);
 	for (v = 0; l.row_of && v < l.nr_groups; v++)
 		free(l.row_of[v]);
 	free(l.row_of);

@@ -95,6 +95,15 @@ struct db {
  */
 int db_open(struct db *db, const char *path);
 /*
+ * A second connection to db's SQLite file, read-only, for a thread of
+ * its own to read beside the first (compare's metrics table): 0, or -1
+ * (nothing said) when db is not a SQLite file or the file cannot be
+ * opened again.  Close it with db_close(), in that thread or after it.
+ * Each of its statements sees the file as committed when it starts,
+ * which may be later than what the first connection's reads saw.
+ */
+int db_open_reader(const struct db *db, struct db *out);
+/*
  * SQLite's settings for the process, which must come before the library
  * initialises: db_open() makes them; a program that initialises SQLite
  * first (a test registering its own VFS) calls this before.
