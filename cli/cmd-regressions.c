@@ -248,6 +248,7 @@ int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)
 				   "'%s'", argv[optind]);
 	if (!cmd_db(ctx))
 		return EXIT_ENV;
+	xalloc_keep_freed();
 	r = regressions_find(&ctx->db, base, order, &o, &rg);
 	if (r) {
 		regressions_release(&rg);

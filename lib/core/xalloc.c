@@ -4,6 +4,7 @@
 #include "core/compat.h"
 
 #include <malloc.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 static void __attribute__((noreturn)) oom(size_t size)
@@ -22,12 +23,15 @@ static void __attribute__((noreturn)) oom(size_t size)
  * stay there for the next one (the process is short-lived; its peak is
  * what it holds at once, the big arrays of xcalloc_big() aside).
  */
+static int keep_big;	/* free_big() keeps mappings (kept[]) */
+
 void xalloc_keep_freed(void)
 {
 	if (SANITIZED)
 		return;
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
+	keep_big = 1;
 }
 
 void *xmalloc(size_t size)
@@ -70,6 +74,58 @@ static size_t huge_round(size_t size)
 	return (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 }
 
+/*
+ * The big arrays that xalloc_keep_freed() keeps: regressions makes one
+ * comparison after another, each with the same few arrays of a few MB,
+ * and faulted each in anew (26,000 page faults, the kernel zeroing and
+ * unmapping a tenth of its time; on this VM fresh pages now and then
+ * cost ten times as much).  free_big() keeps up to KEPT_MAX of them,
+ * KEPT_BYTES in all; map_huge() takes back one of the size it needs
+ * and zeroes it itself.
+ */
+#define KEPT_MAX 8
+#define KEPT_BYTES ((size_t)8 << 20)
+static struct kept {
+	void *p;
+	size_t n;
+} kept[KEPT_MAX];
+static size_t nr_kept, kept_bytes;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A kept mapping of n bytes, or NULL. */
+static void *take_kept(size_t n)
+{
+	void *p = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&kept_lock);
+	for (i = 0; i < nr_kept; i++)
+		if (kept[i].n == n) {
+			p = kept[i].p;
+			kept[i] = kept[--nr_kept];
+			kept_bytes -= n;
+			break;
+		}
+	pthread_mutex_unlock(&kept_lock);
+	return p;
+}
+
+/* Keep the mapping p of n bytes if there is room: 1 if kept. */
+static int keep_mapping(void *p, size_t n)
+{
+	int ok;
+
+	pthread_mutex_lock(&kept_lock);
+	ok = nr_kept < KEPT_MAX && kept_bytes + n <= KEPT_BYTES;
+	if (ok) {
+		kept[nr_kept].p = p;
+		kept[nr_kept++].n = n;
+		kept_bytes += n;
+	}
+	pthread_mutex_unlock(&kept_lock);
+	return ok;
+}
+
 /* size bytes rounded up to whole huge pages, aligned to one, zeroed */
 static void *map_huge(size_t size)
 {
@@ -78,6 +134,10 @@ static void *map_huge(size_t size)
 
 	if (n < size || n + HUGE_PAGE < n)
 		oom(size);
+	if (keep_big && (a = take_kept(n))) {
+		memset(a, 0, n);
+		return a;
+	}
 	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -120,6 +180,8 @@ void free_big(void *p, size_t size)
 	if (!p)
 		return;
 	if (is_big(size)) {
+		if (keep_big && keep_mapping(p, huge_round(size)))
+			return;
 		/* not page-aligned: malloc()'s, given to the wrong free */
 		if (munmap(p, huge_round(size)))
 			BUG("free_big() of %zu bytes not from xcalloc_big()",

@@ -1078,7 +1078,7 @@ static int big_same(const unsigned char *p, size_t n, unsigned seed)
 	return 1;
 }
 
-TEST(xalloc_big)
+static void big_round(void)
 {
 	/* below, at and past the megabyte, and past two huge pages */
 	static const size_t sizes[] = {
@@ -1128,6 +1128,50 @@ TEST(xalloc_big)
 	}
 	free_big(NULL, (size_t)5 << 20);
 	free_big(NULL, 10);
+}
+
+TEST(xalloc_big)
+{
+	big_round();
+}
+
+/* bytes of p[0..n) that are zero */
+static size_t big_zeros(const unsigned char *p, size_t n)
+{
+	size_t k, zeros = 0;
+
+	for (k = 0; k < n; k++)
+		zeros += !p[k];
+	return zeros;
+}
+
+/*
+ * After xalloc_keep_freed() (compare, regressions), free_big() keeps a
+ * few mappings and xcalloc_big() takes them back: still zeroed, and
+ * more of them than are kept (8, 8 MiB in all) freed and made again.
+ * Last of the xalloc tests: the setting stays for the process.
+ */
+TEST(xalloc_big_kept)
+{
+	unsigned char *p[12];
+	size_t i, n = (size_t)3 << 20, m = ((size_t)1 << 20) + 5;
+
+	xalloc_keep_freed();
+	big_round();
+	for (i = 0; i < 12; i++) {
+		p[i] = xcalloc_big(i % 2 ? n : m);
+		big_fill(p[i], i % 2 ? n : m, (unsigned)i);
+	}
+	for (i = 0; i < 12; i++)
+		free_big(p[i], i % 2 ? n : m);
+	for (i = 0; i < 12; i++) {
+		p[i] = xcalloc_big(i % 2 ? m : n);
+		check_int((long long)(i % 2 ? m : n),
+			  (long long)big_zeros(p[i], i % 2 ? m : n));
+		big_fill(p[i], i % 2 ? m : n, (unsigned)i);
+	}
+	for (i = 0; i < 12; i++)
+		free_big(p[i], i % 2 ? m : n);
 }
 
 /* ---- parallel.h ---------------------------------------------------- */
@@ -1281,6 +1325,7 @@ int main(int argc, char **argv)
 	test_xalloc_big();
 	test_parallel_ordered();
 	test_parallel_beside();
+	test_xalloc_big_kept();	/* last: it changes how memory is kept */
 	rmdir(tmpdir);
 	return test_done();
 }
