@@ -15,13 +15,14 @@ static void __attribute__((noreturn)) oom(size_t size)
 }
 
 /*
- * An analysis (compare) allocates and frees arrays of a few hundred kB
- * in turn, on two threads.  glibc maps each one of 128 kB or more anew
- * and unmaps it when freed, and returns the top of its heaps past 128
- * kB: every page is then faulted in again, and each unmap interrupts
- * the other core to flush its TLB.  Here they come from the heap and
- * stay there for the next one (the process is short-lived; its peak is
- * what it holds at once, the big arrays of xcalloc_big() aside).
+ * An analysis (compare, regressions) allocates and frees arrays of a
+ * few hundred kB in turn, on two threads.  glibc maps each one of 128
+ * kB or more anew and unmaps it when freed, and returns the top of its
+ * heaps past 128 kB: every page is then faulted in again, and each
+ * unmap interrupts the other core to flush its TLB.  Here they come
+ * from the heap and stay there for the next one (the process is
+ * short-lived; its peak is what it holds at once, the big arrays of
+ * xcalloc_big() aside: of those, free_big() keeps a few, kept[]).
  */
 static int keep_big;	/* free_big() keeps mappings (kept[]) */
 
@@ -173,6 +174,12 @@ void *xrealloc_big(void *p, size_t old, size_t size)
 		memcpy(q, p, old < size ? old : size);
 	free_big(p, old);
 	return q;
+}
+
+void populate_big(void *p, size_t size)
+{
+	if (p && is_big(size))
+		(void)madvise(p, huge_round(size), MADV_POPULATE_WRITE);
 }
 
 void free_big(void *p, size_t size)

@@ -11,8 +11,10 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 /*
- * Freed memory kept for reuse, big blocks from the heap: for compare,
- * before it allocates (xalloc.c says why).
+ * Freed memory kept for reuse, big blocks from the heap, and a few big
+ * arrays' mappings (free_big()) kept for the next xcalloc_big() of
+ * their size: for compare and regressions, before they allocate
+ * (xalloc.c says why).
  */
 void xalloc_keep_freed(void);
 /*
@@ -29,6 +31,13 @@ void xalloc_keep_freed(void);
  */
 void *xcalloc_big(size_t size);
 void *xrealloc_big(void *p, size_t old, size_t size);
+/*
+ * Fault in the pages of p (from xcalloc_big() or xrealloc_big(), of size
+ * bytes) without writing to them (MADV_POPULATE_WRITE): another thread
+ * may be writing there already.  Nothing on a kernel before 5.14, or
+ * for a small array.
+ */
+void populate_big(void *p, size_t size);
 void free_big(void *p, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);

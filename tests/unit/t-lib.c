@@ -1096,6 +1096,9 @@ static void big_round(void)
 			zeros += !p[k];
 		check_int((long long)sizes[i], (long long)zeros);
 		big_fill(p, sizes[i], (unsigned)i);
+		/* faulting it in again writes nothing */
+		populate_big(p, sizes[i]);
+		check(big_same(p, sizes[i], (unsigned)i));
 		/* every other size from it: the common bytes kept */
 		for (j = 0; j < sizeof(sizes) / sizeof(*sizes); j++) {
 			size_t keep = sizes[i] < sizes[j] ? sizes[i] : sizes[j];
