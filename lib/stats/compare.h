@@ -278,6 +278,12 @@ struct comparison {
 	long *runs;		/* owned: runs per variant */
 	struct stats_tq ci_tq_own;	/* unless opts.ci_tq */
 	size_t mwu_need_n;	/* stats_mwu_min_n(alpha) */
+	/*
+	 * Sides that were given an array of their own (samples kept, an
+	 * MMTests pool, aggregate statistics): while 0, releasing the rows
+	 * in chunks frees nothing a row (comparison_release())
+	 */
+	size_t side_arrays;
 };
 
 /*
