@@ -273,7 +273,7 @@ fi
 # the journal and cache settings of lib/store/db.c, for sqlite3's runs:
 # a floor with a cheaper journal would not be the same work
 sqlite_pragmas=(-cmd 'PRAGMA journal_mode = WAL'
-	-cmd 'PRAGMA synchronous = NORMAL' -cmd 'PRAGMA cache_size = -30720')
+	-cmd 'PRAGMA synchronous = NORMAL' -cmd 'PRAGMA cache_size = -24576')
 
 echo "perfsift benchmarks (SPEC.md §11), $(date -u '+%Y-%m-%d %H:%M UTC')"
 version=$("$PERFSIFT" --version 2>/dev/null || echo 'perfsift ?')

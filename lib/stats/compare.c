@@ -2736,7 +2736,7 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	l.db = db;
 	l.c = out;
 	/*
-	 * Everything is read once: SQLite's page cache (30 MiB for an
+	 * Everything is read once: SQLite's page cache (24 MiB for an
 	 * import) would only hold pages already used.  1 MiB keeps the
 	 * comparison's memory to its rows.
 	 */
