@@ -90,6 +90,23 @@ test_expect_success 'a long mbox: its messages committed as they come, not at it
 	test_last_line "imported 250 messages: 0 runs, 0 samples, 3500 aggregates; 1 already imported" w.out
 '
 
+# A result whose savepoint journals more than SQLite keeps in memory
+# (db.c: 120 KiB): b.csv's 20,000 names fall between a.csv's, so it
+# changes most pages of the names' index that a.csv made in the batch.
+# The journal then spills to a file; at 256 KiB SQLite wrote 0 bytes of
+# it and the import stopped on "database or disk is full".
+test_expect_success 'a savepoint whose journal spills to a file: the same batched as one by one' '
+	awk "BEGIN { print \"label,metric,value\"
+		for (i = 0; i < 20000; i++)
+			printf \"A,metric_%05d_ops,%d\\n\", 2 * i, i }" >sj-a.csv &&
+	awk "BEGIN { print \"label,metric,value\"
+		for (i = 0; i < 20000; i++)
+			printf \"B,metric_%05d_ops,%d\\n\", 2 * i + 1, i }" >sj-b.csv &&
+	both sj-a.csv sj-b.csv &&
+	test "$(cat 2.rc)" = 0 &&
+	test_last_line "imported 2 files: 2 runs, 40000 samples" 2.out
+'
+
 test_expect_success 'PERFSIFT_COMMIT_MS that is not a number: said, and the default used' '
 	PERFSIFT_COMMIT_MS=soon perfsift --db w.db import many/o-00*.json >out 2>err &&
 	grep -q "^perfsift: warning: PERFSIFT_COMMIT_MS=soon is not a number of milliseconds; using 100$" err &&
