@@ -97,8 +97,16 @@ $(GMIME_DUMP): tests/mail-ref/gmime-dump.c
 	$(QUIET_LD)$(CC) -O2 -g $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) \
 		-o $@ $< $(shell pkg-config --cflags --libs gmime-3.0)
 
+# intercept_tls_get_addr=0: LeakSanitizer (clang 14's and gcc 12's)
+# tracks the dynamic TLS of dlopen()ed libraries through __tls_get_addr,
+# and with GMime's glib under LC_ALL=C it recorded a block at 0x1da of
+# 16 GiB and its tracer died on it at exit ("Tracer caught signal 11"),
+# or not, as the heap lay (t6100's report).  Without the tracking, the
+# suite's mail, report and send tests report no leak either.
 asan:
-	@$(MAKE) --no-print-directory B=build-asan CC=$(if $(ASAN_CC),$(ASAN_CC),clang) \
+	@ASAN_OPTIONS=intercept_tls_get_addr=0$(if $(ASAN_OPTIONS),:$(ASAN_OPTIONS)) \
+		$(MAKE) --no-print-directory B=build-asan \
+		CC=$(if $(ASAN_CC),$(ASAN_CC),clang) \
 		SANITIZE=address,undefined CFLAGS='-O1 -g' check
 
 # make stress: kills at 100 random points, 4 writers and a reader, a full
