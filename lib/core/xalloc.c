@@ -187,7 +187,9 @@ void free_big(void *p, size_t size)
 	if (!p)
 		return;
 	if (is_big(size)) {
-		if (keep_big && keep_mapping(p, huge_round(size)))
+		/* map_huge()'s own are aligned to a huge page */
+		if (keep_big && !((uintptr_t)p & (HUGE_PAGE - 1)) &&
+		    keep_mapping(p, huge_round(size)))
 			return;
 		/* not page-aligned: malloc()'s, given to the wrong free */
 		if (munmap(p, huge_round(size)))
