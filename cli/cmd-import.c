@@ -312,13 +312,6 @@ static int import_held(struct db *db, const struct import_opts *o,
 	return db->env_error ? -1 : 0;
 }
 
-static void say_nothing(void *data, int is_error, const char *msg)
-{
-	(void)data;
-	(void)is_error;
-	(void)msg;
-}
-
 /*
  * The database failed inside a batch (a full disk): every result it held
  * of files[t->first..last] was rolled back with it.  Import them again,
@@ -342,7 +335,7 @@ static size_t import_again(struct db *db, struct import_opts *o,
 	db_batch_start(db, 0);
 	db->env_error = 0;
 	o->pipe = NULL;		/* their parses were replayed: parse again */
-	err_divert(say_nothing, NULL);
+	err_divert(err_discard, NULL);
 	for (i = t->first; i <= last && !failed; i++) {
 		t->item = i;
 		failed = import_held(db, o, &files[i], t);

@@ -22,6 +22,13 @@ void err_divert(void (*fn)(void *data, int is_error, const char *msg),
 	divert_data = data;
 }
 
+void err_discard(void *data, int is_error, const char *msg)
+{
+	(void)data;
+	(void)is_error;
+	(void)msg;
+}
+
 void err_capture(struct sbuf *sb)
 {
 	capture = sb;

@@ -42,6 +42,8 @@ void err_capture(struct sbuf *sb);
  */
 void err_divert(void (*fn)(void *data, int is_error, const char *msg),
 		void *data);
+/* A diversion that says nothing: err_divert(err_discard, NULL). */
+void err_discard(void *data, int is_error, const char *msg);
 /* Silence warnings (--quiet). */
 void err_set_quiet_warnings(int quiet);
 

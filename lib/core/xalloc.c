@@ -82,7 +82,7 @@ static size_t huge_round(size_t size)
  * unmapping a tenth of its time; on this VM fresh pages now and then
  * cost ten times as much).  free_big() keeps up to KEPT_MAX of them,
  * KEPT_BYTES in all; map_huge() takes back one of the size it needs
- * and zeroes it itself.
+ * and zeroes it itself when its caller wants zeros.
  */
 #define KEPT_MAX 8
 #define KEPT_BYTES ((size_t)8 << 20)
@@ -127,8 +127,12 @@ static int keep_mapping(void *p, size_t n)
 	return ok;
 }
 
-/* size bytes rounded up to whole huge pages, aligned to one, zeroed */
-static void *map_huge(size_t size)
+/*
+ * size bytes rounded up to whole huge pages, aligned to one; zeroed
+ * when zero says so (a fresh mapping is zero anyway, a kept one is not:
+ * xrealloc_big() copies over it and leaves the rest undefined)
+ */
+static void *map_huge(size_t size, int zero)
 {
 	size_t n = huge_round(size);
 	char *p, *a;
@@ -136,7 +140,8 @@ static void *map_huge(size_t size)
 	if (n < size || n + HUGE_PAGE < n)
 		oom(size);
 	if (keep_big && (a = take_kept(n))) {
-		memset(a, 0, n);
+		if (zero)
+			memset(a, 0, n);
 		return a;
 	}
 	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
@@ -156,7 +161,7 @@ static void *map_huge(size_t size)
 
 void *xcalloc_big(size_t size)
 {
-	return is_big(size) ? map_huge(size) : xcalloc(1, size);
+	return is_big(size) ? map_huge(size, 1) : xcalloc(1, size);
 }
 
 void *xrealloc_big(void *p, size_t old, size_t size)
@@ -169,7 +174,7 @@ void *xrealloc_big(void *p, size_t old, size_t size)
 		return xrealloc(p, size);
 	if (is_big(old) && is_big(size) && huge_round(old) == huge_round(size))
 		return p;
-	q = is_big(size) ? map_huge(size) : xmalloc(size);
+	q = is_big(size) ? map_huge(size, 0) : xmalloc(size);
 	if (old)
 		memcpy(q, p, old < size ? old : size);
 	free_big(p, old);

@@ -139,8 +139,8 @@ struct loader {
 	long *mpos;		/* by metric index: its position in the
 				 * base's imports, -1 none */
 	size_t nr_m, alloc_m;
-	struct metric_split *split;	/* metrics_begin() .. metrics_end() */
-	int metrics_done;		/* the metric arrays are complete */
+	/* metrics_begin() .. metrics_end(); NULL: the arrays are complete */
+	struct metric_split *split;
 	int ready;			/* metrics_ready() was called */
 	struct direction_overrides dirs;
 	size_t mem_bytes;	/* rows and samples so far: CMP_MEM_BUDGET */
@@ -340,8 +340,8 @@ static void metric_row(struct loader *l, struct comparison *pool,
 struct metric_split {
 	struct loader *l;
 	pthread_mutex_t lock;
-	int64_t next_lo, next_hi;	/* the ids no one has taken yet */
-	int64_t helper_hi;		/* the helper took [0, helper_hi) */
+	/* the ids no one has taken yet; the helper took [0, next_lo) */
+	int64_t next_lo, next_hi;
 	int failed;			/* the helper stopped short */
 	struct comparison pool;		/* the helper's strings */
 	pthread_t thread;
@@ -365,7 +365,7 @@ static int metric_claim(struct metric_split *s, int top, int64_t *lo,
 		*lo = s->next_lo;
 		*hi = s->next_hi - *lo > METRIC_BLOCK ? *lo + METRIC_BLOCK :
 							s->next_hi;
-		s->next_lo = s->helper_hi = *hi;
+		s->next_lo = *hi;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return got;
@@ -385,13 +385,6 @@ static int metric_range(struct loader *l, struct comparison *pool,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static void quiet(void *data, int is_error, const char *msg)
-{
-	(void)data;
-	(void)is_error;
-	(void)msg;
-}
-
 static void *metric_helper(void *arg)
 {
 	struct metric_split *s = arg;
@@ -400,7 +393,7 @@ static void *metric_helper(void *arg)
 	int64_t lo, hi;
 
 	/* a failure here is the caller's to meet: it reads the part again */
-	err_divert(quiet, NULL);
+	err_divert(err_discard, NULL);
 	if (db_open_reader(s->l->db, &reader) ||
 	    db_exec(&reader, "PRAGMA cache_size = -1024") ||
 	    !(st = db_prepare(&reader, METRICS_SQL
@@ -513,7 +506,6 @@ static int metrics_begin(struct loader *l)
 plain:
 	index_rows(l);
 	index_metrics(l);
-	l->metrics_done = 1;
 	return 0;
 }
 
@@ -577,7 +569,7 @@ static int metrics_end(struct loader *l)
 	size_t n = 0;
 	int ret = -1;
 
-	if (l->metrics_done)
+	if (!s)
 		return 0;
 	st = db_prepare(l->db, METRICS_SQL " WHERE id >= ? AND id < ?");
 	if (!st)
@@ -586,7 +578,7 @@ static int metrics_end(struct loader *l)
 		if (metric_range(l, l->c, st, lo, hi))
 			goto fail;
 	metrics_join(s);
-	if (s->failed && metric_range(l, l->c, st, 0, s->helper_hi))
+	if (s->failed && metric_range(l, l->c, st, 0, s->next_lo))
 		goto fail;
 	pool_take(l->c, &s->pool);
 	for (id = 0; id <= l->max_metric_id; id++) {
@@ -603,7 +595,6 @@ static int metrics_end(struct loader *l)
 	}
 	l->nr_m = n;
 	index_metrics(l);
-	l->metrics_done = 1;
 	ret = 0;
 	goto out;
 fail:

@@ -746,10 +746,32 @@ void db_configure(void)
 	configured = 1;
 }
 
+/*
+ * The connection *sq to the file at path, with flags, one thread's at a
+ * time (NOMUTEX), a busy timeout and extended result codes; immutable:
+ * a place we may not write, where WAL cannot make its -shm file, so the
+ * file is read as immutable (nothing can change it from here).  SQLite's
+ * code; *sq may be set on failure (its message), or NULL (no memory).
+ */
+static int open_file(sqlite3 **sq, const char *path, int immutable,
+		     int flags)
+{
+	char *uri = immutable ? immutable_uri(path) : NULL;
+	int rc;
+
+	rc = sqlite3_open_v2(uri ? uri : path, sq, flags | SQLITE_OPEN_NOMUTEX |
+			     (uri ? SQLITE_OPEN_URI : 0), NULL);
+	free(uri);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(*sq, BUSY_TIMEOUT_MS);
+		sqlite3_extended_result_codes(*sq, 1);
+	}
+	return rc;
+}
+
 int db_open(struct db *db, const char *path)
 {
 	int stamp, readonly, rc;
-	char *uri;
 
 	if (db_is_server(path))
 		return open_server(db, path);
@@ -762,28 +784,13 @@ int db_open(struct db *db, const char *path)
 	 * listing and comparing work, writing says why it cannot.
 	 */
 	readonly = read_only_place(path);
-	if (readonly) {
-		/*
-		 * WAL needs a -shm file that cannot be made here: read the
-		 * file as immutable (nothing can change it from here).
-		 */
-		uri = immutable_uri(path);
-		rc = sqlite3_open_v2(uri, &db->sq, SQLITE_OPEN_READONLY |
-					   SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-				     NULL);
-		free(uri);
-	} else {
-		rc = sqlite3_open_v2(path, &db->sq, SQLITE_OPEN_READWRITE |
-					   SQLITE_OPEN_CREATE |
-					   SQLITE_OPEN_NOMUTEX, NULL);
-	}
+	rc = open_file(&db->sq, path, readonly, readonly ? SQLITE_OPEN_READONLY :
+		       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 	if (rc != SQLITE_OK) {
 		error("%s: cannot open database: %s", path,
 		      db->sq ? db_errmsg(db) : "out of memory");
 		goto fail;
 	}
-	sqlite3_busy_timeout(db->sq, BUSY_TIMEOUT_MS);
-	sqlite3_extended_result_codes(db->sq, 1);
 	/* before anything that writes, the journal mode included */
 	if (check_ours(db, &stamp))
 		goto fail;
@@ -859,26 +866,16 @@ void db_remove_files(const char *path)
 
 int db_open_reader(const struct db *db, struct db *out)
 {
-	char *uri = NULL;
-	int rc;
-
 	memset(out, 0, sizeof(*out));
 	if (!db->sq)
 		return -1;
 	/* as db_open() opened it: a file we may not write, immutable */
-	if (db->readonly)
-		uri = immutable_uri(db->path);
-	rc = sqlite3_open_v2(uri ? uri : db->path, &out->sq,
-			     SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX |
-			     (uri ? SQLITE_OPEN_URI : 0), NULL);
-	free(uri);
-	if (rc != SQLITE_OK) {
+	if (open_file(&out->sq, db->path, db->readonly,
+		      SQLITE_OPEN_READONLY) != SQLITE_OK) {
 		sqlite3_close_v2(out->sq);
 		out->sq = NULL;
 		return -1;
 	}
-	sqlite3_busy_timeout(out->sq, BUSY_TIMEOUT_MS);
-	sqlite3_extended_result_codes(out->sq, 1);
 	out->path = xstrdup(db->path);
 	out->readonly = 1;
 	return 0;
