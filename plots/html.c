@@ -429,9 +429,10 @@ static size_t note_ref(struct page *pg, const char *text)
 	return pg->nr_notes;
 }
 
-
 static void side_cells(struct sbuf *out, const struct cmp_side *s)
 {
+	const struct cmp_extra *e = cmp_extra(s);
+
 	sbuf_addstr(out, "<td class=\"num\">");
 	if (s->source == SIDE_NONE) {
 		sbuf_addstr(out, "missing</td><td class=\"num\">-</td>");
@@ -441,14 +442,14 @@ static void side_cells(struct sbuf *out, const struct cmp_side *s)
 	if (isfinite(s->sd)) {
 		sbuf_addstr(out, " ± ");
 		cmp_fmt_num(out, s->sd);
-		if (s->source == SIDE_AGGREGATE && s->sd_kind &&
-		    strcmp(s->sd_kind, "sample"))
-			sbuf_addstr(out, !strcmp(s->sd_kind, "population") ?
+		if (s->source == SIDE_AGGREGATE && e->sd_kind &&
+		    strcmp(e->sd_kind, "sample"))
+			sbuf_addstr(out, !strcmp(e->sd_kind, "population") ?
 					 " pop" : " rel");
 	}
-	if (s->source == SIDE_AGGREGATE && s->stat) {
+	if (s->source == SIDE_AGGREGATE && e->stat) {
 		sbuf_addstr(out, " <span class=\"unit\">");
-		esc(out, s->stat);
+		esc(out, e->stat);
 		sbuf_addstr(out, "</span>");
 	}
 	sbuf_addstr(out, "</td><td class=\"num\">");
@@ -477,9 +478,10 @@ static void vs_cells(struct page *pg, const struct cmp_row *r, size_t v)
 	if (cls)
 		sbuf_addstr(out, x->verdict == CMP_REGRESSION ? "✗ " : "✓ ");
 	sbuf_addstr(out, cmp_verdict_name(x->verdict));
-	if (x->significant && x->method == CMP_SOURCE && r->side[v].marker) {
+	if (x->significant && x->method == CMP_SOURCE &&
+	    cmp_extra(&r->side[v])->marker) {
 		sbuf_addstr(out, " (marked ");
-		esc(out, r->side[v].marker);
+		esc(out, cmp_extra(&r->side[v])->marker);
 		sbuf_addch(out, ')');
 	}
 	if (x->note)

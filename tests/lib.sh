@@ -168,6 +168,21 @@ test_near() {
 		printf "not near: %s vs %s (rel %s)\n", a, b, r; exit 1 }'
 }
 
+# peak_rss_kib OUT CMD...: run CMD (its stdout into OUT) and print its
+# peak RSS in KiB (getrusage of the child, by python3); CMD's exit code
+# is printed after it ("54600 4").  A bound on memory is not a timing:
+# it is deterministic enough for a test, except under the sanitizers.
+peak_rss_kib() {
+	_out=$1
+	shift
+	/usr/bin/python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "w") as f:
+    rc = subprocess.run(sys.argv[2:], stdout=f).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
+' "$_out" "$@"
+}
+
 # the row counts of every table, on one line; a database that was never
 # created (a usage error, a dry run) holds nothing
 db_counts() {

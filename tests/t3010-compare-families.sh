@@ -172,12 +172,16 @@ else
 						l ? \"new\" : \"base\", i, m, i + m
 			} }" >big.csv &&
 		perfsift --db big.db import -q big.csv &&
-		test_expect_code 4 perfsift --db big.db compare base new >out 2>err &&
+		peak_rss_kib out "$PERFSIFT" --db big.db compare base new \
+			2>err >rss &&
+		test "$(cut -d" " -f2 rss)" = 4 &&
+		test "$(cut -d" " -f1 rss)" -lt 65536 &&
 		grep -q "these variants hold more than one comparison loads within 64 MiB" err &&
 		grep -q "narrow it with --testcase or --machine" err &&
 		perfsift --db big.db compare base new --testcase tb --metric m7 --all --format csv >out &&
 		test "$(grep -c "^tb," out)" = 1
 	'
+	! [ -f rss ] || say "# refused at a peak RSS of $(cut -d" " -f1 rss) KiB"
 fi
 
 test_done

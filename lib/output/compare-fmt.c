@@ -117,6 +117,7 @@ void cmp_fmt_pval(struct sbuf *sb, double p)
 
 static void side_text(struct sbuf *sb, const struct cmp_side *s)
 {
+	const struct cmp_extra *e = cmp_extra(s);
 	char num[NUMFMT_BUF];
 
 	if (s->source == SIDE_NONE) {
@@ -127,9 +128,9 @@ static void side_text(struct sbuf *sb, const struct cmp_side *s)
 	if (isfinite(s->sd)) {
 		sbuf_addstr(sb, " ± ");
 		cmp_fmt_num(sb, s->sd);
-		if (s->source == SIDE_AGGREGATE && s->sd_kind &&
-		    strcmp(s->sd_kind, "sample"))
-			sbuf_addstr(sb, !strcmp(s->sd_kind, "population") ?
+		if (s->source == SIDE_AGGREGATE && e->sd_kind &&
+		    strcmp(e->sd_kind, "sample"))
+			sbuf_addstr(sb, !strcmp(e->sd_kind, "population") ?
 					       " pop" : " rel");
 	}
 	if (s->n >= 0) {
@@ -139,7 +140,7 @@ static void side_text(struct sbuf *sb, const struct cmp_side *s)
 	} else
 		sbuf_addstr(sb, " (n=?)");
 	if (s->source == SIDE_AGGREGATE)
-		sbuf_addf(sb, " %s", s->stat);
+		sbuf_addf(sb, " %s", e->stat);
 }
 
 static int same_group(const struct cmp_row *a, const struct cmp_row *b)
@@ -367,7 +368,7 @@ static void text_row(struct grid *g, const struct comparison *c,
 	sb = grid_next(g);
 	sbuf_addstr(sb, cmp_verdict_name(x->verdict));
 	if (x->significant && x->method == CMP_SOURCE)
-		sbuf_addf(sb, " (marked %s)", r->side[v].marker);
+		sbuf_addf(sb, " (marked %s)", cmp_extra(&r->side[v])->marker);
 	if (ref)
 		sbuf_addf(sb, " [%zu]", ref);
 	(void)c;
@@ -703,7 +704,7 @@ static const char *mm_stat_label(const struct cmp_row *r, enum mm_stat st)
 		isfinite(r->side[0].sum.hmean);
 
 	if (r->side[0].source == SIDE_AGGREGATE && st == MM_MEAN)
-		return r->side[0].stat;
+		return cmp_extra(&r->side[0])->stat;
 	switch (st) {
 	case MM_MIN: return "Min";
 	case MM_MEAN: return h ? "Hmean" : "Amean";
@@ -719,18 +720,20 @@ static const char *mm_stat_label(const struct cmp_row *r, enum mm_stat st)
 /* A side drawn from imported summaries rather than samples? */
 static int mm_from_summaries(const struct cmp_row *r)
 {
-	return r->side[0].source != SIDE_SAMPLES && r->side[0].nr_stats;
+	return r->side[0].source != SIDE_SAMPLES &&
+	       cmp_extra(&r->side[0])->nr_stats;
 }
 
 /* The imported statistic called name, or NULL. */
 static const struct agg_stat *mm_stat(const struct cmp_side *s,
 				      const char *name)
 {
+	const struct cmp_extra *e = cmp_extra(s);
 	size_t i;
 
-	for (i = 0; i < s->nr_stats; i++)
-		if (!strcmp(s->stats[i].stat, name))
-			return &s->stats[i];
+	for (i = 0; i < e->nr_stats; i++)
+		if (!strcmp(e->stats[i].stat, name))
+			return &e->stats[i];
 	return NULL;
 }
 
@@ -834,13 +837,14 @@ static int mm_no_pct(const struct comparison *c, const struct cmp_row *r,
 static void mm_printed(const struct comparison *c, const struct cmp_side *s,
 		       const char *name, double *d)
 {
+	const struct cmp_extra *e = cmp_extra(s);
 	size_t i;
 
-	for (i = 0; i < s->nr_stats; i++)
-		if (!strcmp(s->stats[i].stat, name) &&
-		    s->stats[i].change_source &&
-		    printed_against(c, s->stats[i].change_base))
-			*d = strtod(s->stats[i].change_source, NULL);
+	for (i = 0; i < e->nr_stats; i++)
+		if (!strcmp(e->stats[i].stat, name) &&
+		    e->stats[i].change_source &&
+		    printed_against(c, e->stats[i].change_base))
+			*d = strtod(e->stats[i].change_source, NULL);
 }
 
 /*
@@ -856,7 +860,7 @@ static void mm_line(const struct comparison *c, const struct cmp_row *r,
 	int no_pct = st < 0 && mm_no_pct(c, r, name);
 	/* the comparison statistic carries the significance star */
 	const char *cmp_stat = st >= 0 ? mm_stat_label(r, MM_MEAN)
-				       : r->side[0].stat;
+				       : cmp_extra(&r->side[0])->stat;
 	/*
 	 * Without an aggregate base, a statistic of samples and the star's
 	 * have mm_stat_label()'s own names, one for each st: the spread and
@@ -1152,30 +1156,31 @@ static double mm_single(const double *x, size_t n, int higher, int mean)
 static int mm_star(const struct cmp_side *b, const struct cmp_side *x,
 		   int higher, int style)
 {
+	const struct cmp_extra *be = cmp_extra(b), *xe = cmp_extra(x);
 	double mb, mx, sb, sx, t, p;
 
 	if (style == 2020) {
-		if (!x->nmm || !b->nmm)
+		if (!xe->nmm || !be->nmm)
 			return 1;
-		mb = mm_tmean(b->mm, b->nmm, higher);
-		mx = mm_tmean(x->mm, x->nmm, higher);
-		sb = b->nmm > 1 ? stats_sd_sample(b->mm, b->nmm) : 0;
-		sx = x->nmm > 1 ? stats_sd_sample(x->mm, x->nmm) : 0;
-		t = sqrt(sb * sb / (double)b->nmm + sx * sx / (double)x->nmm);
+		mb = mm_tmean(be->mm, be->nmm, higher);
+		mx = mm_tmean(xe->mm, xe->nmm, higher);
+		sb = be->nmm > 1 ? stats_sd_sample(be->mm, be->nmm) : 0;
+		sx = xe->nmm > 1 ? stats_sd_sample(xe->mm, xe->nmm) : 0;
+		t = sqrt(sb * sb / (double)be->nmm + sx * sx / (double)xe->nmm);
 		if (t == 0 || !isfinite(t))
 			return mb != mx;
 		t = fabs(mb - mx) / t;
-		if (b->nmm + x->nmm <= 2)
+		if (be->nmm + xe->nmm <= 2)
 			return mb != mx;
-		p = 2 * stats_t_sf(t, (double)(b->nmm + x->nmm - 2));
+		p = 2 * stats_t_sf(t, (double)(be->nmm + xe->nmm - 2));
 		return p < 0.10;
 	}
-	if (b->nmm <= 1 || x->nmm <= 1)
+	if (be->nmm <= 1 || xe->nmm <= 1)
 		return 0;
-	mb = mm_tmean(b->mm, b->nmm, higher);
-	mx = mm_tmean(x->mm, x->nmm, higher);
-	sb = 1.959963984540054 * mm_tsd(b->mm, b->nmm, higher, style);
-	sx = 1.959963984540054 * mm_tsd(x->mm, x->nmm, higher, style);
+	mb = mm_tmean(be->mm, be->nmm, higher);
+	mx = mm_tmean(xe->mm, xe->nmm, higher);
+	sb = 1.959963984540054 * mm_tsd(be->mm, be->nmm, higher, style);
+	sx = 1.959963984540054 * mm_tsd(xe->mm, xe->nmm, higher, style);
 	if (!isfinite(mb) || !isfinite(mx) || !isfinite(sb) || !isfinite(sx))
 		return 0;
 	t = sb + sx;
@@ -1249,7 +1254,7 @@ static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
 		struct mm_sum m;
 
 		if (!r->summary || r->side[0].source != SIDE_SAMPLES ||
-		    !r->side[0].nmm)
+		    !cmp_extra(&r->side[0])->nmm)
 			continue;	/* MMTests prints the base's ops only */
 		mm_parse_summary(r->summary, &m);
 		if (monitor != (m.kind == MMK_MONITOR) ||
@@ -1292,8 +1297,8 @@ static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
 			if (m.kind != MMK_MULTI || !l)
 				continue;
 			for (v = 0; v < c->nvar; v++)
-				val[v] = mm_tvalue(r->side[v].mm,
-						   r->side[v].nmm, st,
+				val[v] = mm_tvalue(cmp_extra(&r->side[v])->mm,
+						   cmp_extra(&r->side[v])->nmm, st,
 						   mm_higher(r), style);
 			mm_tree_line(c, r, l, mm_tree_op(r, &m), wl, wo, fl,
 				     val, st == MT_STDDEV ||
@@ -1309,7 +1314,8 @@ static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
 		if (m.kind == MMK_MULTI)
 			continue;
 		for (v = 0; v < c->nvar; v++)
-			val[v] = mm_single(r->side[v].mm, r->side[v].nmm,
+			val[v] = mm_single(cmp_extra(&r->side[v])->mm,
+					   cmp_extra(&r->side[v])->nmm,
 					   mm_higher(r),
 					   m.kind == MMK_SINGLE_MEAN);
 		mm_tree_line(c, r, m.label, mm_tree_op(r, &m), wl, wo, fl,
@@ -1355,7 +1361,7 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 
 		for (k = i; k < c->nr && same_group(g, &c->rows[k]); k++)
 			tree |= c->rows[k].summary &&
-				c->rows[k].side[0].nmm > 0;
+				cmp_extra(&c->rows[k].side[0])->nmm > 0;
 		if (tree)
 			/* MMTests' tables are printed whole */
 			mm_tree_group(c, i, k, printed++, f);
@@ -1370,9 +1376,12 @@ static int write_mmtests(const struct comparison *c, int all, FILE *f)
 			if (strlen(mm_op(r)) > wo)
 				wo = strlen(mm_op(r));
 			if (mm_from_summaries(r)) {
-				for (j = 0; j < r->side[0].nr_stats; j++)
+				const struct cmp_extra *e =
+					cmp_extra(&r->side[0]);
+
+				for (j = 0; j < e->nr_stats; j++)
 					mm_add_label(&names, &nn, &an,
-						     r->side[0].stats[j].stat);
+						     e->stats[j].stat);
 				continue;
 			}
 			any_samples = 1;
@@ -1465,6 +1474,7 @@ static void fmt_lkp_value(char *buf, size_t len, double v)
  */
 static void lkp_err(char *buf, size_t len, const struct cmp_side *s)
 {
+	const struct cmp_extra *e = cmp_extra(s);
 	double sd = NAN, rel;
 
 	if (s->source == SIDE_SAMPLES && s->nv > 1)
@@ -1476,10 +1486,10 @@ static void lkp_err(char *buf, size_t len, const struct cmp_side *s)
 	 * An integer at or above 2 is what lkp printed: its true value lay
 	 * in [N, N+1) (lkp truncates), above the threshold.
 	 */
-	if (s->source == SIDE_AGGREGATE && s->sd_kind &&
-	    !strcmp(s->sd_kind, "relative") && isfinite(s->sd_source))
-		rel = s->sd_source >= 2 && s->sd_source == floor(s->sd_source) ?
-			      s->sd_source + 0.5 : s->sd_source;
+	if (s->source == SIDE_AGGREGATE && e->sd_kind &&
+	    !strcmp(e->sd_kind, "relative") && isfinite(e->sd_source))
+		rel = e->sd_source >= 2 && e->sd_source == floor(e->sd_source) ?
+			      e->sd_source + 0.5 : e->sd_source;
 	/* (a spread past 99999% is printed as that: no int overflow) */
 	if (isfinite(rel) && rel > 2)
 		snprintf(buf, len, " \u00b1%3d%%", rel < 99999 ? (int)rel : 99999);
@@ -1568,18 +1578,19 @@ static void lkp_axes(const struct cmp_row *g, FILE *f)
 static int printed_change(const struct comparison *c,
 			  const struct cmp_side *s)
 {
-	return s->source == SIDE_AGGREGATE && s->change_source &&
-	       printed_against(c, s->change_base);
+	return s->source == SIDE_AGGREGATE && cmp_extra(s)->change_source &&
+	       printed_against(c, cmp_extra(s)->change_base);
 }
 
 /* A side's imported fail:runs count (stat "fails"), or NULL. */
 static const struct agg_stat *lkp_fails(const struct cmp_side *s)
 {
+	const struct cmp_extra *e = cmp_extra(s);
 	size_t i;
 
-	for (i = 0; i < s->nr_stats; i++)
-		if (!strcmp(s->stats[i].stat, "fails") && s->stats[i].n > 0)
-			return &s->stats[i];
+	for (i = 0; i < e->nr_stats; i++)
+		if (!strcmp(e->stats[i].stat, "fails") && e->stats[i].n > 0)
+			return &e->stats[i];
 	return NULL;
 }
 
@@ -1715,10 +1726,10 @@ static void lkp_line(const struct comparison *c, const struct cmp_row *r,
 		else
 			/* ncompare: avg0 of 0 is 1e-100 */
 			ch = 100 * (mean - base) / (base != 0 ? base : 1e-100);
-		if (isinf(ch) && ends_with(s->change_source, "%")) {
-			sbuf_addf(out, "%11s", s->change_source);
+		if (isinf(ch) && ends_with(cmp_extra(s)->change_source, "%")) {
+			sbuf_addf(out, "%11s", cmp_extra(s)->change_source);
 		} else if (isinf(ch)) {
-			sbuf_addf(out, "%10s ", s->change_source);
+			sbuf_addf(out, "%10s ", cmp_extra(s)->change_source);
 		} else if (!isfinite(ch)) {
 			sbuf_addf(out, "%11s", "");
 		} else if (lkp_absolute(r->metric)) {
@@ -1824,9 +1835,9 @@ static void side_json(struct jsonw *w, const struct cmp_side *s)
 	jw_str(w, "source", s->source == SIDE_NONE ? NULL :
 			    samples ? "samples" : "aggregate");
 	if (s->source == SIDE_AGGREGATE) {
-		jw_str(w, "stat", s->stat);
-		jw_str(w, "stddev_kind", s->sd_kind);
-		jw_str(w, "marker", s->marker);
+		jw_str(w, "stat", cmp_extra(s)->stat);
+		jw_str(w, "stddev_kind", cmp_extra(s)->sd_kind);
+		jw_str(w, "marker", cmp_extra(s)->marker);
 	}
 }
 

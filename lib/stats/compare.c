@@ -102,6 +102,14 @@ static const char *pool_add(struct comparison *c, const char *s)
 
 /* ---- loading ---- */
 
+/*
+ * What a row costs besides itself and its block, for CMP_MEM_BUDGET:
+ * 64 bytes while it is loaded (its index entry, the rows' slack), and
+ * 112 after (the sort's keys, the tests' arrays, the writer's: at
+ * 70,000 rows the process grew by 7.6 MB once the loading was done).
+ */
+#define ROW_MORE_BYTES (64 + 112)
+
 /* Direct row arrays take at most this many entries (4 bytes each). */
 #define ROW_OF_BUDGET (2u << 20)
 
@@ -739,8 +747,7 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 		strmap_put(&l->rows, (const char *)key, sizeof(key),
 			   (int64_t)c->nr);
 	}
-	l->mem_bytes += sizeof(*r) + c->nvar * sizeof(*r->side) +
-			(c->nvar - 1) * sizeof(*r->vs) + 64;
+	l->mem_bytes += sizeof(*r) + block_size(c) + ROW_MORE_BYTES;
 	return &c->rows[c->nr++];
 }
 
@@ -812,13 +819,26 @@ static int map_runs(struct loader *l, size_t v, struct strmap *run_group,
 	return 0;
 }
 
+const struct cmp_extra cmp_no_extra = { .sd_source = NAN };
+
+/* The side's extra figures, made when the side has none. */
+static struct cmp_extra *extra_of(struct comparison *c, struct cmp_side *sd)
+{
+	if (!sd->extra) {
+		sd->extra = xcalloc(1, sizeof(*sd->extra));
+		sd->extra->sd_source = NAN;
+		c->side_arrays++;
+	}
+	return sd->extra;
+}
+
 /* One value of MMTests' pool of a side (its statistics' samples). */
 static void pool_value(struct loader *l, struct cmp_side *sd, double x)
 {
-	if (!sd->mm)
-		l->c->side_arrays++;
-	ALLOC_GROW(sd->mm, sd->nmm + 1, sd->alloc_mm);
-	sd->mm[sd->nmm++] = x;
+	struct cmp_extra *e = extra_of(l->c, sd);
+
+	ALLOC_GROW(e->mm, e->nmm + 1, e->alloc_mm);
+	e->mm[e->nmm++] = x;
 	l->mem_bytes += 12;
 }
 
@@ -1577,6 +1597,8 @@ static int load_aggregates(struct loader *l, size_t v)
 		char *params;
 		struct cmp_row *r;
 		struct cmp_side *sd;
+		struct cmp_extra *e;
+		struct agg_stat *a;
 		size_t g;
 
 		params = key_params((const char *)stmt_column_text(st, 1),
@@ -1591,41 +1613,35 @@ static int load_aggregates(struct loader *l, size_t v)
 		if (sd->source == SIDE_SAMPLES)
 			continue;
 		/* every statistic is kept for the mmtests layout */
-		if (!sd->stats)
-			c->side_arrays++;
-		ALLOC_GROW(sd->stats, sd->nr_stats + 1, sd->alloc_stats);
-		sd->stats[sd->nr_stats].stat = pool_add(c, stat);
-		sd->stats[sd->nr_stats].value = stmt_column_double(st, 5);
-		sd->stats[sd->nr_stats].n = stmt_column_type(st, 8) ==
-				SQLITE_NULL ? -1 : stmt_column_int(st, 8);
-		sd->stats[sd->nr_stats].marker = pool_add(c,
-				(const char *)stmt_column_text(st, 9));
-		sd->stats[sd->nr_stats].change_source = pool_add(c,
+		e = extra_of(c, sd);
+		ALLOC_GROW(e->stats, e->nr_stats + 1, e->alloc_stats);
+		a = &e->stats[e->nr_stats++];
+		a->stat = pool_add(c, stat);
+		a->value = stmt_column_double(st, 5);
+		a->n = stmt_column_type(st, 8) == SQLITE_NULL ? -1 :
+			stmt_column_int(st, 8);
+		a->marker = pool_add(c, (const char *)stmt_column_text(st, 9));
+		a->change_source = pool_add(c,
 				(const char *)stmt_column_text(st, 11));
-		sd->stats[sd->nr_stats].change_base = pool_add(c,
+		a->change_base = pool_add(c,
 				(const char *)stmt_column_text(st, 12));
-		sd->nr_stats++;
 		/* the best mean-like one stands for the side */
 		if (rank < 0 || (sd->source == SIDE_AGGREGATE &&
-				 stat_rank(sd->stat) <= rank))
+				 stat_rank(e->stat) <= rank))
 			continue;
 		sd->source = SIDE_AGGREGATE;
-		sd->stat = pool_add(c, stat);
-		sd->mean = stmt_column_double(st, 5);
+		e->stat = a->stat;
+		sd->mean = a->value;
 		sd->sd = stmt_column_type(st, 6) == SQLITE_NULL ?
 				 NAN : stmt_column_double(st, 6);
-		sd->sd_kind = pool_add(c,
+		e->sd_kind = pool_add(c,
 				(const char *)stmt_column_text(st, 7));
-		sd->n = stmt_column_type(st, 8) == SQLITE_NULL ?
-				-1 : stmt_column_int(st, 8);
-		sd->marker = pool_add(c,
-				(const char *)stmt_column_text(st, 9));
-		sd->sd_source = stmt_column_type(st, 10) == SQLITE_NULL ?
+		sd->n = a->n;
+		e->marker = a->marker;
+		e->sd_source = stmt_column_type(st, 10) == SQLITE_NULL ?
 				NAN : stmt_column_double(st, 10);
-		sd->change_source = pool_add(c,
-				(const char *)stmt_column_text(st, 11));
-		sd->change_base = pool_add(c,
-				(const char *)stmt_column_text(st, 12));
+		e->change_source = a->change_source;
+		e->change_base = a->change_base;
 	}
 	stmt_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -1637,6 +1653,8 @@ static int load_aggregates(struct loader *l, size_t v)
 
 static void finish_side(struct cmp_side *s)
 {
+	struct cmp_extra *e;
+
 	if (s->source == SIDE_SAMPLES) {
 		/* the moments were taken as the samples came (digest_row) */
 		if (!s->sum.n) {
@@ -1655,21 +1673,22 @@ static void finish_side(struct cmp_side *s)
 		return;
 	}
 	/* an MMTests table gives the spread as its own row */
+	e = s->extra;
 	if (!isfinite(s->sd)) {
-		const char *want = !strcmp(s->stat, "Hmean") ? "HStddev"
+		const char *want = !strcmp(e->stat, "Hmean") ? "HStddev"
 							     : "Stddev";
 		size_t i;
 
-		for (i = 0; i < s->nr_stats; i++)
-			if (!strcmp(s->stats[i].stat, want)) {
-				s->sd = s->stats[i].value;
-				s->sd_kind = "sample";
+		for (i = 0; i < e->nr_stats; i++)
+			if (!strcmp(e->stats[i].stat, want)) {
+				s->sd = e->stats[i].value;
+				e->sd_kind = "sample";
 			}
 	}
 	/* stddev as the source gave it, stored absolute; Welch wants n-1 */
 	s->sd_sample = NAN;
 	if (isfinite(s->sd) && s->n >= 2) {
-		if (s->sd_kind && !strcmp(s->sd_kind, "population"))
+		if (e->sd_kind && !strcmp(e->sd_kind, "population"))
 			s->sd_sample = s->sd * sqrt((double)s->n /
 						    (double)(s->n - 1));
 		else
@@ -1940,7 +1959,8 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v,
 			return;
 		}
 	} else if (vs->method == CMP_SOURCE) {
-		vs->significant = b->marker && *b->marker;
+		vs->significant = cmp_extra(b)->marker &&
+				  *cmp_extra(b)->marker;
 	} else {
 		vs->significant = isfinite(level) && level < c->opts.alpha;
 	}
@@ -2801,9 +2821,14 @@ void cmp_row_release(const struct comparison *c, struct cmp_row *r)
 	size_t v;
 
 	for (v = 0; v < c->nvar; v++) {
+		struct cmp_extra *e = r->side[v].extra;
+
 		free(r->side[v].v);
-		free(r->side[v].mm);
-		free(r->side[v].stats);
+		if (e) {
+			free(e->mm);
+			free(e->stats);
+			free(e);
+		}
 	}
 	/* the block, and vs with it: the row's own once compacted */
 	if (!c->nr_chunk)

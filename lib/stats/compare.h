@@ -114,10 +114,11 @@ struct cmp_opts {
 /*
  * The memory one comparison's rows and samples may take (estimated as
  * they are loaded): past it compare stops with a clear error rather than
- * grow past 64 MiB (the estimate leaves out the process, SQLite's 1 MiB
- * cache, names, the output's buffers and slack).  Measured peak RSS,
- * 2 variants: 20,000 metrics x 5 runs 28 MiB, x 20 runs 32 MiB; 50,000
- * metrics x 5 runs 57 MiB; 55,000 x 2 runs 59 MiB, about the most rows
+ * grow past 64 MiB (the estimate counts what a row costs after the
+ * loading too, and leaves out the process, SQLite's 1 MiB cache, names
+ * and the output's buffers).  Measured peak RSS, 2 variants, --format
+ * json: 20,000 metrics x 5 runs 32 MiB, x 20 runs 30 MiB; 50,000
+ * metrics x 5 runs 50 MiB; 60,000 x 1 run 54 MiB, about the most rows
  * it takes (docs/performance.md).
  */
 #define CMP_MEM_BUDGET ((size_t)44 << 20)
@@ -134,6 +135,37 @@ struct agg_stat {
 	/* the change its table printed against the column change_base
 	 * (borrowed, NULL if none): what a reprint shows */
 	const char *change_source, *change_base;
+};
+
+/*
+ * What only some sides have (cmp_side.extra): the figures an imported
+ * aggregate printed, and MMTests' pool of samples.  Kept out of the
+ * side itself: 20,000 rows' sides are written while they are loaded,
+ * and each byte of them is memory the kernel must zero first.
+ */
+struct cmp_extra {
+	const char *stat;	/* aggregate: "Amean", ...; borrowed pool */
+	const char *sd_kind;	/* aggregate: sample|population|relative|
+				 * at-most-relative */
+	double sd_source;	/* aggregate: the spread as printed (18 for
+				 * "± 18%"); NAN if none */
+	const char *change_source;	/* aggregate: the change its table
+					 * printed ("-6.0%", "-0.0") against
+					 * the column change_base (a commit or
+					 * label); both borrowed, NULL if none */
+	const char *change_base;
+	const char *marker;	/* aggregate: the source's marker */
+	/*
+	 * With opts.mm_pool, for a metric MMTests summarises: the samples
+	 * MMTests pools (the runs' own values and every observation of
+	 * their series), owned; else empty.
+	 */
+	double *mm;
+	size_t nmm, alloc_mm;
+	struct agg_stat *stats;	/* owned: every imported statistic of
+				 * this side, in import order (Min, Amean,
+				 * Stddev, ... of an MMTests table) */
+	size_t nr_stats, alloc_stats;
 };
 
 /* One variant's values on one row. */
@@ -158,29 +190,15 @@ struct cmp_side {
 	double sd;		/* sample sd (n-1) for samples; for an
 				 * aggregate what the source gave, absolute */
 	double sd_sample;	/* n-1 sd usable for Welch; NAN if none */
-	const char *stat;	/* aggregate: "Amean", ...; borrowed pool */
-	const char *sd_kind;	/* aggregate: sample|population|relative|
-				 * at-most-relative */
-	double sd_source;	/* aggregate: the spread as printed (18 for
-				 * "± 18%"); NAN if none */
-	const char *change_source;	/* aggregate: the change its table
-					 * printed ("-6.0%", "-0.0") against
-					 * the column change_base (a commit or
-					 * label); both borrowed, NULL if none */
-	const char *change_base;
-	const char *marker;	/* aggregate: the source's marker */
-	/*
-	 * With opts.mm_pool, for a metric MMTests summarises: the samples
-	 * MMTests pools (the runs' own values and every observation of
-	 * their series), owned; else empty.
-	 */
-	double *mm;
-	size_t nmm, alloc_mm;
-	struct agg_stat *stats;	/* owned: every imported statistic of
-				 * this side, in import order (Min, Amean,
-				 * Stddev, ... of an MMTests table) */
-	size_t nr_stats, alloc_stats;
+	struct cmp_extra *extra;	/* owned; NULL: none (cmp_extra()) */
 };
+
+/* The side's extra figures, or an empty set (every field 0 or NULL). */
+extern const struct cmp_extra cmp_no_extra;
+static inline const struct cmp_extra *cmp_extra(const struct cmp_side *s)
+{
+	return s->extra ? s->extra : &cmp_no_extra;
+}
 
 /* One new variant against the base, on one row. */
 struct cmp_vs {
