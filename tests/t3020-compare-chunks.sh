@@ -157,6 +157,39 @@ test_expect_success 'the digest beside the merge: three groups, uneven runs' '
 	grep -q improvement g1.text
 '
 
+# Past 65,536 metric ids (compare.c's SPARSE_METRICS) compare reads
+# only the metrics its variants have, samples or aggregates: an archive
+# of hundreds of thousands of names does not make every comparison read
+# them all.  The first data set again, with 70,000 other metrics before
+# it and 1,000 after: the same bytes in every format, and no more memory
+# than without them (reading all took 9 MB more).
+test_expect_success 'a database of 71,000 other metrics: the same bytes, the same memory' '
+	PERFSIFT_DB=$TRASH/sparse.db &&
+	awk "BEGIN { print \"label,iteration,metric,value\"
+		for (m = 0; m < 70000; m++)
+			printf \"other,0,filler.before.%06d,%d\\n\", m, m }" >before.csv &&
+	awk "BEGIN { print \"label,iteration,metric,value\"
+		for (m = 0; m < 1000; m++)
+			printf \"other,1,filler.after.%04d,%d\\n\", m, m }" >after.csv &&
+	perfsift import before.csv d.csv "$SRC/tests/data/csv/aggregates/input" \
+		after.csv >out &&
+	test "$(sqlite3 sparse.db "SELECT max(id) FROM metrics")" -gt 70000 &&
+	for f in text json csv markdown lkp mmtests; do
+		perfsift compare base new third --all --format $f \
+			>sparse.$f 2>&1 &&
+		test_cmp out.auto.$f.d sparse.$f || return 1
+	done &&
+	peak_rss_kib s.out "$PERFSIFT" --db sparse.db compare base new third \
+		--all --format json >rss.sparse &&
+	peak_rss_kib d.out "$PERFSIFT" --db test.db compare base new third \
+		--all --format json >rss.dense &&
+	test_cmp s.out d.out &&
+	if ! grep -q __asan_init "$PERFSIFT"; then
+		test $(cut -d" " -f1 rss.sparse) -lt \
+			$(($(cut -d" " -f1 rss.dense) + 4096))
+	fi
+'
+
 test_expect_success 'plot compare keeps the samples: each run is drawn' '
 	perfsift plot compare base new --metric "m001_ops" --testcase t1 \
 		--script >plot.gp &&

@@ -76,4 +76,21 @@ print(len(json.load(open(\"out.json\"))[\"regressions\"]))" >n &&
 	grep -x "$(cat n) regressions among 4 variants (import order)" out
 '
 
+# regressions reads the metrics once for all its pairs: every one, even
+# past the 65,536 ids from which a single compare reads only its own.
+test_expect_success 'a database of 70,000 more metric names: the same regressions' '
+	PERFSIFT_DB=$TRASH/sparse.db &&
+	perfsift runs >/dev/null &&
+	sqlite3 sparse.db "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL
+		SELECT i + 1 FROM k WHERE i < 69999)
+		INSERT INTO metrics(name) SELECT printf('"'"'filler.%06d'"'"', i)
+		FROM k" &&
+	perfsift import -q r.csv &&
+	perfsift metrics --set-direction "m.*=lower" >/dev/null &&
+	perfsift regressions --json >sparse.json &&
+	PERFSIFT_DB=$TRASH/test.db perfsift regressions --json >dense.json &&
+	test_cmp dense.json sparse.json &&
+	grep -q "\"metric\"" sparse.json
+'
+
 test_done

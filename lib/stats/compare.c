@@ -110,6 +110,20 @@ static const char *pool_add(struct comparison *c, const char *s)
  */
 #define ROW_MORE_BYTES (64 + 112)
 
+/*
+ * Past this many metric ids in the database, compare reads only the
+ * metrics its variants have (metrics_used()): a database that keeps
+ * months of lkp results holds hundreds of thousands of names (perf-
+ * profile's call chains), and reading every one made the memory grow
+ * with the archive (400,000 metrics: 64.5 MiB to compare 100).
+ */
+#define SPARSE_METRICS ((int64_t)1 << 16)
+/*
+ * What a metric read costs, for CMP_MEM_BUDGET: its arrays, index and
+ * strings (measured: 400,000 metrics of 23-byte names took 51 MB).
+ */
+#define METRIC_BYTES 128
+
 /* Direct row arrays take at most this many entries (4 bytes each). */
 #define ROW_OF_BUDGET (2u << 20)
 
@@ -135,6 +149,14 @@ struct loader {
 	size_t row_of_used;	/* entries allocated, up to ROW_OF_BUDGET */
 	int hashed_any;		/* a group went to the strmap: all later do */
 	int64_t max_metric_id;
+	/*
+	 * With more than SPARSE_METRICS ids: a bit for each id up to
+	 * used_max that the variants have (metrics_used()); ids past it
+	 * came after and are read.  NULL: every metric is read.
+	 */
+	unsigned char *used;
+	int64_t used_max;
+	int every_metric;	/* cmp_metrics_load(): for every comparison */
 	struct strmap metrics;	/* metric id (8 bytes) -> metric index */
 	int32_t *mindex;	/* the same by id (ids are dense), -1 = none;
 				 * NULL past ROW_OF_BUDGET ids: the strmap */
@@ -150,6 +172,7 @@ struct loader {
 	/* metrics_begin() .. metrics_end(); NULL: the arrays are complete */
 	struct metric_split *split;
 	int ready;			/* metrics_ready() was called */
+	int listed;			/* list_all_runs() was called */
 	struct direction_overrides dirs;
 	size_t mem_bytes;	/* rows and samples so far: CMP_MEM_BUDGET */
 	/*
@@ -445,14 +468,11 @@ static void index_metrics(struct loader *l)
 	}
 }
 
-/* The whole table in one statement, on this thread. */
-static int metrics_plain(struct loader *l)
+/* The rows of st appended to the loader's arrays; 0, or -1. */
+static int metrics_append(struct loader *l, struct stmt *st)
 {
-	struct stmt *st = db_prepare(l->db, METRICS_SQL);
 	int rc;
 
-	if (!st)
-		return -1;
 	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		int64_t id = stmt_column_int64(st, 0);
 
@@ -462,15 +482,163 @@ static int metrics_plain(struct loader *l)
 			metric_arrays(l, l->alloc_m * 2 + 16);
 		metric_row(l, l->c, st, l->nr_m++);
 	}
-	stmt_finalize(st);
+	stmt_reset(st);
 	if (rc != SQLITE_DONE)
 		return error("%s: %s", l->db->path, db_errmsg(l->db));
 	return 0;
 }
 
+static int is_used(const struct loader *l, int64_t id)
+{
+	return l->used[id >> 3] & (1u << (id & 7));
+}
+
+/*
+ * The whole table in one statement, on this thread; or, with l->used,
+ * the used ids' metrics a stretch of consecutive ids at a time, then
+ * those that came after used_max.
+ */
+static int metrics_plain(struct loader *l)
+{
+	struct stmt *st, *range;
+	int64_t lo = 0, hi;
+	int ret = 0;
+
+	if (l->used) {
+		range = db_prepare(l->db, METRICS_SQL
+				   " WHERE id >= ? AND id < ?");
+		if (!range)
+			return -1;
+		for (;;) {
+			while (lo <= l->used_max && !is_used(l, lo))
+				lo++;
+			if (lo > l->used_max)
+				break;
+			for (hi = lo; hi <= l->used_max && is_used(l, hi); hi++)
+				;
+			stmt_bind_int64(range, 1, lo);
+			stmt_bind_int64(range, 2, hi);
+			if ((ret = metrics_append(l, range)))
+				break;
+			lo = hi;
+		}
+		stmt_finalize(range);
+		if (ret)
+			return ret;
+		st = db_prepare(l->db, METRICS_SQL " WHERE id > ?");
+		if (st)
+			stmt_bind_int64(st, 1, l->used_max);
+	} else {
+		st = db_prepare(l->db, METRICS_SQL);
+	}
+	if (!st)
+		return -1;
+	ret = metrics_append(l, st);
+	stmt_finalize(st);
+	return ret;
+}
+
+static int list_all_runs(struct loader *l);
+static struct stmt *variant_query(struct loader *l, size_t v,
+				   const char *head, int aggregates);
+
+/* Mark id as one the variants have. */
+static void mark_used(struct loader *l, int64_t id)
+{
+	if (id >= 0 && id <= l->used_max)
+		l->used[id >> 3] |= (unsigned char)(1u << (id & 7));
+}
+
+/* The ids in column 0 of st's rows into l->used; 0, or -1. */
+static int mark_rows(struct loader *l, struct stmt *st)
+{
+	int rc;
+
+	while ((rc = stmt_step(st)) == SQLITE_ROW)
+		mark_used(l, stmt_column_int64(st, 0));
+	stmt_reset(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", l->db->path, db_errmsg(l->db));
+	return 0;
+}
+
+/* The metric ids of run's values into l->used; 0, or -1 after error(). */
+static int run_ids(struct loader *l, int64_t run, struct stmt *rows)
+{
+	unsigned char buf[RUN_VALUE_SIZE * 4096];
+	struct db_blob b;
+
+	if (db_blob_open(l->db, "run_values", "data", "run_id", run, &b) ==
+	    SQLITE_OK) {
+		size_t n = (size_t)db_blob_bytes(&b) / RUN_VALUE_SIZE, i, j;
+
+		for (i = 0; i < n; i += 4096) {
+			size_t k = n - i < 4096 ? n - i : 4096;
+
+			if (db_blob_read(&b, buf, (int)(k * RUN_VALUE_SIZE),
+					 (int64_t)i * RUN_VALUE_SIZE)) {
+				db_blob_close(&b);
+				return error("%s: %s", l->db->path,
+					     db_errmsg(l->db));
+			}
+			for (j = 0; j < k; j++)
+				mark_used(l, le_get_u32(buf + j *
+							RUN_VALUE_SIZE) &
+					     ~RUN_VALUE_DERIVED);
+		}
+		db_blob_close(&b);
+		return 0;
+	}
+	/* no blob: a run without samples, or one too large to pack */
+	stmt_bind_int64(rows, 1, run);
+	return mark_rows(l, rows);
+}
+
+/*
+ * The ids of every metric the variants have, samples or aggregates,
+ * up to max (the largest id there was): l->used.  0, or -1.
+ */
+static int metrics_used(struct loader *l, int64_t max)
+{
+	struct comparison *c = l->c;
+	struct stmt *st;
+	size_t v, i;
+	int rc;
+
+	l->used = xcalloc((size_t)max / 8 + 1, 1);
+	l->used_max = max;
+	if (list_all_runs(l))
+		return -1;
+	st = db_prepare(l->db, "SELECT metric_id FROM samples "
+			       "WHERE run_id = ?");
+	if (!st)
+		return -1;
+	for (v = 0; v < c->nvar; v++)
+		for (i = 0; i < l->vrun[v].nr; i++)
+			if (l->vrun[v].group[i] != (size_t)-1 &&
+			    run_ids(l, l->vrun[v].id[i], st)) {
+				stmt_finalize(st);
+				return -1;
+			}
+	stmt_finalize(st);
+	for (v = 0; v < c->nvar; v++) {
+		st = variant_query(l, v, "SELECT r.metric_id FROM aggregates r "
+					 "JOIN variants v ON v.id = "
+					 "r.variant_id", 1);
+		if (!st)
+			return -1;
+		rc = mark_rows(l, st);
+		stmt_finalize(st);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Start reading the metrics: from cmp_opts.metrics, in one statement,
- * or (a SQLite file, enough metrics, two threads) split with a helper
+ * only the variants' past SPARSE_METRICS ids (metrics_used()), or (a
+ * SQLite file, enough metrics, two threads) split with a helper
  * (struct metric_split).  max_metric_id and the direct row arrays are
  * known when it returns; metrics_end() finishes the rest.
  */
@@ -484,11 +652,6 @@ static int metrics_begin(struct loader *l)
 		metrics_from_cache(l, l->c->opts.metrics);
 		goto plain;
 	}
-	if (l->db->pg || !parallel_enabled()) {
-		if (metrics_plain(l))
-			return -1;
-		goto plain;
-	}
 	st = db_prepare(l->db, "SELECT max(id) FROM metrics");
 	if (!st)
 		return -1;
@@ -496,7 +659,10 @@ static int metrics_begin(struct loader *l)
 	    stmt_column_type(st, 0) != SQLITE_NULL)
 		max = stmt_column_int64(st, 0);
 	stmt_finalize(st);
-	if (max + 1 < PARALLEL_MIN || max >= ROW_OF_BUDGET) {
+	if (max >= SPARSE_METRICS && !l->every_metric && metrics_used(l, max))
+		return -1;
+	if (l->used || l->db->pg || !parallel_enabled() ||
+	    max + 1 < PARALLEL_MIN || max >= ROW_OF_BUDGET) {
 		if (metrics_plain(l))
 			return -1;
 		goto plain;
@@ -696,6 +862,8 @@ static struct cmp_row *row_for(struct loader *l, size_t group, int64_t mid,
 		l->row_of[group] = xcalloc((size_t)l->max_metric_id + 1,
 					   sizeof(uint32_t));
 		l->row_of_used += (size_t)l->max_metric_id + 1;
+		l->mem_bytes += ((size_t)l->max_metric_id + 1) *
+				sizeof(uint32_t);
 	}
 	direct = direct && l->row_of[group];
 	if (direct) {
@@ -963,6 +1131,9 @@ static int metrics_ready(struct loader *l)
 	if (metrics_end(l) ||
 	    (l->c->opts.mm_pool && load_positions(l)))
 		return -1;
+	/* (the metrics regressions read once are not this comparison's) */
+	if (!l->c->opts.metrics)
+		l->mem_bytes += l->nr_m * METRIC_BYTES;
 	/* usually a row a metric: no array doubled past it (and copied) */
 	ALLOC_GROW_BIG(l->c->rows, l->nr_m, l->c->alloc);
 	return 0;
@@ -1274,6 +1445,18 @@ static int list_runs(struct loader *l, size_t v)
 	return 0;
 }
 
+/* The runs of every variant (once: metrics_used() may have). */
+static int list_all_runs(struct loader *l)
+{
+	size_t v;
+
+	for (v = 0; !l->listed && v < l->c->nvar; v++)
+		if (list_runs(l, v))
+			return -1;
+	l->listed = 1;
+	return 0;
+}
+
 static int log_pooled(const struct cmp_side *a, const struct cmp_side *b,
 		      double *diff, double *s2);
 
@@ -1463,11 +1646,10 @@ static int load_samples(struct loader *l)
 	const char *env = getenv("PERFSIFT_CMP_CHUNK");
 	int ret = -1;
 
-	for (v = 0; v < c->nvar; v++) {
-		if (list_runs(l, v))
-			return -1;
+	if (list_all_runs(l))
+		return -1;
+	for (v = 0; v < c->nvar; v++)
 		runs += l->vrun[v].nr;
-	}
 	l->gruns = xcalloc(c->nvar * l->nr_groups + 1, sizeof(*l->gruns));
 	for (v = 0; v < c->nvar; v++)
 		for (i = 0; i < l->vrun[v].nr; i++)
@@ -2137,6 +2319,7 @@ struct cmp_metrics *cmp_metrics_load(struct db *db)
 
 	l->db = db;
 	l->c = &m->owner;
+	l->every_metric = 1;
 	if (direction_load(db, &l->dirs) || load_metrics(l)) {
 		cmp_metrics_free(m);
 		return NULL;
@@ -2753,9 +2936,9 @@ int compare_variants(struct db *db, struct selector *var, size_t nvar,
 	 */
 	if (!db->pg && db_exec(db, "PRAGMA cache_size = -1024"))
 		goto out;
+	l.vrun = xcalloc(nvar, sizeof(*l.vrun));
 	if (direction_load(db, &l.dirs) || metrics_begin(&l))
 		goto out;
-	l.vrun = xcalloc(nvar, sizeof(*l.vrun));
 	/* metrics_ready() is called in there once the first reads are done */
 	if (load_samples(&l) || metrics_ready(&l))
 		goto out;
@@ -2777,6 +2960,7 @@ out:
 	for (v = 0; l.row_of && v < l.nr_groups; v++)
 		free(l.row_of[v]);
 	free(l.row_of);
+	free(l.used);
 	free(l.group);
 	free(l.mindex);
 	free(l.mid);
