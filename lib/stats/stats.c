@@ -1030,25 +1030,73 @@ struct tie_group {
  * All values are integers below 2^53 for na + nb <= 2 *
  * STATS_MWU_EXACT_MAX, so this is exact.  umax <= na*nb/2.
  */
+#define MWU_HALF (STATS_MWU_EXACT_MAX * STATS_MWU_EXACT_MAX / 2 + 1)
+
+/*
+ * The counts with U <= u for every u up to na*nb/2, of the last sizes
+ * asked on this thread: a comparison's rows mostly share their sizes,
+ * and at 20 + 20 runs the series took a fifth of compare's time, row
+ * after row.  The coefficients below a cut do not depend on it, and
+ * every sum is of integers below 2^53: the same numbers as one series
+ * cut at each u.
+ */
+static __thread struct {
+	size_t lo, hi;
+	double le[MWU_HALF];
+} mwu_cdf;
+
 static double mwu_count_le(size_t na, size_t nb, size_t umax)
 {
-	double c[STATS_MWU_EXACT_MAX * STATS_MWU_EXACT_MAX / 2 + 1], r = 0;
+	double *c = mwu_cdf.le, r = 0;
 	size_t i, k, lo = na < nb ? na : nb, hi = na < nb ? nb : na;
+	size_t top = lo * hi / 2;
 
+	if (mwu_cdf.lo == lo && mwu_cdf.hi == hi)
+		return c[umax];
+	mwu_cdf.lo = 0;
 	c[0] = 1;
-	for (k = 1; k <= umax; k++)
+	for (k = 1; k <= top; k++)
 		c[k] = 0;
 	for (i = 1; i <= lo; i++) {
 		size_t j = hi + i;
 
-		for (k = umax; k >= j && k <= umax; k--)
+		for (k = top; k >= j && k <= top; k--)
 			c[k] -= c[k - j];
-		for (k = i; k <= umax; k++)
+		for (k = i; k <= top; k++)
 			c[k] += c[k - i];
 	}
-	for (k = 0; k <= umax; k++)
+	for (k = 0; k <= top; k++) {
 		r += c[k];
-	return r;
+		c[k] = r;
+	}
+	mwu_cdf.lo = lo;
+	mwu_cdf.hi = hi;
+	return c[umax];
+}
+
+typedef double v2df __attribute__((vector_size(16)));
+
+/*
+ * row[i] += c * src[i], i < n, two at a time (the ties' table below is
+ * most of an exact U test at 20 + 20 runs; GCC's -O2 does not vectorize
+ * the plain loop).  The same products and sums as the plain loop: row
+ * and src do not overlap.
+ */
+static void add_scaled(double *row, const double *src, double c, size_t n)
+{
+	v2df cc = { c, c };
+	size_t i = 0;
+
+	for (; i + 2 <= n; i += 2) {
+		v2df r, x;
+
+		memcpy(&r, row + i, sizeof(r));
+		memcpy(&x, src + i, sizeof(x));
+		r += cc * x;
+		memcpy(row + i, &r, sizeof(r));
+	}
+	for (; i < n; i++)
+		row[i] += c * src[i];
 }
 
 /*
@@ -1066,7 +1114,7 @@ static int mwu_ties_count(const struct tie_group *grp, size_t ngrp, int dir,
 			  double *eq)
 {
 	double buf[SCRATCH_STACK], *g = buf, cnk[2 * STATS_MWU_EXACT_MAX + 1];
-	size_t w = smax + 1, pos = 0, gi, A, S, k;
+	size_t w = smax + 1, pos = 0, gi, A, S, k, top;
 
 	if ((na + 1) * w > SCRATCH_STACK) {
 		g = malloc((na + 1) * w * sizeof(*g));
@@ -1105,8 +1153,13 @@ static int mwu_ties_count(const struct tie_group *grp, size_t ngrp, int dir,
 
 				if (a0 > a_hi)
 					continue;
-				for (S = add; S <= smax; S++)
-					row[S] += c * src[S - add];
+				/* src: 2U of a0 a's and pos - a0 b's */
+				top = add + 2 * a0 * (pos - a0);
+				if (top > smax)
+					top = smax;
+				if (add <= top)
+					add_scaled(row + add, src, c,
+						   top - add + 1);
 			}
 		}
 		pos += t;
