@@ -82,10 +82,13 @@ static size_t huge_round(size_t size)
  * unmapping a tenth of its time; on this VM fresh pages now and then
  * cost ten times as much).  free_big() keeps up to KEPT_MAX of them,
  * KEPT_BYTES in all; map_huge() takes back one of the size it needs
- * and zeroes it itself when its caller wants zeros.
+ * and zeroes it itself when its caller wants zeros.  A comparison's
+ * rows' chunk (4 MiB), its range of samples (4) and their slab (2) are
+ * 10 MiB: with room for 8, one of them was faulted anew each time (a
+ * seventh of regressions' samples in the kernel zeroing pages).
  */
 #define KEPT_MAX 8
-#define KEPT_BYTES ((size_t)8 << 20)
+#define KEPT_BYTES ((size_t)16 << 20)
 static struct kept {
 	void *p;
 	size_t n;
@@ -130,9 +133,10 @@ static int keep_mapping(void *p, size_t n)
 /*
  * size bytes rounded up to whole huge pages, aligned to one; zeroed
  * when zero says so (a fresh mapping is zero anyway, a kept one is not:
- * xrealloc_big() copies over it and leaves the rest undefined)
+ * xrealloc_big() copies over it and leaves the rest undefined).
+ * *zeroed, when given: 1 if the bytes are zero.
  */
-static void *map_huge(size_t size, int zero)
+static void *map_huge(size_t size, int zero, int *zeroed)
 {
 	size_t n = huge_round(size);
 	char *p, *a;
@@ -142,8 +146,12 @@ static void *map_huge(size_t size, int zero)
 	if (keep_big && (a = take_kept(n))) {
 		if (zero)
 			memset(a, 0, n);
+		if (zeroed)
+			*zeroed = zero;
 		return a;
 	}
+	if (zeroed)
+		*zeroed = 1;
 	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -161,7 +169,16 @@ static void *map_huge(size_t size, int zero)
 
 void *xcalloc_big(size_t size)
 {
-	return is_big(size) ? map_huge(size, 1) : xcalloc(1, size);
+	return is_big(size) ? map_huge(size, 1, NULL) : xcalloc(1, size);
+}
+
+void *xmalloc_big(size_t size, int *zeroed)
+{
+	if (is_big(size))
+		return map_huge(size, 0, zeroed);
+	if (zeroed)
+		*zeroed = 0;
+	return xmalloc(size);
 }
 
 void *xrealloc_big(void *p, size_t old, size_t size)
@@ -174,7 +191,7 @@ void *xrealloc_big(void *p, size_t old, size_t size)
 		return xrealloc(p, size);
 	if (is_big(old) && is_big(size) && huge_round(old) == huge_round(size))
 		return p;
-	q = is_big(size) ? map_huge(size, 0) : xmalloc(size);
+	q = xmalloc_big(size, NULL);
 	if (old)
 		memcpy(q, p, old < size ? old : size);
 	free_big(p, old);

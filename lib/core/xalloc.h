@@ -26,10 +26,15 @@ void xalloc_keep_freed(void);
  * sees their bounds), are malloc()'s.  The caller keeps the size: it is
  * passed back to xrealloc_big() and free_big().
  *
- * xcalloc_big(): size bytes, zeroed.  xrealloc_big(): the first
- * min(old, size) bytes kept, the rest undefined, p may be NULL (old 0).
+ * xcalloc_big(): size bytes, zeroed.  xmalloc_big(): size bytes, zero
+ * when they are fresh from the kernel (then *zeroed, if given, is 1),
+ * else as a kept mapping was left (0): a caller that writes before it
+ * reads, or zeroes only what it uses, saves zeroing the rest.
+ * xrealloc_big(): the first min(old, size) bytes kept, the rest
+ * undefined, p may be NULL (old 0).
  */
 void *xcalloc_big(size_t size);
+void *xmalloc_big(size_t size, int *zeroed);
 void *xrealloc_big(void *p, size_t old, size_t size);
 /*
  * Fault in the pages of p (from xcalloc_big() or xrealloc_big(), of size

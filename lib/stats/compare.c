@@ -195,6 +195,7 @@ struct loader {
 	 * the range being merged makes at least.
 	 */
 	char *ahead, *populate;
+	int ahead_zeroed;
 	size_t rows_sure;
 	/* by variant: its runs in load order, and each run's group */
 	struct vruns {
@@ -802,11 +803,11 @@ static size_t chunk_size(const struct comparison *c)
 }
 
 /*
- * A new chunk, zeroed: the one made ahead, if any.  When the range's
- * rows will fill this one too (rows_sure), the next is made now and
- * handed to the digest's helper to fault in (digest_block()), so that
- * the merge does not wait for fresh pages on this core: they took a
- * third of its time.
+ * A new chunk (zeroed, or its blocks as they are taken): the one made
+ * ahead, if any.  When the range's rows will fill this one too
+ * (rows_sure), the next is made now and handed to the digest's helper
+ * to fault in (digest_block()), so that the merge does not wait for
+ * fresh pages on this core: they took a third of its time.
  */
 static void add_chunk(struct loader *l)
 {
@@ -817,11 +818,16 @@ static void add_chunk(struct loader *l)
 	ALLOC_GROW(c->chunk, c->nr_chunk + 1, c->alloc_chunk);
 	k = &c->chunk[c->nr_chunk++];
 	k->size = size;
-	k->base = l->ahead ? l->ahead : xcalloc_big(size);
+	if (l->ahead) {
+		k->base = l->ahead;
+		k->zeroed = l->ahead_zeroed;
+	} else {
+		k->base = xmalloc_big(size, &k->zeroed);
+	}
 	k->used = 0;
 	l->ahead = NULL;
 	if (l->digester && c->nr + size / block_size(c) < l->rows_sure) {
-		l->ahead = xcalloc_big(size);
+		l->ahead = xmalloc_big(size, &l->ahead_zeroed);
 		__atomic_store_n(&l->populate, l->ahead, __ATOMIC_RELEASE);
 	}
 }
@@ -844,6 +850,9 @@ static struct cmp_side *block_alloc(struct loader *l)
 	}
 	b = k->base + k->used;
 	k->used += bs;
+	/* a kept mapping: only what is used is zeroed (regressions) */
+	if (!k->zeroed)
+		memset(b, 0, bs);
 	return b;
 }
 
@@ -1676,8 +1685,9 @@ static int load_samples(struct loader *l)
 			   (size_t)width * runs : chunk, sl.alloc);
 	if (!c->opts.keep_samples) {
 		l->slab_alloc = (size_t)width * runs;
-		l->slab = xcalloc_big((l->slab_alloc + 1) *
-				      sizeof(*l->slab));
+		/* written before it is read (add_sample()) */
+		l->slab = xmalloc_big((l->slab_alloc + 1) *
+				      sizeof(*l->slab), NULL);
 	}
 	for (lo = 0; lo <= l->max_metric_id; lo += width) {
 		first = c->nr;

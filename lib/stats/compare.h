@@ -265,6 +265,7 @@ struct cmp_row {
 struct cmp_chunk {
 	char *base;
 	size_t used, size;
+	int zeroed;	/* all zero; else each block is zeroed when taken */
 };
 
 struct comparison {

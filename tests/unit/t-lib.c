@@ -1151,15 +1151,33 @@ static size_t big_zeros(const unsigned char *p, size_t n)
 /*
  * After xalloc_keep_freed() (compare, regressions), free_big() keeps a
  * few mappings and xcalloc_big() takes them back: still zeroed, and
- * more of them than are kept (8, 8 MiB in all) freed and made again.
+ * more of them than are kept (8, 16 MiB in all) freed and made again.
+ * xmalloc_big() says whether its bytes are zero: a fresh mapping's are,
+ * a kept one comes back as it was left.
  * Last of the xalloc tests: the setting stays for the process.
  */
 TEST(xalloc_big_kept)
 {
-	unsigned char *p[12];
+	unsigned char *p[12], *a, *b;
 	size_t i, n = (size_t)3 << 20, m = ((size_t)1 << 20) + 5;
+	size_t k = (size_t)5 << 20;
+	int za = -1, zb = -1;
 
 	xalloc_keep_freed();
+	/* none kept yet: a fresh one, then the same back unzeroed */
+	a = xmalloc_big(k, &za);
+	check_int(!SANITIZED, za);
+	if (za)
+		check_int((long long)k, (long long)big_zeros(a, k));
+	big_fill(a, k, 9);
+	free_big(a, k);
+	b = xmalloc_big(k, &zb);
+	check_int(0, zb);
+	if (!SANITIZED) {
+		check_int(1, b == a);
+		check_int(1, big_same(b, k, 9));
+	}
+	free_big(b, k);
 	big_round();
 	for (i = 0; i < 12; i++) {
 		p[i] = xcalloc_big(i % 2 ? n : m);
