@@ -119,6 +119,11 @@ static const char *pool_add(struct comparison *c, const char *s)
  */
 #define SPARSE_METRICS ((int64_t)1 << 16)
 /*
+ * ... up to this many ids (a bit each: 8 MiB).  Past it the ids are so
+ * sparse that there are few metrics for them: all are read.
+ */
+#define SPARSE_MAX_ID ((int64_t)1 << 26)
+/*
  * What a metric read costs, for CMP_MEM_BUDGET: its arrays, index and
  * strings (measured: 400,000 metrics of 23-byte names took 51 MB).
  */
@@ -660,7 +665,8 @@ static int metrics_begin(struct loader *l)
 	    stmt_column_type(st, 0) != SQLITE_NULL)
 		max = stmt_column_int64(st, 0);
 	stmt_finalize(st);
-	if (max >= SPARSE_METRICS && !l->every_metric && metrics_used(l, max))
+	if (max >= SPARSE_METRICS && max < SPARSE_MAX_ID && !l->every_metric &&
+	    metrics_used(l, max))
 		return -1;
 	if (l->used || l->db->pg || !parallel_enabled() ||
 	    max + 1 < PARALLEL_MIN || max >= ROW_OF_BUDGET) {

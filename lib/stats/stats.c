@@ -1020,16 +1020,6 @@ struct tie_group {
 	unsigned char na, nb;
 };
 
-/*
- * Number of arrangements of na a's and nb b's (no ties) with U <= umax.
- * The counts of U are the coefficients of the Gaussian binomial
- *   [na+nb choose na]_q = prod_{i=1..na} (1 - q^(nb+i)) / (1 - q^i)
- * (partitions fitting in an na x nb box), built one factor at a time as a
- * power series cut at degree umax: multiplying by 1 - q^j is
- * c[k] -= c[k-j] (k falling), dividing by it c[k] += c[k-j] (k rising).
- * All values are integers below 2^53 for na + nb <= 2 *
- * STATS_MWU_EXACT_MAX, so this is exact.  umax <= na*nb/2.
- */
 #define MWU_HALF (STATS_MWU_EXACT_MAX * STATS_MWU_EXACT_MAX / 2 + 1)
 
 /*
@@ -1045,6 +1035,17 @@ static __thread struct {
 	double le[MWU_HALF];
 } mwu_cdf;
 
+/*
+ * Number of arrangements of na a's and nb b's (no ties) with U <= umax.
+ * The counts of U are the coefficients of the Gaussian binomial
+ *   [na+nb choose na]_q = prod_{i=1..na} (1 - q^(nb+i)) / (1 - q^i)
+ * (partitions fitting in an na x nb box), built one factor at a time as a
+ * power series cut at degree na*nb/2, then summed up into mwu_cdf
+ * (the smaller tail never goes past it): multiplying by 1 - q^j is
+ * c[k] -= c[k-j] (k falling), dividing by it c[k] += c[k-j] (k rising).
+ * All values are integers below 2^53 for na + nb <= 2 *
+ * STATS_MWU_EXACT_MAX, so this is exact.  umax <= na*nb/2.
+ */
 static double mwu_count_le(size_t na, size_t nb, size_t umax)
 {
 	double *c = mwu_cdf.le, r = 0;
