@@ -115,11 +115,11 @@ struct cmp_opts {
  * The memory one comparison's rows and samples may take (estimated as
  * they are loaded): past it compare stops with a clear error rather than
  * grow past 64 MiB (the estimate counts what a row costs after the
- * loading too, and leaves out the process, SQLite's 1 MiB cache, names
- * and the output's buffers).  Measured peak RSS, 2 variants, --format
- * json: 20,000 metrics x 5 runs 32 MiB, x 20 runs 30 MiB; 50,000
- * metrics x 5 runs 50 MiB; 60,000 x 1 run 54 MiB, about the most rows
- * it takes (docs/performance.md).
+ * loading too, and the metrics read, and leaves out the process,
+ * SQLite's 1 MiB cache and the output's buffers).  Measured peak RSS,
+ * 2 variants, --format json: 20,000 metrics x 5 runs 32 MiB, x 20 runs
+ * 30 MiB; 50,000 metrics x 5 runs 50 MiB; 52,000 x 1 run 47 MiB, about
+ * the most rows it takes; refused ones 44-49 MiB (docs/performance.md).
  */
 #define CMP_MEM_BUDGET ((size_t)44 << 20)
 #define CMP_OPTS_INIT { .dim = DIM_AUTO, .test = CMP_TEST_AUTO, \
