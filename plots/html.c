@@ -466,6 +466,7 @@ static void vs_cells(struct page *pg, const struct cmp_row *r, size_t v)
 	const struct cmp_vs *x = &r->vs[v - 1];
 	struct sbuf *out = pg->out;
 	const char *cls = mark_class(x);
+	const char *mark = cmp_extra(&r->side[v])->marker;
 
 	side_cells(out, &r->side[v]);
 	sbuf_addf(out, "<td class=\"num%s%s\">", cls ? " " : "",
@@ -478,10 +479,9 @@ static void vs_cells(struct page *pg, const struct cmp_row *r, size_t v)
 	if (cls)
 		sbuf_addstr(out, x->verdict == CMP_REGRESSION ? "✗ " : "✓ ");
 	sbuf_addstr(out, cmp_verdict_name(x->verdict));
-	if (x->significant && x->method == CMP_SOURCE &&
-	    cmp_extra(&r->side[v])->marker) {
+	if (x->significant && x->method == CMP_SOURCE && mark) {
 		sbuf_addstr(out, " (marked ");
-		esc(out, cmp_extra(&r->side[v])->marker);
+		esc(out, mark);
 		sbuf_addch(out, ')');
 	}
 	if (x->note)

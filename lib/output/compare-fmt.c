@@ -1296,10 +1296,13 @@ static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
 			mm_parse_summary(r->summary, &m);
 			if (m.kind != MMK_MULTI || !l)
 				continue;
-			for (v = 0; v < c->nvar; v++)
-				val[v] = mm_tvalue(cmp_extra(&r->side[v])->mm,
-						   cmp_extra(&r->side[v])->nmm, st,
+			for (v = 0; v < c->nvar; v++) {
+				const struct cmp_extra *e =
+					cmp_extra(&r->side[v]);
+
+				val[v] = mm_tvalue(e->mm, e->nmm, st,
 						   mm_higher(r), style);
+			}
 			mm_tree_line(c, r, l, mm_tree_op(r, &m), wl, wo, fl,
 				     val, st == MT_STDDEV ||
 				     st == MT_COEFFVAR, st == MT_MEAN, 0,
@@ -1313,11 +1316,12 @@ static int mm_tree_table(const struct comparison *c, size_t i, size_t k,
 		mm_parse_summary(r->summary, &m);
 		if (m.kind == MMK_MULTI)
 			continue;
-		for (v = 0; v < c->nvar; v++)
-			val[v] = mm_single(cmp_extra(&r->side[v])->mm,
-					   cmp_extra(&r->side[v])->nmm,
-					   mm_higher(r),
+		for (v = 0; v < c->nvar; v++) {
+			const struct cmp_extra *e = cmp_extra(&r->side[v]);
+
+			val[v] = mm_single(e->mm, e->nmm, mm_higher(r),
 					   m.kind == MMK_SINGLE_MEAN);
+		}
 		mm_tree_line(c, r, m.label, mm_tree_op(r, &m), wl, wo, fl,
 			     val, 0, 0, monitor, style, &out);
 	}
@@ -1578,8 +1582,10 @@ static void lkp_axes(const struct cmp_row *g, FILE *f)
 static int printed_change(const struct comparison *c,
 			  const struct cmp_side *s)
 {
-	return s->source == SIDE_AGGREGATE && cmp_extra(s)->change_source &&
-	       printed_against(c, cmp_extra(s)->change_base);
+	const struct cmp_extra *e = cmp_extra(s);
+
+	return s->source == SIDE_AGGREGATE && e->change_source &&
+	       printed_against(c, e->change_base);
 }
 
 /* A side's imported fail:runs count (stat "fails"), or NULL. */
@@ -1715,6 +1721,7 @@ static void lkp_line(const struct comparison *c, const struct cmp_row *r,
 	sbuf_addstr(out, eb);
 	for (v = 1; v < c->nvar; v++) {
 		const struct cmp_side *s = &r->side[v];
+		const char *printed = cmp_extra(s)->change_source;
 		double ch, mean = lkp_mean(s);
 
 		if (r->side[0].source == SIDE_NONE || s->source == SIDE_NONE)
@@ -1726,10 +1733,10 @@ static void lkp_line(const struct comparison *c, const struct cmp_row *r,
 		else
 			/* ncompare: avg0 of 0 is 1e-100 */
 			ch = 100 * (mean - base) / (base != 0 ? base : 1e-100);
-		if (isinf(ch) && ends_with(cmp_extra(s)->change_source, "%")) {
-			sbuf_addf(out, "%11s", cmp_extra(s)->change_source);
+		if (isinf(ch) && ends_with(printed, "%")) {
+			sbuf_addf(out, "%11s", printed);
 		} else if (isinf(ch)) {
-			sbuf_addf(out, "%10s ", cmp_extra(s)->change_source);
+			sbuf_addf(out, "%10s ", printed);
 		} else if (!isfinite(ch)) {
 			sbuf_addf(out, "%11s", "");
 		} else if (lkp_absolute(r->metric)) {
@@ -1835,9 +1842,11 @@ static void side_json(struct jsonw *w, const struct cmp_side *s)
 	jw_str(w, "source", s->source == SIDE_NONE ? NULL :
 			    samples ? "samples" : "aggregate");
 	if (s->source == SIDE_AGGREGATE) {
-		jw_str(w, "stat", cmp_extra(s)->stat);
-		jw_str(w, "stddev_kind", cmp_extra(s)->sd_kind);
-		jw_str(w, "marker", cmp_extra(s)->marker);
+		const struct cmp_extra *e = cmp_extra(s);
+
+		jw_str(w, "stat", e->stat);
+		jw_str(w, "stddev_kind", e->sd_kind);
+		jw_str(w, "marker", e->marker);
 	}
 }
 

@@ -161,7 +161,6 @@ struct loader {
 	 */
 	unsigned char *used;
 	int64_t used_max;
-	int every_metric;	/* cmp_metrics_load(): for every comparison */
 	struct strmap metrics;	/* metric id (8 bytes) -> metric index */
 	int32_t *mindex;	/* the same by id (ids are dense), -1 = none;
 				 * NULL past ROW_OF_BUDGET ids: the strmap */
@@ -568,32 +567,49 @@ static int mark_rows(struct loader *l, struct stmt *st)
 	return 0;
 }
 
+/* Entries of a run_values blob read at a time (48 KiB on the stack). */
+#define BLOB_PIECE 4096
+
+/*
+ * Entries i.. of the run_values blob b, of n entries, into buf (room
+ * for BLOB_PIECE): how many, 0 past the end, or -1 after error().
+ */
+static long blob_piece(struct loader *l, struct db_blob *b, size_t n,
+		       size_t i, unsigned char *buf)
+{
+	size_t k = n - i < BLOB_PIECE ? n - i : BLOB_PIECE;
+
+	if (i >= n)
+		return 0;
+	if (db_blob_read(b, buf, (int)(k * RUN_VALUE_SIZE),
+			 (int64_t)i * RUN_VALUE_SIZE))
+		return error("%s: %s", l->db->path, db_errmsg(l->db));
+	return (long)k;
+}
+
 /* The metric ids of run's values into l->used; 0, or -1 after error(). */
 static int run_ids(struct loader *l, int64_t run, struct stmt *rows)
 {
-	unsigned char buf[RUN_VALUE_SIZE * 4096];
+	unsigned char buf[RUN_VALUE_SIZE * BLOB_PIECE];
 	struct db_blob b;
 
 	if (db_blob_open(l->db, "run_values", "data", "run_id", run, &b) ==
 	    SQLITE_OK) {
 		size_t n = (size_t)db_blob_bytes(&b) / RUN_VALUE_SIZE, i, j;
+		long k;
 
-		for (i = 0; i < n; i += 4096) {
-			size_t k = n - i < 4096 ? n - i : 4096;
+		for (i = 0; (k = blob_piece(l, &b, n, i, buf)) > 0;
+		     i += (size_t)k)
+			for (j = 0; j < (size_t)k; j++) {
+				int64_t mid;
+				double x;
+				int derived;
 
-			if (db_blob_read(&b, buf, (int)(k * RUN_VALUE_SIZE),
-					 (int64_t)i * RUN_VALUE_SIZE)) {
-				db_blob_close(&b);
-				return error("%s: %s", l->db->path,
-					     db_errmsg(l->db));
+				run_value_at(buf, j, &mid, &x, &derived);
+				mark_used(l, mid);
 			}
-			for (j = 0; j < k; j++)
-				mark_used(l, le_get_u32(buf + j *
-							RUN_VALUE_SIZE) &
-					     ~RUN_VALUE_DERIVED);
-		}
 		db_blob_close(&b);
-		return 0;
+		return k < 0 ? -1 : 0;
 	}
 	/* no blob: a run without samples, or one too large to pack */
 	stmt_bind_int64(rows, 1, run);
@@ -665,7 +681,8 @@ static int metrics_begin(struct loader *l)
 	    stmt_column_type(st, 0) != SQLITE_NULL)
 		max = stmt_column_int64(st, 0);
 	stmt_finalize(st);
-	if (max >= SPARSE_METRICS && max < SPARSE_MAX_ID && !l->every_metric &&
+	/* (cmp_metrics_load()'s loader, of no variant, reads them all) */
+	if (max >= SPARSE_METRICS && max < SPARSE_MAX_ID && l->c->nvar &&
 	    metrics_used(l, max))
 		return -1;
 	if (l->used || l->db->pg || !parallel_enabled() ||
@@ -1236,15 +1253,16 @@ static void slice_add(struct slices *s, int64_t mid, double x, int derived)
 static int read_slice(struct loader *l, struct slices *s, int64_t run,
 		      int64_t lo, int64_t hi, struct stmt *rows)
 {
-	unsigned char buf[RUN_VALUE_SIZE * 4096];
+	unsigned char buf[RUN_VALUE_SIZE * BLOB_PIECE];
 	struct db_blob b;
 	int rc;
 
 	if (db_blob_open(l->db, "run_values", "data", "run_id", run, &b) ==
 	    SQLITE_OK) {
 		size_t n = (size_t)db_blob_bytes(&b) / RUN_VALUE_SIZE;
-		size_t a = 0, z = n, i;
+		size_t a = 0, z = n, i, j;
 		int64_t last = lo - 1;
+		long k;
 
 		while (a < z) {
 			size_t m = a + (z - a) / 2;
@@ -1257,14 +1275,9 @@ static int read_slice(struct loader *l, struct slices *s, int64_t run,
 			else
 				z = m;
 		}
-		for (i = a; i < n;) {
-			size_t k = n - i < sizeof(buf) / RUN_VALUE_SIZE ?
-					   n - i : sizeof(buf) / RUN_VALUE_SIZE, j;
-
-			if (db_blob_read(&b, buf, (int)(k * RUN_VALUE_SIZE),
-					 (int64_t)i * RUN_VALUE_SIZE))
-				goto fail_blob;
-			for (j = 0; j < k; j++) {
+		for (i = a; (k = blob_piece(l, &b, n, i, buf)) > 0;
+		     i += (size_t)k) {
+			for (j = 0; j < (size_t)k; j++) {
 				int64_t mid;
 				double x;
 				int derived;
@@ -1289,10 +1302,9 @@ static int read_slice(struct loader *l, struct slices *s, int64_t run,
 				last = mid;
 				slice_add(s, mid, x, derived);
 			}
-			i += k;
 		}
 		db_blob_close(&b);
-		return 0;
+		return k < 0 ? -1 : 0;
 fail_blob:
 		db_blob_close(&b);
 		return error("%s: %s", l->db->path, db_errmsg(l->db));
@@ -2157,8 +2169,9 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v,
 			return;
 		}
 	} else if (vs->method == CMP_SOURCE) {
-		vs->significant = cmp_extra(b)->marker &&
-				  *cmp_extra(b)->marker;
+		const char *mark = cmp_extra(b)->marker;
+
+		vs->significant = mark && *mark;
 	} else {
 		vs->significant = isfinite(level) && level < c->opts.alpha;
 	}
@@ -2335,7 +2348,6 @@ struct cmp_metrics *cmp_metrics_load(struct db *db)
 
 	l->db = db;
 	l->c = &m->owner;
-	l->every_metric = 1;
 	if (direction_load(db, &l->dirs) || load_metrics(l)) {
 		cmp_metrics_free(m);
 		return NULL;
