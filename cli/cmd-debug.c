@@ -16,9 +16,9 @@ const char *const debug_usage[] = {
 	"   or: perfsift debug mail [--lines] FILE",
 	"   or: perfsift debug mmtests-extract [--test NAME] DIR",
 	"",
-	"dump: print every import, run, parameter, sample, aggregate,",
-	"series point and histogram bin as tab-separated text (paths left",
-	"out), for tests.",
+	"dump: print every import, run, parameter, sample, aggregate, text",
+	"table and skipped row, series point and histogram bin as",
+	"tab-separated text (paths left out), for tests.",
 	"",
 	"mail: print what the mail decoder reads in FILE: 'kind mbox', 'kind",
 	"eml' or 'kind text', then per message 'message N', its headers,",
@@ -161,6 +161,10 @@ static int dump(struct db *db)
 		" a.stddev_source, a.n, a.marker, a.line FROM aggregates a JOIN"
 		" variants v ON v.id = a.variant_id JOIN metrics m ON m.id ="
 		" a.metric_id ORDER BY a.id",
+		"SELECT 'table', seq, line, kind, title, columns, rows_read,"
+		" rows_skipped FROM import_tables ORDER BY import_id, seq",
+		"SELECT 'skip', line, table_seq, reason, text FROM import_skips"
+		" ORDER BY import_id, seq",
 		"SELECT 'kind', name, CASE kind WHEN 1 THEN 'counter' WHEN 2"
 		" THEN 'gauge' WHEN 3 THEN 'exact' END FROM metrics WHERE kind"
 		" IS NOT NULL ORDER BY name",

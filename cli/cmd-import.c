@@ -25,8 +25,13 @@ const char *const import_usage[] = {
 	"in walked directories that no importer knows are skipped and counted.",
 	"Each result is imported whole or not at all; content imported before",
 	"is skipped, and a changed directory replaces its earlier import.",
-	"The metadata flags below apply to inputs of one variant only: on an",
-	"input that holds several (two commits, say) they are refused.",
+	"Tables in text and mail are read row by row: a row that cannot be",
+	"read is skipped with a warning naming its line (`perfsift show`",
+	"lists what was skipped), and the rest of the table imports.",
+	"--label, --kernel and --commit name one variant: on an input that",
+	"holds several (two commits, say) they are refused, as they would",
+	"merge them; --machine, --testcase and --param name what all the",
+	"variants share and apply to all.",
 	"",
 	"    --format F      do not detect: read every file as format F",
 	"    --kernel K      kernel version of the runs (overrides the file)",
@@ -36,6 +41,8 @@ const char *const import_usage[] = {
 	"    --testcase T    testcase name",
 	"    --param k=v     a run parameter (repeatable)",
 	"    --dry-run       parse and report, write nothing",
+	"    --strict        refuse a result that has any warning (a row",
+	"                    skipped, a printed change that does not follow)",
 	"-q, --quiet         no per-file lines and no progress line",
 	"",
 	"Formats (--format):",
@@ -166,6 +173,9 @@ static void report(const struct import_result *r, int dry_run)
 	if (r->warnings)
 		printf(", %ld warning%s", r->warnings,
 		       r->warnings == 1 ? "" : "s");
+	if (r->tables)
+		printf("; %ld table%s: %s", r->tables, r->tables == 1 ? "" : "s",
+		       r->tables_text);
 	if (r->replaced)
 		printf(", replaces the earlier import");
 	printf("%s\n", dry_run ? " (dry run)" : "");
@@ -386,7 +396,7 @@ static int check_commit(char *s)
 int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
 	enum { O_FORMAT = 256, O_KERNEL, O_COMMIT, O_LABEL, O_MACHINE,
-	       O_TESTCASE, O_PARAM, O_DRY_RUN };
+	       O_TESTCASE, O_PARAM, O_DRY_RUN, O_STRICT };
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "kernel", required_argument, NULL, O_KERNEL },
@@ -396,6 +406,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		{ "testcase", required_argument, NULL, O_TESTCASE },
 		{ "param", required_argument, NULL, O_PARAM },
 		{ "dry-run", no_argument, NULL, O_DRY_RUN },
+		{ "strict", no_argument, NULL, O_STRICT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -456,6 +467,7 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 			break;
 		}
 		case O_DRY_RUN: o.dry_run = 1; break;
+		case O_STRICT: o.strict = 1; break;
 		case 'q': quiet = 1; break;
 		default:
 			status = usage_error(import_usage, "bad option");

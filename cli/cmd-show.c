@@ -62,9 +62,11 @@ static void fmt_num(struct table *t, double v)
 
 static int show_json(struct db *db, const struct run_row *runs, size_t nr,
 		     const struct sample_row *s, size_t ns,
-		     const struct aggregate_row *a, size_t na)
+		     const struct aggregate_row *a, size_t na,
+		     const struct skip_row *sk, size_t nsk)
 {
 	json_t *doc = json_object(), *ja = json_array(), *jr = json_array();
+	json_t *jk = json_array();
 	size_t i, k = 0;
 
 	for (i = 0; i < nr; i++) {
@@ -105,8 +107,20 @@ static int show_json(struct db *db, const struct run_row *runs, size_t nr,
 				    json_string(a[i].marker) : json_null());
 		json_array_append_new(ja, o);
 	}
+	for (i = 0; i < nsk; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "path", json_string(sk[i].path));
+		json_object_set_new(o, "message", sk[i].message ?
+				    json_integer(sk[i].message) : json_null());
+		json_object_set_new(o, "line", json_integer(sk[i].line));
+		json_object_set_new(o, "reason", json_string(sk[i].reason));
+		json_object_set_new(o, "text", json_string(sk[i].text));
+		json_array_append_new(jk, o);
+	}
 	json_object_set_new(doc, "runs", jr);
 	json_object_set_new(doc, "aggregates", ja);
+	json_object_set_new(doc, "skipped", jk);
 	return print_json_steal(doc);
 }
 
@@ -188,7 +202,8 @@ static void show_group(const struct run_row *const *g, size_t n,
 
 static void show_text(const struct run_row *runs, size_t nr,
 		      const struct sample_row *s, size_t ns,
-		      const struct aggregate_row *a, size_t na)
+		      const struct aggregate_row *a, size_t na,
+		      const struct skip_row *sk, size_t nsk)
 {
 	const struct run_row **g = xmalloc((nr + 1) * sizeof(*g));
 	char *done = xcalloc(nr + 1, 1);
@@ -252,6 +267,15 @@ static void show_text(const struct run_row *runs, size_t nr,
 		}
 		table_print(&t, stdout);
 		table_release(&t);
+	}
+	if (nsk)
+		printf("\nrows skipped by the imports of these aggregates\n");
+	for (i = 0; i < nsk; i++) {
+		printf("%s", sk[i].path);
+		if (sk[i].message)
+			printf(" message %d", sk[i].message);
+		printf(":%ld: %s\n    | %s\n", sk[i].line, sk[i].reason,
+		       sk[i].text);
 	}
 	free(g);
 	free(done);
@@ -505,8 +529,9 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct run_row *runs = NULL;
 	struct sample_row *s = NULL;
 	struct aggregate_row *a = NULL;
+	struct skip_row *sk = NULL;
 	struct db *db;
-	size_t nr = 0, ns = 0, na = 0;
+	size_t nr = 0, ns = 0, na = 0, nsk = 0;
 	int json = 0, c, status = EXIT_ENV, r;
 	enum dim dim = DIM_AUTO;
 	char *param = NULL;
@@ -588,7 +613,8 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 	if (query_runs(db, &f, &runs, &nr) ||
 	    query_samples(db, &f, metric_glob, &s, &ns))
 		goto out;
-	if (query_aggregates(db, &f, metric_glob, &a, &na))
+	if (query_aggregates(db, &f, metric_glob, &a, &na) ||
+	    query_skips(db, &f, &sk, &nsk))
 		goto out;
 	if (run_id > 0 && !nr) {
 		error("no run with id %ld; see 'perfsift runs'", run_id);
@@ -596,15 +622,16 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 		goto out;
 	}
 	if (json)
-		status = show_json(db, runs, nr, s, ns, a, na);
+		status = show_json(db, runs, nr, s, ns, a, na, sk, nsk);
 	else {
-		show_text(runs, nr, s, ns, a, na);
+		show_text(runs, nr, s, ns, a, na, sk, nsk);
 		status = EXIT_OK;
 	}
 out:
 	run_rows_free(runs, nr);
 	sample_rows_free(s, ns);
 	aggregate_rows_free(a, na);
+	skip_rows_free(sk, nsk);
 	if (f.sel)
 		selector_release(&sel);
 	free(param);

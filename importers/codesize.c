@@ -1062,13 +1062,14 @@ void *codesize_text_new(struct import_ctx *ctx)
 	return t;
 }
 
-int codesize_text_line(void *p, const char *line, long lineno)
+int codesize_text_line(void *p, const char *line, long lineno, int depth)
 {
 	struct cs_text *t = p;
 	const char *s = line;
 	char buf[256];
 	int start;
 
+	(void)depth;
 	if (t->done)
 		return 0;
 	while (*s == ' ' || *s == '\t')

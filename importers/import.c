@@ -364,6 +364,37 @@ static void list_formats(struct sbuf *sb)
 				  imp[i].name);
 }
 
+/*
+ * What the text tables of ctx held, for the summary line: "12 rows, 6
+ * rows (1 skipped)", one entry a table in input order, cut with "..."
+ * when it would not fit.
+ */
+static void table_summary(struct import_result *res,
+			  const struct import_ctx *ctx)
+{
+	size_t i, len = 0, cap = sizeof(res->tables_text);
+
+	res->tables = (long)ctx->nr_tables;
+	res->tables_text[0] = '\0';
+	for (i = 0; i < ctx->nr_tables; i++) {
+		const struct text_table *t = &ctx->tables[i];
+		char one[64];
+		int n;
+
+		n = snprintf(one, sizeof(one), "%s%ld row%s", i ? ", " : "",
+			     t->rows_read, t->rows_read == 1 ? "" : "s");
+		if (t->rows_skipped)
+			n += snprintf(one + n, sizeof(one) - (size_t)n,
+				      " (%ld skipped)", t->rows_skipped);
+		if (len + (size_t)n + 5 >= cap) {
+			snprintf(res->tables_text + len, cap - len, ", ...");
+			break;
+		}
+		memcpy(res->tables_text + len, one, (size_t)n + 1);
+		len += (size_t)n;
+	}
+}
+
 /* Copy the counters of a finished import into the result. */
 static void fill_result(struct import_result *res,
 			const struct import_ctx *ctx)
@@ -375,6 +406,7 @@ static void fill_result(struct import_result *res,
 	res->derived = ctx->nr_derived;
 	res->skipped = ctx->nr_skipped;
 	res->warnings = ctx->nr_warnings;
+	table_summary(res, ctx);
 }
 
 /*
@@ -386,8 +418,14 @@ static int finish(struct db *db, const struct import_opts *o,
 		  struct import_ctx *ctx, const char *what,
 		  struct import_result *res)
 {
-	if (db_end_run(ctx))
+	if (db_end_run(ctx) || db_tables_flush(ctx))
 		goto fail;
+	if (ctx->strict && ctx->nr_warnings) {
+		error("%s: %ld warning%s, and --strict: nothing imported",
+		      ctx->path, ctx->nr_warnings,
+		      ctx->nr_warnings == 1 ? "" : "s");
+		goto fail;
+	}
 	if (!ctx->nr_runs && !ctx->nr_aggregates) {
 		error("%s: no data found in this %s", ctx->path, what);
 		goto fail;
@@ -410,74 +448,162 @@ fail:
 	return -1;
 }
 
-/* ---- mail: each message of an mbox or .eml its own result ---------- */
+/* ---- text: tables read line by line -------------------------------- */
 
-#define MAIL_HEAD_LINES 400		/* lines a text importer detects on */
-#define MAIL_HEAD_BYTES (64u << 10)
+/*
+ * The text parsers of one text (a mail message, a pasted file): every
+ * text importer, or --format's alone, fed the same decoded lines, so
+ * that a message holding an lkp table and an MMTests table reads both;
+ * each says nothing of lines it does not know.  made[] counts what each
+ * wrote, which names the import's format.
+ */
+#define TEXT_PARSERS_MAX 8
+#define FORMAT_NAMES_MAX 16	/* combinations of them ever named */
 
-/* The first lines of a message's text, kept to detect and then replay. */
-struct mail_head {
-	struct sbuf text;	/* the lines, each ending in "\n" */
-	long *lineno;		/* raw line of each */
-	size_t nr, alloc;
-	int end;		/* mail_next_line()'s last return when the
-				 * text ended inside the head, else 1 */
+struct text_feed {
+	struct import_ctx *ctx;
+	const struct importer *imp[TEXT_PARSERS_MAX];
+	void *p[TEXT_PARSERS_MAX];	/* owned: each parser's state */
+	long made[TEXT_PARSERS_MAX];
+	size_t nr;
 };
 
-static int read_head(struct mail_reader *r, struct mail_head *h)
+static long rows_made(const struct import_ctx *ctx)
 {
-	struct mail_line l;
-	int rc = 1;
-
-	while (h->nr < MAIL_HEAD_LINES && h->text.len < MAIL_HEAD_BYTES &&
-	       (rc = mail_next_line(r, &l)) > 0) {
-		ALLOC_GROW(h->lineno, h->nr + 1, h->alloc);
-		h->lineno[h->nr++] = l.lineno;
-		sbuf_add(&h->text, l.text, l.len);
-		sbuf_addch(&h->text, '\n');
-	}
-	h->end = rc;
-	return rc;
+	return ctx->nr_runs + ctx->nr_samples + ctx->nr_aggregates +
+	       ctx->nr_series;
 }
 
-/* The text importer whose detect() likes this head best, or NULL. */
-static const struct importer *detect_text(const char *path,
-					  const struct mail_head *h)
+static void feed_start(struct text_feed *f, struct import_ctx *ctx,
+		       const char *format)
 {
-	const struct importer *imp, *best = NULL;
+	const struct importer *imp;
 	size_t nr, i;
-	int score = 0;
 
-	imp = importer_list(&nr);
-	for (i = 0; i < nr; i++) {
-		int sc;
-
-		if (!imp[i].text_new || !imp[i].detect)
-			continue;
-		sc = imp[i].detect(path, h->text.buf, h->text.len);
-		if (sc > score) {
-			score = sc;
-			best = &imp[i];
+	memset(f, 0, sizeof(*f));
+	f->ctx = ctx;
+	if (format) {
+		imp = importer_find(format);
+		if (!imp || !imp->text_new)
+			BUG("'%s' is not a text importer", format);
+		f->imp[f->nr++] = imp;
+	} else {
+		imp = importer_list(&nr);
+		for (i = 0; i < nr; i++) {
+			if (!imp[i].text_new)
+				continue;
+			if (f->nr == TEXT_PARSERS_MAX)
+				BUG("more than %d text importers",
+				    TEXT_PARSERS_MAX);
+			f->imp[f->nr++] = &imp[i];
 		}
 	}
-	return best;
+	for (i = 0; i < f->nr; i++)
+		f->p[i] = f->imp[i]->text_new(ctx);
 }
 
-/* Feed one line to the parser and the message's hash. */
-static int feed(const struct importer *imp, void *p, struct sha256 *hash,
-		uint64_t *size, const char *text, size_t len, long lineno)
+/* One line to every parser: 0, or -1 after error(). */
+static int feed_line(struct text_feed *f, const char *text, long lineno,
+		     int depth)
 {
-	sha256_update(hash, text, len);
-	sha256_update(hash, "\n", 1);
-	*size += len + 1;
-	return imp->text_line(p, text, lineno);
+	size_t i;
+
+	for (i = 0; i < f->nr; i++) {
+		long before = rows_made(f->ctx);
+
+		if (f->imp[i]->text_line(f->p[i], text, lineno, depth))
+			return -1;
+		f->made[i] += rows_made(f->ctx) - before;
+	}
+	return 0;
+}
+
+/* The parsers' end-of-text checks (finish) and their state freed. */
+static int feed_end(struct text_feed *f, int finish)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < f->nr; i++) {
+		long before = rows_made(f->ctx);
+
+		if (f->imp[i]->text_end(f->p[i], finish && !ret))
+			ret = -1;
+		f->made[i] += rows_made(f->ctx) - before;
+		f->p[i] = NULL;
+	}
+	return ret;
 }
 
 /*
- * One message, in its own transaction: detect the table importer on its
- * first lines (or take --format), feed it every line, keep the headers
- * as import metadata.  The message's hash covers its Message-ID and its
- * decoded text.  A message without any table is skipped, not failed.
+ * The format of what the parsers found: the names of those that wrote
+ * rows, joined by '+' ("lkp-table+mmtests-table"), interned for the
+ * process (there are few such names); NULL if none wrote any.
+ */
+static const char *feed_format(const struct text_feed *f)
+{
+	static char *interned[FORMAT_NAMES_MAX];
+	static size_t nr_interned;
+	struct sbuf sb = SBUF_INIT;
+	const char *ret = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nr; i++) {
+		if (!f->made[i])
+			continue;
+		if (n++)
+			sbuf_addch(&sb, '+');
+		sbuf_addstr(&sb, f->imp[i]->name);
+	}
+	if (n == 1) {
+		for (i = 0; i < f->nr; i++)
+			if (f->made[i])
+				ret = f->imp[i]->name;
+	} else if (n) {
+		for (i = 0; i < nr_interned && !ret; i++)
+			if (!strcmp(interned[i], sb.buf))
+				ret = interned[i];
+		if (!ret) {
+			if (nr_interned == ARRAY_SIZE(interned))
+				BUG("too many format names");
+			ret = interned[nr_interned++] = sbuf_detach(&sb, NULL);
+		}
+	}
+	sbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * Every line of the text r reads (its format=flowed lines joined) to
+ * the parsers, and into the hash when hash is not NULL.  1 at the end of
+ * the text, -1 after error().
+ */
+static int feed_text(struct text_feed *f, struct mail_reader *r,
+		     struct sha256 *hash, uint64_t *size)
+{
+	struct mail_line l;
+	int rc;
+
+	while ((rc = mail_next_unflowed(r, &l)) > 0) {
+		if (hash) {
+			sha256_update(hash, l.text - l.prefix_len,
+				      l.prefix_len + l.len);
+			sha256_update(hash, "\n", 1);
+			*size += l.prefix_len + l.len + 1;
+		}
+		if (feed_line(f, l.text, l.lineno, l.quote_depth))
+			return -1;
+	}
+	return rc < 0 ? -1 : 1;
+}
+
+/*
+ * One message, in its own transaction: every text parser (or --format's)
+ * reads its decoded text, its headers are kept as import metadata.  The
+ * message's hash covers its Message-ID and its decoded text.  A message
+ * without any table is skipped, not failed.  A text that is not mail
+ * (r->kind MAIL_NONE) is read the same way as one message without
+ * headers, its hash the file's.
  */
 static int import_message(struct db *db, const struct import_opts *o,
 			  const char *path, struct mail_reader *r,
@@ -488,88 +614,86 @@ static int import_message(struct db *db, const struct import_opts *o,
 					    "date", "in_reply_to",
 					    "references" };
 	const char *vals[ARRAY_SIZE(keys)];
-	const struct importer *imp;
-	struct mail_head h = { SBUF_INIT, NULL, 0, 0, 0 };
+	struct text_feed f;
 	struct import_ctx ctx;
 	struct sha256 hash;
-	struct mail_line l;
 	uint64_t size = 0;
 	char hex[65];
-	void *p = NULL;
-	size_t i, off;
-	int rc, ret = -1;
+	size_t i;
+	int rc, ret = -1, started = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
+	memset(&f, 0, sizeof(f));
 	vals[0] = msg->message_id;
 	vals[1] = msg->subject;
 	vals[2] = msg->from;
 	vals[3] = msg->date;
 	vals[4] = msg->in_reply_to;
 	vals[5] = msg->references;
-	if (read_head(r, &h) < 0)
-		goto out;
-	imp = o->format ? importer_find(o->format) : detect_text(path, &h);
-	if (!imp) {
-		res->status = IMPORT_SKIPPED;
-		ret = 0;
-		goto out;
-	}
-	res->format = imp->name;
 	if (db_begin(db))
 		goto out;
-	if (db_import_begin(&ctx, db, path, imp->name, -1, 0, &o->ovr))
+	/* the format is known at the end: what the parsers found */
+	if (db_import_begin(&ctx, db, path, "mail", -1, 0, &o->ovr))
 		goto fail;
+	ctx.strict = o->strict;
 	ctx.first_variant = o->first_variant ? o->first_variant : first;
-	p = imp->text_new(&ctx);
+	feed_start(&f, &ctx, o->format);
+	started = 1;
 	sha256_init(&hash);
 	sha256_update(&hash, msg->message_id, strlen(msg->message_id) + 1);
-	if (*msg->subject) {
-		/* the subject is the parser's too (the robot's headline) */
+	if (r->kind == MAIL_NONE) {
+		/* a file's content hash, as for every other file */
+		if (feed_text(&f, r, NULL, NULL) < 0 ||
+		    input_finish(r->in, hex, &size))
+			goto fail;
+	} else if (*msg->subject) {
+		/* the subject is the parsers' too (the robot's headline) */
 		struct sbuf subj = SBUF_INIT;
 
 		sbuf_addf(&subj, "Subject: %s", msg->subject);
-		rc = feed(imp, p, &hash, &size, subj.buf, subj.len,
-			  msg->first_line);
+		sha256_update(&hash, subj.buf, subj.len);
+		sha256_update(&hash, "\n", 1);
+		size += subj.len + 1;
+		rc = feed_line(&f, subj.buf, msg->first_line, 0);
 		sbuf_release(&subj);
 		if (rc)
 			goto fail;
 	}
-	for (i = 0, off = 0; i < h.nr; i++) {
-		const char *nl = strchr(h.text.buf + off, '\n');
-		size_t len = (size_t)(nl - (h.text.buf + off));
+	if (*msg->message_id) {
+		/*
+		 * the parsers' too, not hashed again: it names the columns
+		 * of a table that names none (lkp-table.c)
+		 */
+		struct sbuf id = SBUF_INIT;
 
-		h.text.buf[off + len] = '\0';
-		if (feed(imp, p, &hash, &size, h.text.buf + off, len,
-			 h.lineno[i]))
+		sbuf_addf(&id, "Message-ID: %s", msg->message_id);
+		rc = feed_line(&f, id.buf, msg->first_line, 0);
+		sbuf_release(&id);
+		if (rc)
 			goto fail;
-		off += len + 1;
 	}
-	rc = h.end;
-	if (rc > 0) {
-		while ((rc = mail_next_line(r, &l)) > 0)
-			if (feed(imp, p, &hash, &size, l.text, l.len,
-				 l.lineno))
-				goto fail;
-	}
-	if (rc < 0)
+	if (r->kind != MAIL_NONE && feed_text(&f, r, &hash, &size) < 0)
 		goto fail;
-	rc = imp->text_end(p, 1);
-	p = NULL;
-	if (rc)
+	started = 0;
+	if (feed_end(&f, 1))
 		goto fail;
+	res->format = feed_format(&f);
 	if (!ctx.nr_runs && !ctx.nr_aggregates) {
 		/* a reply that talks about a report without its table */
 		res->status = IMPORT_SKIPPED;
 		ret = 0;
 		goto fail;	/* rolls back */
 	}
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
+	if (db_import_set_format(&ctx, res->format))
+		goto fail;
+	for (i = 0; r->kind != MAIL_NONE && i < ARRAY_SIZE(keys); i++)
 		if (db_import_meta(&ctx, i ? 0 : msg->index, keys[i], vals[i]))
 			goto fail;
-	if (!*msg->message_id &&
+	if (r->kind != MAIL_NONE && !*msg->message_id &&
 	    db_import_meta(&ctx, msg->index, "message_id", "-"))
 		goto fail;
-	sha256_final_hex(&hash, hex);
+	if (r->kind != MAIL_NONE)
+		sha256_final_hex(&hash, hex);
 	rc = db_import_set_hash(&ctx, hex, size);
 	if (rc < 0)
 		goto fail;
@@ -578,19 +702,64 @@ static int import_message(struct db *db, const struct import_opts *o,
 		ret = 0;
 		goto fail;
 	}
-	ret = finish(db, o, &ctx, "message", res);
+	ret = finish(db, o, &ctx, r->kind == MAIL_NONE ? "file" : "message",
+		     res);
 	goto out;
 fail:
-	if (p)
-		imp->text_end(p, 0);
+	if (started)
+		feed_end(&f, 0);
 	if (ctx.usage_error)
 		res->status = IMPORT_USAGE;
 	db_import_end(&ctx);
 	db_rollback(db);
 out:
-	sbuf_release(&h.text);
-	free(h.lineno);
 	return ret;
+}
+
+/*
+ * A text that is not mail (a table pasted into a file), read as one
+ * message without headers: its result is the file's.
+ */
+static int import_text(struct db *db, const struct import_opts *o,
+		       const char *path, struct input *in,
+		       struct import_result *res)
+{
+	struct mail_reader r;
+	struct mail_msg msg;
+	char *first = NULL;
+	int ret = -1;
+
+	mail_reader_init(&r, in, MAIL_NONE);
+	res->status = IMPORT_FAILED;
+	if (mail_next_message(&r, &msg) > 0)
+		ret = import_message(db, o, path, &r, &msg, &first, res);
+	if (ret < 0 && res->status == IMPORT_OK)
+		res->status = IMPORT_FAILED;
+	mail_reader_release(&r);
+	free(first);
+	return ret;
+}
+
+/*
+ * Text worth handing to the text parsers when no importer knows it: no
+ * NUL byte and few control characters in its first bytes.
+ */
+static int looks_like_text(const char *head, size_t len)
+{
+	size_t i, odd = 0;
+
+	/* lines: a table is never the first 64 KiB of one line */
+	if (!len || !memchr(head, '\n', len))
+		return 0;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)head[i];
+
+		if (!c)
+			return 0;
+		odd += c < 0x20 && c != '\n' && c != '\r' && c != '\t' &&
+		       c != '\f';
+	}
+	return odd * 100 < len;
 }
 
 /*
@@ -691,6 +860,7 @@ static int store_file(struct db *db, const struct import_opts *o,
 	if (db_import_begin(&ctx, db, path, imp->name, file_size, 0, &o->ovr))
 		goto fail;
 	ctx.first_variant = o->first_variant ? o->first_variant : &first;
+	ctx.strict = o->strict;
 	if (file_calls(&ctx, imp, src, hex, &size))
 		goto fail;
 	r = db_import_set_hash(&ctx, hex, size);
@@ -775,6 +945,28 @@ static int import_one_file(struct db *db, const struct import_opts *o,
 	}
 	/* mail went its way above: NULL says why next */
 	imp = importer_pick(o->format, path, in.head, in.head_len);
+	if ((imp && (imp->flags & IMP_TEXT)) ||
+	    (!imp && !o->format && looks_like_text(in.head, in.head_len))) {
+		/* a text: every text parser (or --format's) reads it */
+		ret = import_text(db, o, path, &in, res);
+		if (res->status == IMPORT_SKIPPED && !walked) {
+			struct sbuf sb = SBUF_INIT;
+
+			if (o->format) {
+				error("%s: no table in it that %s reads", path,
+				      o->format);
+			} else {
+				list_formats(&sb);
+				error("%s: %s (tried %s); use --format", path,
+				      imp ? "no table perfsift reads in it" :
+				      "unknown format", sb.buf);
+				sbuf_release(&sb);
+			}
+			res->status = IMPORT_FAILED;
+			ret = -1;
+		}
+		goto out_input;
+	}
 	if (!imp) {
 		struct sbuf sb = SBUF_INIT;
 
@@ -953,6 +1145,7 @@ static int import_dir(struct db *db, const struct import_opts *o,
 	ctx.part = part;
 	ctx.driver = &ds;
 	ctx.first_variant = o->first_variant ? o->first_variant : &first;
+	ctx.strict = o->strict;
 	r = imp->parse_dir(&ctx, dir, l.m, l.nr);
 	if (r > 0) {
 		/* a part no extractor knows: skipped, said by the importer */
@@ -997,21 +1190,17 @@ out:
 int import_text_file(struct import_ctx *ctx, struct input *in,
 		     const char *format)
 {
-	const struct importer *imp = importer_find(format);
-	void *p;
-	int r, ret = 0;
+	struct mail_reader r;
+	struct mail_msg msg;
+	struct text_feed f;
+	int ret = -1;
 
-	if (!imp || !imp->text_new)
-		BUG("'%s' is not a text importer", format);
-	p = imp->text_new(ctx);
-	while ((r = input_getline(in)) > 0)
-		if (imp->text_line(p, in->sb.buf, in->line)) {
-			ret = -1;
-			break;
-		}
-	if (r < 0)
-		ret = -1;
-	return imp->text_end(p, !ret) || ret ? -1 : 0;
+	feed_start(&f, ctx, format);
+	mail_reader_init(&r, in, MAIL_NONE);
+	if (mail_next_message(&r, &msg) > 0 && feed_text(&f, &r, NULL, NULL) > 0)
+		ret = 0;
+	mail_reader_release(&r);
+	return feed_end(&f, !ret) || ret ? -1 : 0;
 }
 
 int import_nested(struct import_ctx *ctx, const char *format,

@@ -22,6 +22,8 @@ struct import_opts {
 	const char *format;		/* NULL: detect */
 	struct import_overrides ovr;
 	int dry_run;			/* parse and roll back */
+	int strict;			/* a row that cannot be read refuses
+					 * its result (--strict) */
 	/*
 	 * The variants seen under overrides, across the results of one
 	 * command (owned by the caller, freed with free(); NULL slot: each
@@ -65,6 +67,8 @@ struct import_result {
 	long runs, samples, aggregates, series, derived;
 	long skipped;		/* members of a directory no importer read */
 	long warnings;
+	long tables;		/* tables read from text */
+	char tables_text[160];	/* their rows: "12 rows, 6 rows (1 skipped)" */
 	int replaced;		/* an earlier import of this directory was
 				 * replaced by this one */
 	int message;		/* > 0: the message's number in its file */

@@ -36,6 +36,9 @@ enum importer_flags {
 				 * db_warn(), and reads nothing but its input:
 				 * it may run ahead on the import pipeline's
 				 * thread, recorded (store/emitlog.h) */
+	IMP_TEXT = 1 << 8,	/* parse() is its text parser over the file:
+				 * the driver reads such a file as a text,
+				 * with every text parser (import.c) */
 };
 
 /* A member of a directory result. */
@@ -68,13 +71,17 @@ struct importer {
 	/*
 	 * Text importers (tables people paste into mail): the parser fed
 	 * one decoded line at a time, so that each message of an mbox or
-	 * .eml feeds the same code as a plain file.  text_new() makes it
-	 * (NULL: no such parser); text_line() takes a line (0 or -1 after
-	 * error()); text_end() frees it, after the end-of-text checks when
-	 * finish is 1 (0 or -1).
+	 * .eml feeds the same code as a plain file.  Every text importer
+	 * reads every text (unless --format names one): a parser says
+	 * nothing of lines it does not know.  text_new() makes it (NULL:
+	 * no such parser); text_line() takes a line, its quote prefix
+	 * ("> > ") stripped and counted in depth, format=flowed pieces
+	 * joined (0 or -1 after error(); a row it cannot read is
+	 * db_skip_row()); text_end() frees it, after the end-of-text checks
+	 * when finish is 1 (0 or -1).
 	 */
 	void *(*text_new)(struct import_ctx *ctx);
-	int (*text_line)(void *p, const char *line, long lineno);
+	int (*text_line)(void *p, const char *line, long lineno, int depth);
 	int (*text_end)(void *p, int finish);
 	/*
 	 * Trees (an MMTests run, work/log/<run>/iter-N/<test>/logs/...):
@@ -146,7 +153,7 @@ int import_close_member(struct import_ctx *ctx, const struct member *m,
 int codesize_detect(const char *path, const char *head, size_t len);
 int codesize_parse(struct import_ctx *ctx, struct input *in);
 void *codesize_text_new(struct import_ctx *ctx);
-int codesize_text_line(void *p, const char *line, long lineno);
+int codesize_text_line(void *p, const char *line, long lineno, int depth);
 int codesize_text_end(void *p, int finish);
 int csv_detect(const char *path, const char *head, size_t len);
 int csv_parse(struct import_ctx *ctx, struct input *in);

@@ -10,7 +10,7 @@
 
 /* The parser, as struct importer's text_new/text_line/text_end. */
 void *lkp_table_text_new(struct import_ctx *ctx);
-int lkp_table_text_line(void *p, const char *line, long lineno);
+int lkp_table_text_line(void *p, const char *line, long lineno, int depth);
 int lkp_table_text_end(void *p, int finish);
 
 int lkp_table_detect(const char *path, const char *head, size_t len);

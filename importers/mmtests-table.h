@@ -11,7 +11,7 @@
 
 /* The parser, as struct importer's text_new/text_line/text_end. */
 void *mmtests_table_text_new(struct import_ctx *ctx);
-int mmtests_table_text_line(void *p, const char *line, long lineno);
+int mmtests_table_text_line(void *p, const char *line, long lineno, int depth);
 int mmtests_table_text_end(void *p, int finish);
 
 int mmtests_table_detect(const char *path, const char *head, size_t len);

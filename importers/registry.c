@@ -45,14 +45,14 @@ static const struct importer importers[] = {
 	  NULL, NULL },
 	{ "lkp-table", "lkp compare/ncompare tables and kernel test robot "
 	  "reports (plain text, .eml, mbox)",
-	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES,
+	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES | IMP_TEXT,
 	  lkp_table_detect, lkp_table_parse, NULL, NULL,
 	  lkp_table_text_new, lkp_table_text_line, lkp_table_text_end,
 	  NULL, NULL },
 	{ "mmtests-table", "MMTests compare-kernels/compare-mmtests tables "
 	  "(text, .eml, mbox, or the HTML report), Duration, Ops and "
 	  "monitor tables",
-	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES,
+	  IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES | IMP_TEXT,
 	  mmtests_table_detect, mmtests_table_parse, NULL, NULL,
 	  mmtests_table_text_new, mmtests_table_text_line,
 	  mmtests_table_text_end, NULL, NULL },

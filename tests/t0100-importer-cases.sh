@@ -1,8 +1,9 @@
 #!/bin/sh
 # Data-driven importer tests (jq's layout): every folder
 # tests/data/<importer>/<case>/ holds `input` and either `expect` (the
-# `perfsift debug dump` after importing it) or `error` (the exact stderr
-# of a failed import, which must exit 3 and keep nothing).  `input` may be
+# `perfsift debug dump` after importing it; with `warnings`, the exact
+# stderr, else none) or `error` (the exact stderr of a failed import,
+# which must exit 3 and keep nothing).  `input` may be
 # a directory (a result a directory importer claims whole, or a tree).
 # An optional `args` file replaces the default import flags
 # `--format <importer>`.  Adding a case needs no code.
@@ -21,8 +22,16 @@ for dir in "$SRC"/tests/data/*/*/; do
 			if [ -f "$dir/args" ]; then args=$(cat "$dir/args"); fi &&
 			perfsift --db case.db import $args input >out 2>err &&
 			perfsift --db case.db debug dump >actual &&
-			if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp actual "$dir/expect"; fi &&
+			if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+				cp actual "$dir/expect" &&
+				if [ -s err ]; then cp err "$dir/warnings"; else rm -f "$dir/warnings"; fi
+			fi &&
 			test_cmp "$dir/expect" actual &&
+			if [ -f "$dir/warnings" ]; then
+				test_cmp "$dir/warnings" err
+			else
+				test_cmp /dev/null err
+			fi &&
 			perfsift --db case.db import $args input >out2 &&
 			grep -q "already imported" out2 &&
 			! grep -v -e ": already imported$" \

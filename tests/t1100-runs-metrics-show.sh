@@ -94,7 +94,8 @@ EOF
 cat >"$TRASH/check-show-patched.py" <<\EOF
 import json, os, sys
 d = json.load(sys.stdin)
-assert sorted(d) == ["aggregates", "runs"], sorted(d)
+assert sorted(d) == ["aggregates", "runs", "skipped"], sorted(d)
+assert d["skipped"] == [], d["skipped"]
 runs = d["runs"]
 assert [r["id"] for r in runs] == [4, 5, 6], [r["id"] for r in runs]
 for r in runs:

@@ -19,7 +19,7 @@ test_expect_success 'overrides on a two-commit CSV: usage error, nothing kept' '
 	EOF
 	test_expect_code 2 perfsift import --label robot two.csv >out 2>err &&
 	grep -q "two.csv: the input holds several variants" err &&
-	grep -q "would merge them" err &&
+	grep -q "\-\-label, \-\-kernel and \-\-commit name one variant and would merge them" err &&
 	test "$(db_counts)" = "0 0 0 0 0 0 0" &&
 	perfsift import two.csv >out &&
 	grep -qx "two.csv: csv, 2 runs, 2 samples" out
@@ -36,6 +36,45 @@ test_expect_success 'overrides across the files of one command: the second varia
 	grep -q "b.csv: the input holds several variants" err &&
 	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM variants")" = 1 &&
 	test "$(sqlite3 "$PERFSIFT_DB" "SELECT commit_sha FROM variants")" = $SHA_A
+'
+
+test_expect_success '--machine and --testcase on a two-commit CSV: they apply to both' '
+	PERFSIFT_DB=$TRASH/o4.db &&
+	perfsift import --machine haswell --testcase kernbench two.csv >out &&
+	grep -qx "two.csv: csv, 2 runs, 2 samples" out &&
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT group_concat(machine || \" \" || testcase, \",\") FROM variants")" = \
+		"haswell kernbench,haswell kernbench" &&
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(DISTINCT commit_sha) FROM variants")" = 2
+'
+
+test_expect_success 'an MMTests kernbench table of two kernels, --machine haswell: both on haswell' '
+	PERFSIFT_DB=$TRASH/o6.db &&
+	cat >kernbench.txt <<-\EOF &&
+	kernbench
+	                          5.4.0-rc3              5.4.0-rc3
+	                            vanilla         resetpcpu-v1r1
+	Amean     elsp-256      162.42 (   0.00%)      118.46 *  27.06%*
+	Stddev    elsp-256        2.46 (   0.00%)        0.81 (  67.01%)
+	EOF
+	perfsift import --machine haswell kernbench.txt >out &&
+	grep -qx "kernbench.txt: mmtests-table, 0 runs, 0 samples, 4 aggregates; 1 table: 2 rows" out &&
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT group_concat(label || \" \" || machine, \",\") FROM (SELECT * FROM variants ORDER BY label)")" = \
+		"5.4.0-rc3-resetpcpu-v1r1 haswell,5.4.0-rc3-vanilla haswell" &&
+	test_expect_code 2 perfsift import --label one kernbench.txt >out 2>err &&
+	grep -q "\-\-label, \-\-kernel and \-\-commit name one variant and would merge them" err
+'
+
+test_expect_success '--machine that would make two machines one: refused, named' '
+	PERFSIFT_DB=$TRASH/o5.db &&
+	cat >machines.csv <<-EOF &&
+	commit,machine,metric,value
+	$SHA_A,m1,x_ops,1
+	$SHA_A,m2,x_ops,2
+	EOF
+	test_expect_code 2 perfsift import --machine haswell machines.csv >out 2>err &&
+	grep -q "machines.csv: the input holds several variants" err &&
+	grep -q "\-\-machine and \-\-testcase would merge them" err &&
+	test "$(sqlite3 "$PERFSIFT_DB" "SELECT count(*) FROM variants")" = 0
 '
 
 test_expect_success 'one variant with overrides: accepted' '

@@ -130,7 +130,7 @@ do
 	test_expect_success "$(basename "$f"): every row, column and marker" '
 		rm -f r.db* &&
 		perfsift --db r.db import "$f" >out 2>err &&
-		grep "mmtests-table, 0 runs, 0 samples, [0-9]* aggregates$" out &&
+		grep "mmtests-table, 0 runs, 0 samples, [0-9]* aggregates; [0-9]* tables\{0,1\}: " out &&
 		! grep warning err &&
 		perfsift --db r.db debug dump >dump &&
 		python3 check.py "$f" dump >checked &&
@@ -170,7 +170,7 @@ test_expect_success 'collapsed blanks read the same' '
 	perfsift --db b.db import -q collapsed.txt &&
 	perfsift --db a.db debug dump | sed 1d >a &&
 	perfsift --db b.db debug dump | sed 1d >b &&
-	test_cmp a b && test $(wc -l <a) = 12
+	test_cmp a b && test $(grep -c "^aggregate" a) = 12
 '
 
 test_expect_success 'compare on the 5.3.0-rc3 table: Hmean stands, n unknown, no star' '
@@ -216,6 +216,7 @@ import re, sys
 def cells(path):
     rows = set()
     for l in open(path, encoding="utf-8"):
+        l = re.sub(r"^( *> ?)+", "", l)    # a quoted reply's table
         m = re.match(r"^(\S+)\s+(\S+)((\s+-?[0-9.]+\s+[(*]\s*-?[0-9.]+%[)*])+)\s*$", l)
         if m:
             c = tuple((float(v), mark, float(p)) for v, mark, p in
@@ -251,16 +252,26 @@ test_expect_success 'compare --format mmtests reprints the imported tables: ever
 test_expect_success 'every table of tests/data/mmtests-table reprinted: every cell' '
 	for c in "$SRC"/tests/data/mmtests-table/*/; do
 		test -f "$c/expect" || continue
+		# a skipped row is not reprinted; the pft fields of 2013 and
+		# label-less monitors come back as Mean, Duration and Ops
+		# rows, and a sub-heading in the operation
+		! grep -qs "row skipped$" "$c/warnings" || continue
+		case $(basename "$c") in
+		era-2013-pft-monitors|hand-reformatted) continue ;;
+		esac
 		rm -f c.db* &&
 		perfsift --db c.db import -q --format mmtests-table "$c/input" &&
-		labels=$(sqlite3 c.db "SELECT label FROM variants ORDER BY id") &&
-		perfsift --db c.db compare --by label $labels --all \
-			--format mmtests >c.out &&
+		# run names may hold blanks
+		labels=$(sqlite3 c.db "SELECT label FROM variants
+			GROUP BY label ORDER BY min(id)") &&
+		(IFS="
+" && perfsift --db c.db compare --by label $labels --all \
+			--format mmtests) >c.out &&
 		python3 cells.py "$c/input" c.out >c.rt &&
 		echo "$(basename "$c"): $(cat c.rt)" || return 1
 	done >all.rt &&
 	cat all.rt &&
-	test "$(grep -c "rows, every cell$" all.rt)" = 7
+	test "$(grep -c "rows, every cell$" all.rt)" = 11
 '
 
 test_done

@@ -13,16 +13,29 @@ export MAIL
 test_expect_success 'a robot thread: every good message imports, the broken one is named' '
 	test_expect_code 3 perfsift --db t.db import "$MAIL/robot-thread.mbox" >out 2>err &&
 	cat >expect <<-EOF &&
-	$MAIL/robot-thread.mbox message 1: lkp-table, 0 runs, 0 samples, 14 aggregates
-	$MAIL/robot-thread.mbox message 2: lkp-table, 0 runs, 0 samples, 4 aggregates
-	$MAIL/robot-thread.mbox message 3: lkp-table, 0 runs, 0 samples, 6 aggregates
-	$MAIL/robot-thread.mbox message 5: lkp-table, 0 runs, 0 samples, 8 aggregates
-	$MAIL/robot-thread.mbox message 6: skipped: no table in it
-	imported 4 messages: 0 runs, 0 samples, 32 aggregates; 1 skipped; 1 failed
+	$MAIL/robot-thread.mbox message 1: lkp-table, 0 runs, 0 samples, 14 aggregates; 1 table: 7 rows
+	$MAIL/robot-thread.mbox message 2: lkp-table, 0 runs, 0 samples, 4 aggregates; 1 table: 2 rows
+	$MAIL/robot-thread.mbox message 3: lkp-table, 0 runs, 0 samples, 6 aggregates; 2 tables: 2 rows, 1 row
+	$MAIL/robot-thread.mbox message 5: lkp-table, 0 runs, 0 samples, 8 aggregates; 1 table: 4 rows
+	$MAIL/robot-thread.mbox message 6: lkp-table, 0 runs, 0 samples, 2 aggregates; 1 table: 1 row
+	imported 5 messages: 0 runs, 0 samples, 34 aggregates; 1 failed
 	EOF
 	test_cmp expect out &&
 	grep "robot-thread.mbox:189: truncated message (from line 172)" err &&
-	test "$(sqlite3 t.db "SELECT group_concat(message) FROM (SELECT message FROM imports ORDER BY message)")" = "1,2,3,5"
+	test "$(sqlite3 t.db "SELECT group_concat(message) FROM (SELECT message FROM imports ORDER BY message)")" = "1,2,3,5,6"
+'
+
+test_expect_success 'the last reply: one headerless row, its columns named by its Message-ID' '
+	sqlite3 t.db "SELECT v.label, a.value, a.stddev_kind, a.stddev_source,
+		coalesce(a.change_source, \"-\")
+		FROM aggregates a JOIN variants v ON v.id = a.variant_id
+		JOIN imports i ON i.id = a.import_id WHERE i.message = 6
+		ORDER BY a.id" >six &&
+	cat >expect <<-\EOF &&
+	87h6xyz.fsf-base|579287.0|relative|1.0|-
+	87h6xyz.fsf-new|581020.0|at-most-relative|2.0|+0.3%
+	EOF
+	test_cmp expect six
 '
 
 test_expect_success 'each message keeps its headers as import metadata' '
@@ -38,6 +51,8 @@ test_expect_success 'each message keeps its headers as import metadata' '
 	3|message_id|aKKJ5QcZ1fTzK4y2@xsang-OptiPlex-9020
 	5|in_reply_to|202508150803.d5387224-lkp@intel.com
 	5|message_id|archive-202508150803.d5387224@example.org
+	6|in_reply_to|aKKJ5QcZ1fTzK4y2@xsang-OptiPlex-9020
+	6|message_id|87h6xyz.fsf@example.org
 	EOF
 	test_cmp expect meta &&
 	# an RFC 2047 subject in two encoded words, decoded and joined
@@ -72,7 +87,7 @@ test_expect_success 'the archive copy, its blanks collapsed and quoted-printable
 test_expect_success 'imported again: every message already there, nothing added' '
 	perfsift --db t.db debug dump >before &&
 	test_expect_code 3 perfsift --db t.db import "$MAIL/robot-thread.mbox" >out 2>err &&
-	test "$(grep -c ": already imported$" out)" = 4 &&
+	test "$(grep -c ": already imported$" out)" = 5 &&
 	perfsift --db t.db debug dump >after &&
 	test_cmp before after
 '
@@ -98,9 +113,10 @@ test_expect_success 'a truncated email: nothing kept, the line named' '
 '
 
 test_expect_success 'a mail without any table is an error when named, skipped when walked' '
-	test_expect_code 3 perfsift --db n.db import "$MAIL/latin1-8bit.eml" 2>err &&
-	grep "latin1-8bit.eml: no message holds a table perfsift reads" err &&
-	mkdir walk && cp "$MAIL/latin1-8bit.eml" walk/ &&
+	test_expect_code 3 perfsift --db n.db import "$MAIL/no-table.eml" 2>err &&
+	grep "no-table.eml: no message holds a table perfsift reads" err &&
+	! grep warning err &&
+	mkdir walk && cp "$MAIL/no-table.eml" walk/ &&
 	perfsift --db n.db import walk >out &&
 	grep "message 1: skipped: no table in it" out
 '

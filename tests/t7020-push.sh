@@ -40,6 +40,11 @@ SELECT 'imported_at', sha256, imported_at FROM imports;
 SELECT 'source', k FROM sk;
 SELECT 'meta', i.sha256, m.key, m.value FROM import_meta m
 	JOIN imports i ON i.id = m.import_id;
+SELECT 'table', i.sha256, t.seq, t.line, t.kind, t.title, t.columns,
+	t.rows_read, t.rows_skipped FROM import_tables t
+	JOIN imports i ON i.id = t.import_id;
+SELECT 'skip', i.sha256, s.seq, s.line, s.table_seq, s.reason, s.text
+	FROM import_skips s JOIN imports i ON i.id = s.import_id;
 SELECT 'variant', k FROM vk;
 SELECT 'vparam', vk.k, p.key, p.value FROM variant_params p
 	JOIN vk ON vk.id = p.variant_id;
@@ -130,6 +135,20 @@ import_meta.value
 import_metrics.import_id
 import_metrics.metric_id
 import_metrics.position
+import_skips.import_id
+import_skips.line
+import_skips.reason
+import_skips.seq
+import_skips.table_seq
+import_skips.text
+import_tables.columns
+import_tables.import_id
+import_tables.kind
+import_tables.line
+import_tables.rows_read
+import_tables.rows_skipped
+import_tables.seq
+import_tables.title
 imports.file_size
 imports.format
 imports.id
@@ -207,11 +226,14 @@ test_expect_success 'a database of every kind of input' '
 		$D/fio-log/window-means/input >>out &&
 	test_expect_code 3 perfsift --db a.db import \
 		$F/mail/robot-thread.mbox >>out 2>err &&
+	perfsift --db a.db import --format lkp-table \
+		$D/lkp-table/bad-row-columns/input >>out 2>>err &&
 	perfsift --db a.db commits import --repo repo >>out &&
 	perfsift --db a.db metrics --set-direction "fio.*lat*=lower" >>out &&
 	canon a.db >a.canon &&
-	for kind in import source meta variant vparam metric position run \
-		sample series hist aggregate run_values commit direction; do
+	for kind in import source meta table skip variant vparam metric \
+		position run sample series hist aggregate run_values commit \
+		direction; do
 		grep -q "^$kind|" a.canon || { echo "no $kind rows"; exit 1; }
 	done
 '

@@ -99,7 +99,7 @@ test_expect_success 'one data set imported into both backends' '
 		for i in $(seq 1 12); do
 			perfsift --db "$db" import -q c$i.csv || return 1
 		done &&
-		for d in "$SRC"/tests/data/fio-dir/rr "$SRC"/tests/data/mmtests-tree/work \
+		for d in "$SRC"/tests/data/fio-dir/rr/input "$SRC"/tests/data/mmtests-tree/work \
 			 "$SRC"/tests/data/lkp-tree/local-kernel/input \
 			 "$SRC"/tests/data/procfs/*/input; do
 			case "$d" in */bad-*) continue ;; esac

@@ -677,6 +677,11 @@ static int start_part(struct mail_reader *r, int fields)
 	if (t && ctype_param(t, ph.ctype_len, "charset", &r->tmp) &&
 	    r->tmp.len < sizeof(r->charset))
 		memcpy(r->charset, r->tmp.buf, r->tmp.len + 1);
+	r->flowed = t && ctype_param(t, ph.ctype_len, "format", &r->tmp) &&
+		    !strcasecmp(r->tmp.buf, "flowed");
+	r->delsp = r->flowed &&
+		   ctype_param(t, ph.ctype_len, "delsp", &r->tmp) &&
+		   !strcasecmp(r->tmp.buf, "yes");
 	return 0;
 }
 
@@ -698,6 +703,8 @@ void mail_reader_init(struct mail_reader *r, struct input *in, int kind)
 	sbuf_init_capped(&r->dec, INPUT_LINE_MAX);
 	sbuf_init(&r->line, 0);
 	sbuf_init(&r->tmp, 0);
+	sbuf_init_capped(&r->joined, INPUT_LINE_MAX);
+	sbuf_init(&r->ahead, 0);
 	for (i = 0; i < ARRAY_SIZE(r->fields); i++)
 		sbuf_init(&r->fields[i], 0);
 	r->state = S_DONE;
@@ -712,6 +719,8 @@ void mail_reader_release(struct mail_reader *r)
 	sbuf_release(&r->dec);
 	sbuf_release(&r->line);
 	sbuf_release(&r->tmp);
+	sbuf_release(&r->joined);
+	sbuf_release(&r->ahead);
 	for (i = 0; i < ARRAY_SIZE(r->fields); i++)
 		sbuf_release(&r->fields[i]);
 	if (r->cd)
@@ -740,6 +749,8 @@ int mail_next_message(struct mail_reader *r, struct mail_msg *msg)
 		return 0;
 	free_bounds(r);
 	reset_text(r);
+	r->has_ahead = 0;
+	r->flowed = r->delsp = 0;
 	sbuf_reset(&r->hdr);
 	for (i = 0; i < ARRAY_SIZE(r->fields); i++)
 		sbuf_reset(&r->fields[i]);
@@ -758,6 +769,7 @@ int mail_next_message(struct mail_reader *r, struct mail_msg *msg)
 		r->state = S_TEXT;
 		r->enc = ENC_PLAIN;
 		r->charset[0] = '\0';
+		r->flowed = r->delsp = 0;
 		return 1;
 	}
 	while ((rc = raw_next(r)) > 0) {
@@ -806,6 +818,9 @@ static void give_line(struct mail_reader *r, struct mail_line *out,
 	out->prefix_len = p;
 	out->lineno = lineno;
 	out->quote_depth = depth;
+	/* RFC 3676 4.3: "-- " is the signature separator, never flowed */
+	out->flowed = r->flowed && out->len && s[n - 1] == ' ' &&
+		      !(out->len == 3 && !memcmp(out->text, "-- ", 3));
 }
 
 /* A complete decoded line waiting in r->dec: give it out (1) or 0. */
@@ -973,6 +988,89 @@ int mail_next_line(struct mail_reader *r, struct mail_line *out)
 		if (decode_line(r, s, n, ln) < 0)
 			return broken(r);
 	}
+}
+
+/* ---- format=flowed ------------------------------------------------ */
+
+/* Keep l (borrowed from the reader) to be given out next. */
+static void hold_ahead(struct mail_reader *r, const struct mail_line *l)
+{
+	size_t pre = l->prefix_len;
+
+	sbuf_reset(&r->ahead);
+	sbuf_add(&r->ahead, l->text - pre, pre + l->len);
+	r->ahead_line = *l;
+	r->ahead_line.text = r->ahead.buf + pre;
+	r->has_ahead = 1;
+}
+
+/* RFC 3676 4.4: a flowed line's first space is stuffing. */
+static void unstuff(struct mail_line *l)
+{
+	if (l->quote_depth == 0 && l->len && l->text[0] == ' ') {
+		l->text++;
+		l->len--;
+		l->prefix_len++;
+	}
+}
+
+int mail_next_unflowed(struct mail_reader *r, struct mail_line *out)
+{
+	struct mail_line l;
+	int rc;
+
+	if (r->has_ahead) {
+		r->has_ahead = 0;
+		l = r->ahead_line;
+		/* the copy outlives this call: give it from joined */
+		sbuf_reset(&r->joined);
+		sbuf_add(&r->joined, l.text - l.prefix_len,
+			 l.prefix_len + l.len);
+		l.text = r->joined.buf + l.prefix_len;
+	} else {
+		rc = mail_next_line(r, &l);
+		if (rc <= 0)
+			return rc;
+		if (!l.flowed && !r->flowed) {
+			*out = l;
+			return 1;
+		}
+		sbuf_reset(&r->joined);
+		sbuf_add(&r->joined, l.text - l.prefix_len,
+			 l.prefix_len + l.len);
+		l.text = r->joined.buf + l.prefix_len;
+	}
+	if (r->flowed)
+		unstuff(&l);
+	*out = l;
+	while (out->flowed) {
+		struct mail_line next;
+		size_t keep;
+
+		rc = mail_next_line(r, &next);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			break;
+		if (next.quote_depth != out->quote_depth) {
+			hold_ahead(r, &next);
+			break;
+		}
+		unstuff(&next);
+		keep = (size_t)(out->text - r->joined.buf);
+		if (r->delsp)
+			sbuf_setlen(&r->joined, r->joined.len - 1);
+		if (sbuf_grow_capped(&r->joined, next.len + 1) < 0) {
+			error("%s:%ld: a flowed line longer than %u bytes",
+			      r->in->path, out->lineno, INPUT_LINE_MAX);
+			return broken(r);
+		}
+		sbuf_add(&r->joined, next.text, next.len);
+		out->text = r->joined.buf + keep;
+		out->len = r->joined.len - keep;
+		out->flowed = next.flowed;
+	}
+	return 1;
 }
 
 /* ---- detection ---------------------------------------------------- */

@@ -110,6 +110,12 @@ struct mail_line {
 	size_t prefix_len;	/* bytes of quote prefix stripped */
 	long lineno;		/* raw file line on which the line starts */
 	int quote_depth;	/* ">" levels stripped: "> > x" is 2 */
+	/*
+	 * 1: the line is of a format=flowed part (RFC 3676) and ends in a
+	 * space: it goes on in the next line of the same quote depth
+	 * (mail_next_unflowed() joins them)
+	 */
+	int flowed;
 };
 
 /* The reader; the fields after kind are private. */
@@ -133,6 +139,7 @@ struct mail_reader {
 	/* the text part being read */
 	int enc;
 	char charset[64];
+	int flowed, delsp;	/* format=flowed, DelSp=yes */
 	struct sbuf dec;	/* decoded bytes not given out yet, capped */
 	size_t dec_pos;
 	long dec_line;		/* raw line of the line starting at dec_pos */
@@ -143,6 +150,10 @@ struct mail_reader {
 	struct sbuf tmp;	/* encoded-word bytes, parameter values */
 	void *cd;		/* iconv_t to UTF-8 from cd_charset, or NULL */
 	char cd_charset[64];
+	/* mail_next_unflowed(): the line joined, and one read ahead */
+	struct sbuf joined, ahead;
+	struct mail_line ahead_line;
+	int has_ahead;
 };
 
 /*
@@ -168,5 +179,16 @@ int mail_next_message(struct mail_reader *r, struct mail_msg *msg);
  * returning 0 until mail_next_message().
  */
 int mail_next_line(struct mail_reader *r, struct mail_line *line);
+
+/*
+ * mail_next_line() with the lines of a format=flowed part joined as RFC
+ * 3676 4.2 says: a line that ends in a space goes on in the next one of
+ * the same quote depth (the space removed with DelSp=yes), and a line's
+ * stuffed leading space is dropped.  The joined line has the raw line
+ * of its first piece, and is at most INPUT_LINE_MAX bytes (longer: the
+ * message is broken, as for mail_next_line()).  Lines of other parts
+ * are given as they are.  Returns as mail_next_line() does.
+ */
+int mail_next_unflowed(struct mail_reader *r, struct mail_line *line);
 
 #endif

@@ -355,6 +355,15 @@ struct import_ctx {
 	long nr_skipped;			/* members no importer knew */
 	long nr_warnings;
 	/*
+	 * 1: a row that cannot be read refuses the import (--strict);
+	 * 0: it is skipped with a warning (db_skip_row()).
+	 */
+	int strict;
+	/* the tables a text parser found (db_table_begin()), owned */
+	struct text_table *tables;
+	size_t nr_tables, alloc_tables;
+	long nr_skips;				/* rows skipped, all tables */
+	/*
 	 * Set with error() when the command line, not the input, is wrong
 	 * (overrides that would merge variants): the driver reports the
 	 * result as a usage error, exit 2, whatever the parser returned.
@@ -383,6 +392,8 @@ int db_import_delete(struct db *db, int64_t import_id);
  */
 int db_import_meta(struct import_ctx *ctx, int message, const char *key,
 		   const char *value);
+/* Name the import's format once its parsers are done.  0 or -1. */
+int db_import_set_format(struct import_ctx *ctx, const char *format);
 /*
  * Was path imported before with this file_size (bytes on disk)?  Was
  * this content (sha256_hex) imported before?  1, 0, or -1 after error().
@@ -499,6 +510,38 @@ int db_emit_source(struct import_ctx *ctx, const char *member_path);
 /* A warning about the input: "path:line: text"; counted. */
 void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Tables read from text (pasted in mail, kept as a file): a parser
+ * names each table where it starts, counts the rows it read, and names
+ * each row it could not read.  They are written with the import
+ * (db_tables_flush(), by the driver) into import_tables and
+ * import_skips, so that `perfsift show` can say what did not come in.
+ */
+struct text_table {
+	long line;		/* its first line */
+	char kind[16];		/* "lkp", "lkp-fail", "mmtests", ... */
+	char *title;		/* owned: its benchmark or heading, or NULL */
+	int columns;		/* the variants it compares */
+	long rows_read, rows_skipped;
+};
+/*
+ * A new table of kind at line (title may be NULL); the rows that follow
+ * are its.  Returns its number (1-based).
+ */
+int db_table_begin(struct import_ctx *ctx, long line, const char *kind,
+		   const char *title, int columns);
+/* A row of the current table was read. */
+void db_table_row(struct import_ctx *ctx);
+/*
+ * A row (text, as read) of the current table (or of none) that cannot be
+ * read, for the reason fmt says: with ctx->strict, error("path:line:
+ * reason") and -1; else a warning, the row recorded as skipped, and 0.
+ */
+int db_skip_row(struct import_ctx *ctx, long line, const char *text,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Write the tables and skipped rows found so far; 0 or -1 after error(). */
+int db_tables_flush(struct import_ctx *ctx);
 int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		      long line);
 

@@ -357,6 +357,8 @@ int db_import_delete(struct db *db, int64_t import_id)
 		"DELETE FROM aggregates WHERE import_id = ?1",
 		"DELETE FROM sources WHERE import_id = ?1",
 		"DELETE FROM import_meta WHERE import_id = ?1",
+		"DELETE FROM import_tables WHERE import_id = ?1",
+		"DELETE FROM import_skips WHERE import_id = ?1",
 		"DELETE FROM import_metrics WHERE import_id = ?1",
 		"DELETE FROM imports WHERE id = ?1",
 		"DELETE FROM gone_variants WHERE id IN (SELECT variant_id FROM "
@@ -387,6 +389,8 @@ int db_import_delete(struct db *db, int64_t import_id)
 	return 0;
 }
 
+static void tables_free(struct import_ctx *ctx);
+
 void db_import_end(struct import_ctx *ctx)
 {
 	ctx->nr_pend = 0;
@@ -398,6 +402,7 @@ void db_import_end(struct import_ctx *ctx)
 	series_buf_free(ctx->series);
 	ctx->series = NULL;
 	ctx->run_id = 0;
+	tables_free(ctx);
 }
 
 void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
@@ -420,6 +425,158 @@ void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
 		ctx->nr_warnings++;
 	}
 	sbuf_release(&sb);
+}
+
+/* ---- tables read from text ---- */
+
+int db_table_begin(struct import_ctx *ctx, long line, const char *kind,
+		   const char *title, int columns)
+{
+	struct text_table *t;
+
+	ALLOC_GROW(ctx->tables, ctx->nr_tables + 1, ctx->alloc_tables);
+	t = &ctx->tables[ctx->nr_tables++];
+	memset(t, 0, sizeof(*t));
+	t->line = line;
+	snprintf(t->kind, sizeof(t->kind), "%s", kind);
+	t->title = title && *title ? xstrdup(title) : NULL;
+	t->columns = columns;
+	return (int)ctx->nr_tables;
+}
+
+void db_table_row(struct import_ctx *ctx)
+{
+	if (ctx->nr_tables)
+		ctx->tables[ctx->nr_tables - 1].rows_read++;
+}
+
+/*
+ * s as the database keeps text: a tab becomes a blank, other control
+ * characters and bytes that are not UTF-8 a '?' (a skipped row is kept
+ * to be shown, not to be parsed again).  Returns a new string.
+ */
+static char *printable(const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = 1, i;
+
+		if (*p >= 0xc2 && *p <= 0xf4)
+			n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
+		for (i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				break;
+		if (*p == '\t') {
+			sbuf_addch(&sb, ' ');
+		} else if (*p < 0x20 || *p == 0x7f || (*p >= 0x80 && (n == 1 ||
+							       i < n))) {
+			sbuf_addch(&sb, '?');
+			n = 1;
+		} else {
+			sbuf_add(&sb, (const char *)p, n);
+		}
+		p += n;
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+int db_skip_row(struct import_ctx *ctx, long line, const char *text,
+		const char *fmt, ...)
+{
+	struct sbuf why = SBUF_INIT;
+	struct stmt *st;
+	char *row;
+	va_list ap;
+	int rc;
+
+	NOT_RECORDING(ctx);
+	va_start(ap, fmt);
+	sbuf_vaddf(&why, fmt, ap);
+	va_end(ap);
+	if (ctx->strict) {
+		rc = error("%s:%ld: %s", ctx->path, line, why.buf);
+		sbuf_release(&why);
+		return rc;
+	}
+	db_warn(ctx, line, "%s: row skipped", why.buf);
+	if (ctx->nr_tables)
+		ctx->tables[ctx->nr_tables - 1].rows_skipped++;
+	ctx->nr_skips++;
+	st = db_prepare(ctx->db, "INSERT INTO import_skips(import_id, seq, "
+			"line, table_seq, reason, text) VALUES (?1, ?2, ?3, "
+			"?4, ?5, ?6)");
+	if (!st) {
+		sbuf_release(&why);
+		return -1;
+	}
+	row = printable(text);
+	stmt_bind_int64(st, 1, ctx->import_id);
+	stmt_bind_int64(st, 2, ctx->nr_skips);
+	stmt_bind_int64(st, 3, line);
+	if (ctx->nr_tables)
+		stmt_bind_int64(st, 4, (int64_t)ctx->nr_tables);
+	else
+		stmt_bind_null(st, 4);
+	stmt_bind_text(st, 5, why.buf, -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 6, row, -1, SQLITE_TRANSIENT);
+	rc = stmt_step(st);
+	stmt_finalize(st);
+	free(row);
+	sbuf_release(&why);
+	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, line);
+}
+
+int db_tables_flush(struct import_ctx *ctx)
+{
+	struct stmt *st;
+	size_t i;
+	int rc = SQLITE_DONE;
+
+	NOT_RECORDING(ctx);
+	if (!ctx->nr_tables)
+		return 0;
+	st = db_prepare(ctx->db, "INSERT INTO import_tables(import_id, seq, "
+			"line, kind, title, columns, rows_read, rows_skipped) "
+			"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT "
+			"(import_id, seq) DO UPDATE SET rows_read = "
+			"excluded.rows_read, rows_skipped = "
+			"excluded.rows_skipped");
+	if (!st)
+		return -1;
+	for (i = 0; i < ctx->nr_tables && rc == SQLITE_DONE; i++) {
+		const struct text_table *t = &ctx->tables[i];
+		char *title = t->title ? printable(t->title) : NULL;
+
+		stmt_bind_int64(st, 1, ctx->import_id);
+		stmt_bind_int64(st, 2, (int64_t)i + 1);
+		if (t->line > 0)
+			stmt_bind_int64(st, 3, t->line);
+		else
+			stmt_bind_null(st, 3);
+		stmt_bind_text(st, 4, t->kind, -1, SQLITE_TRANSIENT);
+		bind_text_or_null(st, 5, title);
+		stmt_bind_int(st, 6, t->columns);
+		stmt_bind_int64(st, 7, t->rows_read);
+		stmt_bind_int64(st, 8, t->rows_skipped);
+		rc = stmt_step(st);
+		stmt_reset(st);
+		free(title);
+	}
+	stmt_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, 0);
+}
+
+static void tables_free(struct import_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nr_tables; i++)
+		free(ctx->tables[i].title);
+	free(ctx->tables);
+	ctx->tables = NULL;
+	ctx->nr_tables = ctx->alloc_tables = 0;
 }
 
 /*
@@ -591,26 +748,27 @@ static int check_params(struct import_ctx *ctx, long line,
 }
 
 /*
- * Overrides may not put two variants the input tells apart into one row
- * of a comparison: two different natural identities (as the input names
- * them) that end with the same testcase, machine and params.  Variants
- * that differ there stay apart (an MMTests work/log whose runs are its
- * tests, given one --label).  ctx->first_variant keeps, across the
- * results of one command, "row\x1enatural\x1d" per natural variant seen.
+ * Overrides must not merge two variants the inputs tell apart (two
+ * commits in a CSV, two runs of a work/log, the columns of a table).
+ * --label, --kernel and --commit name one variant: two that would end in
+ * the same row of a comparison (the same testcase, machine and params)
+ * under them are merged by them.  --machine and --testcase name what the
+ * variants share: they merge two only when those become one variant
+ * altogether.  row is where this variant ends under the overrides, as
+ * the rule for the flags given says; ctx->first_variant keeps, across
+ * the results of one command, "row\x1enatural\x1d" per natural variant
+ * seen.  0, or -1 after error() (a usage error).
  */
 static int check_merge(struct import_ctx *ctx, const struct sbuf *natural,
-		       const char *testcase, const char *machine,
-		       const char *canon)
+		       const struct sbuf *row, const char *flags)
 {
-	struct sbuf row = SBUF_INIT, entry = SBUF_INIT;
+	struct sbuf entry = SBUF_INIT;
 	const char *p;
 	int ret = 0;
 
 	if (!ctx->first_variant)
 		BUG("overrides without a first_variant slot");
-	sbuf_addf(&row, "%s|%s|%s", or_empty(testcase), or_empty(machine),
-		  canon);
-	sbuf_addf(&entry, "%s\x1e%s\x1d", row.buf, natural->buf);
+	sbuf_addf(&entry, "%s\x1e%s\x1d", row->buf, natural->buf);
 	p = *ctx->first_variant ? *ctx->first_variant : "";
 	if (strstr(p, entry.buf))
 		goto out;	/* seen: this variant again */
@@ -619,12 +777,12 @@ static int check_merge(struct import_ctx *ctx, const struct sbuf *natural,
 
 		if (!rs || !gs)
 			BUG("first_variant '%s'", p);
-		if ((size_t)(rs - p) == row.len && !memcmp(p, row.buf, row.len)) {
+		if ((size_t)(rs - p) == row->len &&
+		    !memcmp(p, row->buf, row->len)) {
 			error("%s: the input holds several variants (%.*s and "
-			      "%s); --label, --kernel, --commit, --machine and "
-			      "--testcase would merge them: import it without "
+			      "%s); %s would merge them: import it without "
 			      "them", ctx->path, (int)(gs - rs - 1), rs + 1,
-			      natural->buf);
+			      natural->buf, flags);
 			ctx->usage_error = 1;
 			ret = -1;
 			goto out;
@@ -639,7 +797,6 @@ static int check_merge(struct import_ctx *ctx, const struct sbuf *natural,
 		*ctx->first_variant = joined;
 	}
 out:
-	sbuf_release(&row);
 	sbuf_release(&entry);
 	return ret;
 }
@@ -664,7 +821,7 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 	size_t nr_kv = 0, i;
 	struct stmt *st;
 	int64_t v;
-	int rc, ret = -1, merging;
+	int rc, ret = -1, merging, selecting;
 
 	if (!o)
 		o = &none;
@@ -684,8 +841,8 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 	 * The variant as the input names it, before any override: only
 	 * overrides can merge two of them (check_merge())
 	 */
-	merging = o->label || o->kernel || o->commit || o->machine ||
-		  o->testcase;
+	selecting = o->label || o->kernel || o->commit;
+	merging = selecting || o->machine || o->testcase;
 	if (merging) {
 		const char *f[] = { label, kernel, commit, machine, testcase };
 
@@ -718,14 +875,32 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 		canonical_into(&sb, kv, nr_kv);
 		canon = sbuf_detach(&sb, NULL);
 	}
-	if (merging && check_merge(ctx, &natural, testcase, machine, canon))
-		goto out;
 	{
 		const char *f[] = { v_label, kernel, v_commit, machine,
 				    testcase };
 
 		add_fields(&key, '\0', f, ARRAY_SIZE(f));
 		sbuf_addstr(&key, canon);
+	}
+	if (merging) {
+		struct sbuf row = SBUF_INIT;
+
+		if (selecting) {
+			sbuf_addf(&row, "%s|%s|%s", or_empty(testcase),
+				  or_empty(machine), canon);
+		} else {
+			const char *f[] = { v_label, kernel, v_commit,
+					    machine, testcase };
+
+			add_fields(&row, '|', f, ARRAY_SIZE(f));
+			sbuf_addstr(&row, canon);
+		}
+		rc = check_merge(ctx, &natural, &row, selecting ?
+				 "--label, --kernel and --commit name one "
+				 "variant and" : "--machine and --testcase");
+		sbuf_release(&row);
+		if (rc)
+			goto out;
 	}
 	if (strmap_get(&ctx->db->variant_ids, key.buf, key.len, id)) {
 		ret = 0;
@@ -1414,6 +1589,22 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		return -1;
 	ctx->nr_aggregates++;
 	return 0;
+}
+
+int db_import_set_format(struct import_ctx *ctx, const char *format)
+{
+	struct stmt *st;
+	int rc;
+
+	NOT_RECORDING(ctx);
+	st = db_prepare(ctx->db, "UPDATE imports SET format = ?1 WHERE id = ?2");
+	if (!st)
+		return -1;
+	stmt_bind_text(st, 1, format, -1, SQLITE_TRANSIENT);
+	stmt_bind_int64(st, 2, ctx->import_id);
+	rc = stmt_step(st);
+	stmt_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, 0);
 }
 
 int db_import_meta(struct import_ctx *ctx, int message, const char *key,

@@ -82,7 +82,7 @@ static void idmap_clear(struct idmap *m)
 enum {
 	S_IMPORTS, S_SOURCES, S_META, S_VARIANT, S_VPARAMS, S_METRIC,
 	S_IMETRICS, S_RUNS, S_SAMPLES, S_SERIES, S_HISTS, S_AGGS, S_COMMITS,
-	S_DIRS, S_NR,
+	S_DIRS, S_TABLES, S_SKIPS, S_NR,
 };
 
 static const char *const src_sql[S_NR] = {
@@ -117,13 +117,17 @@ static const char *const src_sql[S_NR] = {
 		"commits ORDER BY position, sha",
 	[S_DIRS] = "SELECT pattern, direction FROM metric_directions "
 		"ORDER BY pattern",
+	[S_TABLES] = "SELECT seq, line, kind, title, columns, rows_read, "
+		"rows_skipped FROM import_tables WHERE import_id = ? ORDER BY seq",
+	[S_SKIPS] = "SELECT seq, line, table_seq, reason, text FROM "
+		"import_skips WHERE import_id = ? ORDER BY seq",
 };
 
 /* Written to the target. */
 enum {
 	T_HAS_HASH, T_IMPORT, T_SOURCE, T_META, T_FIND_VARIANT, T_VARIANT,
 	T_VPARAM, T_METRIC, T_IMETRIC, T_RUN, T_SAMPLE, T_SERIES, T_HIST,
-	T_AGG, T_COMMIT, T_DIR, T_NR_COMMITS, T_NR,
+	T_AGG, T_COMMIT, T_DIR, T_NR_COMMITS, T_TABLE, T_SKIP, T_NR,
 };
 
 static const char *const dst_sql[T_NR] = {
@@ -136,6 +140,11 @@ static const char *const dst_sql[T_NR] = {
 		"RETURNING id",
 	[T_META] = "INSERT INTO import_meta(import_id, key, value) VALUES "
 		"(?,?,?)",
+	[T_TABLE] = "INSERT INTO import_tables(import_id, seq, line, kind, "
+		"title, columns, rows_read, rows_skipped) VALUES "
+		"(?,?,?,?,?,?,?,?)",
+	[T_SKIP] = "INSERT INTO import_skips(import_id, seq, line, table_seq, "
+		"reason, text) VALUES (?,?,?,?,?,?)",
 	[T_FIND_VARIANT] = "SELECT id FROM variants WHERE label = ? AND "
 		"kernel = ? AND commit_sha = ? AND machine = ? AND "
 		"testcase = ? AND params = ?",
@@ -384,7 +393,10 @@ static int variant(struct pusher *p, int64_t src, int64_t *id)
 	return 0;
 }
 
-/* The import's members (sources) and mail headers. */
+/*
+ * The import's members (sources), mail headers, and the tables it read
+ * from text with the rows it skipped.
+ */
 static int copy_sources_meta(struct pusher *p, int64_t from_id, int64_t id)
 {
 	struct stmt *s = p->s[S_SOURCES], *t = p->t[T_SOURCE];
@@ -405,7 +417,11 @@ static int copy_sources_meta(struct pusher *p, int64_t from_id, int64_t id)
 	stmt_reset(s);
 	if (r < 0)
 		return -1;
-	return copy_children(p, p->s[S_META], p->t[T_META], from_id, id, 1);
+	return copy_children(p, p->s[S_META], p->t[T_META], from_id, id, 1) ||
+	       copy_children(p, p->s[S_TABLES], p->t[T_TABLE], from_id, id,
+			     6) ||
+	       copy_children(p, p->s[S_SKIPS], p->t[T_SKIP], from_id, id, 4) ?
+		       -1 : 0;
 }
 
 /* The order the import reported its metrics in. */

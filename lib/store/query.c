@@ -688,6 +688,41 @@ void aggregate_rows_free(struct aggregate_row *rows, size_t nr)
 	free(rows);
 }
 
+static void skip_row_fn(struct stmt *st, void *data)
+{
+	struct skip_row *k = rows_next(data);
+
+	k->path = col_dup_empty(st, 0);
+	k->message = stmt_column_int(st, 1);
+	k->line = (long)stmt_column_int64(st, 2);
+	k->reason = col_dup_empty(st, 3);
+	k->text = col_dup_empty(st, 4);
+}
+
+int query_skips(struct db *db, const struct run_filter *f,
+		struct skip_row **rows, size_t *nr)
+{
+	return collect(db, "SELECT i.path, coalesce(i.message, 0), s.line, "
+			   "s.reason, s.text FROM import_skips s JOIN imports i "
+			   "ON i.id = s.import_id WHERE s.import_id IN (SELECT "
+			   "r.import_id FROM aggregates r JOIN variants v ON "
+			   "v.id = r.variant_id", NO_GLOB, f, 1,
+		       ") ORDER BY s.import_id, s.seq", skip_row_fn,
+		       sizeof(**rows), rows, nr);
+}
+
+void skip_rows_free(struct skip_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(rows[i].path);
+		free(rows[i].reason);
+		free(rows[i].text);
+	}
+	free(rows);
+}
+
 /* ---- samples ---- */
 
 static void sample_row_fn(struct stmt *st, void *data)

@@ -192,4 +192,18 @@ int query_aggregates(struct db *db, const struct run_filter *f,
 		     size_t *nr);
 void aggregate_rows_free(struct aggregate_row *rows, size_t nr);
 
+/*
+ * The rows skipped (schema 0009) by the imports that gave the filtered
+ * variants their aggregates: where, why, and the row as read; in import
+ * order.
+ */
+struct skip_row {
+	char *path, *reason, *text;
+	long line;
+	int message;		/* the message's number in its file; 0 */
+};
+int query_skips(struct db *db, const struct run_filter *f,
+		struct skip_row **rows, size_t *nr);
+void skip_rows_free(struct skip_row *rows, size_t nr);
+
 #endif

@@ -60,6 +60,45 @@ TEST(detect)
 	check(!importer_find("nosuch"));
 }
 
+/* mmtests-table's score of head (a plain file's first bytes). */
+static int mmtests_score(const char *head)
+{
+	const struct importer *imp = importer_find("mmtests-table");
+
+	return imp->detect("x", head, strlen(head));
+}
+
+TEST(detect_mmtests_table)
+{
+	/* as compare-kernels prints it */
+	check_int(75, mmtests_score(
+		"ebizzy\n"
+		"                       6.1            6.1\n"
+		"                   vanilla        patched\n"
+		"Hmean  rsec-4    80.00 (   0.00%)    77.00 *  -3.75%*\n"));
+	/* quoted in a reply, its blanks collapsed by an archive */
+	check_int(75, mmtests_score(
+		"On Tue, A. Developer wrote:\n"
+		"> > ebizzy\n"
+		"> > 3.11.0-rc3 3.11.0-rc3\n"
+		"> > vanilla fairzone-v2r5\n"
+		"> > Mean 1 7353.60 ( 0.00%) 6782.00 ( -7.77%)\n"));
+	/* a monitor of 2013: no label, no percentages */
+	check_int(75, mmtests_score(
+		">                mmotm       mmotm\n"
+		">               unfair     fairpcp\n"
+		"> Page Ins     1401120       42656\n"));
+	/* prose and lkp's rows are not tables */
+	check_int(0, mmtests_score(
+		"The results are below\n"
+		"     12345 \xc2\xb1  2%      +5.0%      12960        "
+		"will-it-scale.per_process_ops\n"));
+	check_int(0, mmtests_score(
+		"Function                            old     new   delta\n"
+		"foo                                 100     120     +20\n"));
+	check_int(0, mmtests_score(""));
+}
+
 TEST(driver)
 {
 	struct import_opts o = { 0 };
@@ -344,6 +383,7 @@ int main(void)
 	if (mkdir(tmpdir, 0700))
 		BUG("cannot make %s", tmpdir);
 	test_detect();
+	test_detect_mmtests_table();
 	test_driver();
 	test_pipeline();
 	test_batch();

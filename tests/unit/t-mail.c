@@ -500,6 +500,87 @@ out:
 	free(txt);
 }
 
+/* The message of text as mail_next_unflowed() gives it. */
+static char *dump_unflowed(const char *text, struct sbuf *errs)
+{
+	struct sbuf out = SBUF_INIT;
+	struct input in;
+	struct mail_reader r;
+	struct mail_msg m;
+	struct mail_line l;
+	char *p = tmp_path("mail");
+	int rc;
+
+	write_file(p, text, strlen(text));
+	sbuf_reset(errs);
+	err_capture(errs);
+	if (input_open(&in, p, -1) == 0) {
+		mail_reader_init(&r, &in, MAIL_DETECT);
+		while ((rc = mail_next_message(&r, &m)) > 0) {
+			while ((rc = mail_next_unflowed(&r, &l)) > 0) {
+				check_int(strlen(l.text), l.len);
+				sbuf_addf(&out, "%ld:%d|%s\n", l.lineno,
+					  l.quote_depth, l.text);
+			}
+			if (rc < 0)
+				sbuf_addstr(&out, "broken\n");
+		}
+		mail_reader_release(&r);
+	}
+	input_close(&in);
+	err_capture(NULL);
+	unlink(p);
+	free(p);
+	return sbuf_detach(&out, NULL);
+}
+
+#define check_unflowed(text, expect) do { \
+	struct sbuf errs_ = SBUF_INIT; \
+	char *got_ = dump_unflowed(text, &errs_); \
+	check_str("", errs_.buf); \
+	check_str(expect, got_); \
+	free(got_); \
+	sbuf_release(&errs_); \
+} while (0)
+
+TEST(format_flowed)
+{
+	/* a row wrapped by Thunderbird: numbers, then the name */
+	check_unflowed(HDR "Content-Type: text/plain; charset=utf-8; "
+		       "format=flowed\n\n"
+		       ">>        1.97 \xc2\xb1 11%      +0.9        2.88 \n"
+		       ">> perf-profile.calltrace.x \n"
+		       ">>\n"
+		       ">>        0.00            +0.9        0.93\n"
+		       "fixed line\n"
+		       " stuffed line\n"
+		       "flowed at depth 0 \n"
+		       "> is not joined to depth 1\n"
+		       "-- \n"
+		       "sig\n",
+		       "5:2|       1.97 \xc2\xb1 11%      +0.9        2.88 "
+		       "perf-profile.calltrace.x \n"
+		       "8:2|       0.00            +0.9        0.93\n"
+		       "9:0|fixed line\n"
+		       "10:0|stuffed line\n"
+		       "11:0|flowed at depth 0 \n"
+		       "12:1|is not joined to depth 1\n"
+		       "13:0|-- \n"
+		       "14:0|sig\n");
+	/* DelSp=yes: the space before the break goes */
+	check_unflowed(HDR "Content-Type: text/plain; format=flowed; "
+		       "delsp=yes\n\n"
+		       "vm-scala \nbility.throughput\n",
+		       "5:0|vm-scalability.throughput\n");
+	/* not flowed: trailing spaces and leading blanks stay */
+	check_unflowed(HDR "\n  a \nb\n", "4:0|  a \n5:0|b\n");
+	/* quoted-printable under flowed: "=20" ends a flowed line */
+	check_unflowed(HDR "Content-Type: text/plain; format=flowed\n"
+		       "Content-Transfer-Encoding: quoted-printable\n\n"
+		       "one=20\ntwo\n",
+		       "6:0|one two\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -522,6 +603,7 @@ int main(int argc, char **argv)
 	test_crlf();
 	test_plain_text();
 	test_limits();
+	test_format_flowed();
 	test_samples(argc > 1 ? argv[1] : NULL);
 	if (chdir("/"))
 		test_fail("chdir /: %s", strerror(errno));
