@@ -4,8 +4,8 @@
 # "\n---\n" separators in its member order), the mail fixtures of
 # tests/fixtures/mail, MMTests logs directories (fuzz-mmtests' shape,
 # see tests/fuzz/fuzz-mmtests.c), and, when ../shared is
-# beside the tree, the samples it holds (procfs, lkp, fio; files under
-# 1 MB).  DIR is rebuilt; nothing is copied into the source tree.
+# beside the tree, the samples it holds (procfs, lkp, fio, the real
+# mails of emails/; files under 1 MB).  DIR is rebuilt; nothing is copied into the source tree.
 set -eu
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/fuzz-corpus.sh DIR}
@@ -58,7 +58,7 @@ if [ -d ../shared/samples ]; then
 		[ -d "$l" ] && mm_seed "$(basename "$(dirname "$l")")" "$l"
 	done
 	for f in ../shared/samples/procfs/* ../shared/samples/lkp/* \
-		 ../shared/samples/fio/*; do
+		 ../shared/samples/fio/* ../shared/samples/emails/*.txt; do
 		[ -f "$f" ] || continue
 		[ "$(stat -c %s "$f")" -lt 1000000 ] || continue
 		n=$((n + 1))

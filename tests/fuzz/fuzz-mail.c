@@ -3,7 +3,8 @@
  * read as a file through struct input, with the kind detected and then
  * forced to each of plain text, .eml and mbox, every message and every
  * line taken.  Besides crashes, leaks and undefined behaviour, what the
- * decoder gives is checked: each line and header valid UTF-8 without
+ * decoder gives is checked (and once more with format=flowed lines
+ * joined, mail_next_unflowed()): each line and header valid UTF-8 without
  * NUL or newline, its length right, its line number within the message
  * and never going back, the quote prefix where it says; a broken
  * message does not end an mbox.  Errors are expected and kept quiet.
@@ -55,7 +56,11 @@ static void check_str_field(const char *s)
 		abort();
 }
 
-static void read_all(int fd, int kind)
+/*
+ * unflowed: through mail_next_unflowed(), whose joined lines may take a
+ * stuffed blank into the prefix at depth 0
+ */
+static void read_all(int fd, int kind, int unflowed)
 {
 	struct input in;
 	struct mail_reader r;
@@ -87,18 +92,23 @@ static void read_all(int fd, int kind)
 		check_str_field(m.date);
 		check_str_field(m.in_reply_to);
 		check_str_field(m.references);
-		while ((rc = mail_next_line(&r, &l)) > 0) {
+		while ((rc = unflowed ? mail_next_unflowed(&r, &l) :
+				       mail_next_line(&r, &l)) > 0) {
 			const char *whole = l.text - l.prefix_len;
 
 			if (!clean_utf8(whole, l.len + l.prefix_len) ||
 			    l.text[l.len] != '\0' || l.lineno < last ||
 			    l.lineno < m.first_line || l.lineno > in.line ||
-			    (l.quote_depth > 0) != (l.prefix_len > 0) ||
-			    (l.prefix_len && !memchr(whole, '>', l.prefix_len)))
+			    strlen(l.text) != l.len)
+				abort();
+			if (!unflowed &&
+			    ((l.quote_depth > 0) != (l.prefix_len > 0) ||
+			     (l.prefix_len && !memchr(whole, '>', l.prefix_len))))
 				abort();
 			last = l.lineno;
 		}
-		if (mail_next_line(&r, &l) != 0)
+		if ((unflowed ? mail_next_unflowed(&r, &l) :
+				mail_next_line(&r, &l)) != 0)
 			abort();
 	}
 	if (mail_next_message(&r, &m) != 0)
@@ -120,7 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	err_capture(&errors);
 	for (kind = MAIL_DETECT; kind <= MAIL_MBOX; kind++)
-		read_all(fd, kind);
+		read_all(fd, kind, 0);
+	read_all(fd, MAIL_DETECT, 1);
 	err_capture(NULL);
 	sbuf_release(&errors);
 	return 0;
