@@ -153,6 +153,7 @@ printed() {
 # fresh database (a re-import of the same content is skipped by design),
 # check that stdout says EXPECT; med, lo and hi of the times in seconds,
 # rss_med, rss_lo and rss_hi of the peak RSS in MiB.  Returns 1 on failure.
+# With KEEP_DB=1 the last run's database stays, as $tmp/NAME-RUNS.db.
 imported() {
 	local name=$1 expect=$2 i db ts= rs=
 	shift 2
@@ -169,7 +170,8 @@ imported() {
 			fail "perfsift import $name: unexpected summary"
 			return 1
 		fi
-		rm -f "$db" "$db-wal" "$db-shm"
+		[ "${KEEP_DB:-0}" = 1 ] && [ "$i" = "$RUNS" ] ||
+			rm -f "$db" "$db-wal" "$db-shm"
 		ts="$ts $t_elapsed"
 		rs="$rs $(calc "$t_rss_kb / 1024")"
 	done
@@ -326,7 +328,8 @@ if [ -n "$sqlite_bin" ]; then
 				break
 			fi
 		fi
-		rm -f "$db" "$db-wal" "$db-shm"
+		[ "${KEEP_DB:-0}" = 1 ] && [ "$i" = "$RUNS" ] ||
+			rm -f "$db" "$db-wal" "$db-shm"
 		ts="$ts $t_elapsed"
 	done
 	if [ -n "$ts" ]; then
@@ -887,6 +890,53 @@ if [ "$BENCH_1GB" = 1 ]; then
 	gb_figs mbox1g "imported $n1g messages" "1 GB mbox" "$tmp/robot-1g.mbox"
 fi
 rm -f "$tmp/one.eml"
+
+# -------------------------------------- 8b. real LKML messages
+
+# the 31 real messages of ../shared/samples/emails (every table family
+# of issue 33: robot reports, quoted replies, MMTests posts, QP, flowed),
+# taken in turn 10,000 times, each with its own Message-ID
+emails=$srcdir/../shared/samples/emails
+if [ -d "$emails" ]; then
+	section "8b. an mbox of 10,000 real LKML messages (the 31 of" \
+		"samples/emails in turn; every text parser); floor: cat"
+	python3 - "$emails" 10000 >"$tmp/real.mbox" <<'PY'
+import os, re, sys
+
+src, n = sys.argv[1], int(sys.argv[2])
+files = sorted(f for f in os.listdir(src) if f.endswith(".txt"))
+msgs = []
+for f in files:
+    head, _, body = open(os.path.join(src, f), "rb").read().partition(b"\n\n")
+    head = re.sub(rb"(?im)^message-id:.*\n([ \t].*\n)*", b"", head + b"\n")
+    body = re.sub(rb"(?m)^From ", b">From ", body)
+    msgs.append((head, body))
+out = sys.stdout.buffer
+for i in range(n):
+    head, body = msgs[i % len(msgs)]
+    out.write(b"From bench@example.org Mon Jan  1 00:00:00 2025\n" + head +
+              b"Message-ID: <%d-bench@example.org>\n\n" % i + body.rstrip(b"\n") +
+              b"\n\n")
+PY
+	real_bytes=$(stat -c %s "$tmp/real.mbox")
+	cat_floor "$tmp/real.mbox" || true
+	if KEEP_DB=1 imported realmail "imported 10000 messages:" \
+		"$tmp/real.mbox"; then
+		real_rows=$(sqlite3 "$tmp/realmail-$RUNS.db" \
+			"SELECT sum(rows_read) FROM import_tables")
+		keep
+		mb_fig import_realmail_mbps "$(fmt %.1f "$(calc "$real_bytes / 1e6")") MB mbox: parse rate [MB/s]" \
+			"$real_bytes"
+		restore
+		per 10000
+		fig import_realmail_messages_per_s "  messages [messages/s]" int
+		restore
+		per "$real_rows"
+		fig import_realmail_rows_per_s "  table rows ($real_rows) [rows/s]" int
+		rss_fig import_realmail_rss_mib "  peak RSS [MiB]"
+	fi
+	rm -f "$tmp/real.mbox" "$tmp"/realmail-*.db*
+fi
 
 # ------------------------------------------------- 9. MMTests trees
 
