@@ -172,7 +172,9 @@ static int to_bytes(const char *s, int base, int64_t *out)
 	char *end;
 	long long v;
 
-	if (!isdigit((unsigned char)*s))
+	/* size's hex column has no 0x: "d11ac" starts with a letter */
+	if (!(base == 16 ? isxdigit((unsigned char)*s) :
+	      isdigit((unsigned char)*s)))
 		return -1;
 	errno = 0;
 	v = strtoll(s, &end, base);
