@@ -148,6 +148,23 @@ test_expect_success 'the HTML report: 87 rows of two runs, four tables' '
 	grep -F "stream.Elapsed	Duration	20.12	" dump
 '
 
+test_expect_success 'the HTML report compares: its MB/sec, Duration and Ops cells are the values' '
+	perfsift --db r.db compare TEST_RUN TEST_RUN_BUSY --all --json >c.json 2>err &&
+	! grep warning err &&
+	python3 -c "
+import json
+rows = json.load(open(\"c.json\"))[\"rows\"]
+assert len(rows) == 87, len(rows)
+both = [r for r in rows if r[\"base\"][\"mean\"] is not None and
+        r[\"vs\"][0][\"mean\"] is not None]
+assert len(both) == 87, len(both)
+by = {(r[\"metric\"]): r for r in rows}
+assert by[\"stream.copy\"][\"base\"][\"mean\"] == 19059.86, by[\"stream.copy\"]
+assert by[\"stream.copy\"][\"vs\"][0][\"mean\"] == 15234.88
+assert by[\"stream.Elapsed\"][\"base\"][\"stat\"] == \"Duration\"
+"
+'
+
 test_expect_success 'a percentage that does not follow from the values is warned about' '
 	sed "s/-16.22%/-6.22%/" fsmark.txt >bad.txt &&
 	rm -f r.db* &&

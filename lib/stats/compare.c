@@ -1772,11 +1772,17 @@ out:
 	return ret;
 }
 
-/* Which aggregate statistic stands for the mean, best first. */
+/*
+ * Which aggregate statistic stands for the mean, best first: the
+ * averages, then the one value a table prints of an operation that has
+ * no average (MMTests' Duration and Ops monitors; the 2020 single-value
+ * modules' Lat, MB/sec and Percentage).
+ */
 static int stat_rank(const char *stat)
 {
 	static const char *const order[] = {
 		"mean", "Amean", "Hmean", "Gmean", "avg", "average",
+		"Duration", "Ops", "Lat", "MB/sec", "Percentage",
 	};
 	size_t i;
 
