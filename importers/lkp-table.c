@@ -8,8 +8,8 @@
  * (or kernel, or name) of its column.
  *
  * How the format was worked out (research/lkp.md §1.4-1.6, §3, §7.1, the
- * robot reports in samples/lkp, and 17 real messages of 2015-2025 in
- * samples/emails, which are what broke the first version of this file):
+ * robot reports in samples/lkp, and the 17 real lkp messages of
+ * 2015-2025 in samples/emails, which tests/t2440 holds it to):
  *
  * - What lkp prints.  A table may start with a line of '=' and its axes:
  *   a line of keys joined by '/' and ending in ':', then a line of
@@ -143,7 +143,7 @@ struct lkp_table {
 	char *list[MAX_COLS];
 	size_t nr_list;
 	int list_lines;		/* entries read, kept as column.N */
-	/* the last line that could be column titles, and the one before */
+	/* the tokens of the last line, if it could be column titles */
 	char *cand[MAX_COLS];
 	size_t nr_cand;
 	char *heading;		/* owned: a line underlined by dashes */
@@ -155,8 +155,7 @@ struct lkp_table {
 	enum layout layout;
 	struct column col[MAX_COLS];
 	size_t nr_cols;
-	int untitled;		/* its columns are "<tag>-base" ... */
-	int nr_untitled;	/* untitled tables so far */
+	int nr_untitled;	/* tables without titles so far */
 	char *section;		/* owned: its heading, or NULL */
 	/*
 	 * The columns of every table so far (name or commit, and section):
@@ -692,8 +691,7 @@ static void set_columns(struct lkp_table *t, char **titles, size_t n)
 	int full = titles && t->nr_list == n;
 
 	free_columns(t);
-	t->untitled = !titles;
-	if (t->untitled)
+	if (!titles)
 		t->nr_untitled++;
 	for (i = 0; i < n; i++) {
 		struct column *c = &t->col[i];
@@ -1250,11 +1248,10 @@ static int fits_columns(const struct lkp_table *t, size_t plain)
  * A row, with or without a table around it.  1 if the line was taken as
  * one (read or skipped), 0 if it is not a row, -1 after error().
  */
-static int row(struct lkp_table *t, char *buf, const char *text, long lineno,
-	       int depth)
+static int row(struct lkp_table *t, char **tok, size_t n, const char *text,
+	       long lineno, int depth)
 {
-	char *tok[MAX_TOKENS + 1];
-	size_t n = tokenize(buf, tok, MAX_TOKENS), first, cols = 0;
+	size_t first, cols = 0;
 	const char *row_label;
 	int fail, contiguous, fits = 0, fresh, rc;
 
@@ -1318,10 +1315,9 @@ static int row(struct lkp_table *t, char *buf, const char *text, long lineno,
  * line): 1 if line reads so for the current table (or as a table of its
  * own).
  */
-static int wrapped_cells(const struct lkp_table *t, char *buf)
+static int wrapped_cells(const struct lkp_table *t, char **tok, size_t n)
 {
-	char *tok[MAX_TOKENS + 1];
-	size_t n = tokenize(buf, tok, MAX_TOKENS), p;
+	size_t p;
 
 	if (!n || n > MAX_TOKENS || !cell_start(tok[0]) ||
 	    strchr(tok[0], ':') || metric_name(tok[n - 1]))
@@ -1417,10 +1413,9 @@ static int list_line(struct lkp_table *t, const char *s)
 }
 
 /* Keep the line's tokens as the titles of a table that may follow. */
-static void remember_titles(struct lkp_table *t, char *buf)
+static void remember_titles(struct lkp_table *t, char **tok, size_t n)
 {
-	char *tok[MAX_TOKENS + 1];
-	size_t n = tokenize(buf, tok, MAX_TOKENS), i;
+	size_t i;
 
 	free_strs(t->cand, &t->nr_cand);
 	if (n < 2 || n > MAX_COLS)
@@ -1487,10 +1482,10 @@ static int dashes(struct lkp_table *t, const char *s, long lineno, int depth)
 }
 
 /* A header line; 1 if it was one. */
-static int header(struct lkp_table *t, char *buf, long lineno, int depth)
+static int header(struct lkp_table *t, char **tok, size_t n, long lineno,
+		  int depth)
 {
-	char *tok[MAX_TOKENS + 1];
-	size_t n = tokenize(buf, tok, MAX_TOKENS), cols = 0;
+	size_t cols = 0;
 	enum layout lay;
 	int contiguous;
 
@@ -1520,9 +1515,9 @@ static int header(struct lkp_table *t, char *buf, long lineno, int depth)
 static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno,
 			  int depth)
 {
-	char line[LINE_CAP], buf[LINE_CAP];
+	char line[LINE_CAP], buf[LINE_CAP], *tok[MAX_TOKENS + 1];
 	const char *s;
-	size_t len = strlen(raw);
+	size_t len = strlen(raw), n;
 	int rc;
 
 	/* trailing blanks mean nothing (lkp pads its header lines) */
@@ -1543,8 +1538,6 @@ static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno,
 
 	if (t->wrap.len) {
 		/* the name of the row above, alone on its line */
-		char *tok[2];
-
 		memcpy(buf, s, strlen(s) + 1);
 		if (tokenize(buf, tok, 1) == 1 && metric_name(tok[0]) &&
 		    t->wrap.len + len + 2 < sizeof(buf)) {
@@ -1555,7 +1548,8 @@ static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno,
 			memcpy(line, t->wrap.buf, t->wrap.len + 1);
 			sbuf_reset(&t->wrap);
 			memcpy(buf, line, strlen(line) + 1);
-			rc = row(t, buf, line, at, depth);
+			n = tokenize(buf, tok, MAX_TOKENS);
+			rc = row(t, tok, n, line, at, depth);
 			t->prev_line = lineno;
 			return rc < 0 ? -1 : 0;
 		}
@@ -1606,12 +1600,13 @@ static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno,
 	}
 	if (!*s)
 		goto done;	/* a blank line: tables go on after it */
+	/* one split of the line for all that read it by token */
 	memcpy(buf, s, strlen(s) + 1);
-	rc = row(t, buf, s, lineno, depth);
+	n = tokenize(buf, tok, MAX_TOKENS);
+	rc = row(t, tok, n, s, lineno, depth);
 	if (rc)
 		goto done;
-	memcpy(buf, s, strlen(s) + 1);
-	if (header(t, buf, lineno, depth))
+	if (header(t, tok, n, lineno, depth))
 		goto done;
 	if (all_of(s, "\\|")) {
 		t->last_row = lineno;	/* the glyphs under the header */
@@ -1619,8 +1614,7 @@ static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno,
 	}
 	if (dashes(t, s, lineno, depth))
 		goto done;
-	memcpy(buf, s, strlen(s) + 1);
-	if (wrapped_cells(t, buf)) {
+	if (wrapped_cells(t, tok, n)) {
 		sbuf_addstr(&t->wrap, s);
 		t->wrap_line = lineno;
 		goto done;
@@ -1643,8 +1637,7 @@ static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno,
 		t->st = ST_PARAMS;
 		goto done;
 	}
-	memcpy(buf, s, strlen(s) + 1);
-	remember_titles(t, buf);
+	remember_titles(t, tok, n);
 	free(t->last_text);
 	t->last_text = xstrdup(s);
 done:

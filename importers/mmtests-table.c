@@ -7,8 +7,8 @@
  *
  * How the format was worked out (research/mmtests.md §1.2-1.4, §2.1,
  * research/mmtests-2020-extractors.md §0.6-0.10, §9-11, the HTML report
- * in samples/mmtests, and 14 real messages of 2013-2024 in
- * samples/emails, which are what broke the first version of this file):
+ * in samples/mmtests, and the 14 real MMTests messages of 2013-2024 in
+ * samples/emails, which tests/t2441 holds it to):
  *
  * - What MMTests prints.  A two-line header, then rows.  MMTests splits
  *   each run name at its first '-' (at the one after "-rcN" when the
@@ -595,13 +595,17 @@ static int split_fused(struct mmtests_table *t, const char *text,
 	return ok;
 }
 
-/* The cells of a split line, as one string without blanks. */
-static void concat_tokens(struct sbuf *sb, const struct token *tok, size_t n)
+/* tok[from..to) into sb, sep (or nothing, '\0') between. */
+static void join_tokens(struct sbuf *sb, const struct token *tok,
+			size_t from, size_t to, char sep)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = from; i < to; i++) {
+		if (i > from && sep)
+			sbuf_addch(sb, sep);
 		sbuf_addstr(sb, tok[i].s);
+	}
 }
 
 /*
@@ -620,7 +624,7 @@ static int same_as_before(struct mmtests_table *t, size_t ncols)
 	for (i = 0; i < ncols; i++)
 		if (!t->upper[i] || strcmp(t->upper[i], t->htok[0][i].s))
 			return 0;
-	concat_tokens(&now, t->htok[1], t->hn[1]);
+	join_tokens(&now, t->htok[1], 0, t->hn[1], '\0');
 	for (i = 0; i < ncols; i++)
 		if (t->lower[i])
 			sbuf_addstr(&then, t->lower[i]);
@@ -920,19 +924,6 @@ static int pct_fits(const struct cell *base, const struct cell *x)
 	       (-p >= lo - tol && -p <= hi + tol);
 }
 
-/* tok[from..to) into sb, one blank between. */
-static void join_tokens(struct sbuf *sb, const struct token *tok,
-			size_t from, size_t to)
-{
-	size_t i;
-
-	for (i = from; i < to; i++) {
-		if (i > from)
-			sbuf_addch(sb, ' ');
-		sbuf_addstr(sb, tok[i].s);
-	}
-}
-
 /* The operations of the Duration monitor (2013 printed them alone). */
 static int duration_op(const char *s)
 {
@@ -1055,7 +1046,7 @@ static int table_row(struct mmtests_table *t, const char *line, long lineno)
 	if (t->sub)
 		sbuf_addf(&op, "%s-", t->sub);
 	if (t->labelless) {
-		join_tokens(&words, tok, 0, rest);
+		join_tokens(&words, tok, 0, rest, ' ');
 		label = duration_op(words.buf) ? "Duration" : "Ops";
 		sbuf_addstr(&op, words.buf);
 	} else if (t->pct && rest == 2 && !known_label(tok[0].s) &&
@@ -1064,7 +1055,7 @@ static int table_row(struct mmtests_table *t, const char *line, long lineno)
 		sbuf_addf(&op, "%s-%s", tok[0].s, tok[1].s);
 	} else {
 		label = tok[0].s;
-		join_tokens(&op, tok, 1, rest);
+		join_tokens(&op, tok, 1, rest, ' ');
 		known = known_label(label);
 	}
 	if (t->bench)

@@ -1022,11 +1022,6 @@ int mail_next_unflowed(struct mail_reader *r, struct mail_line *out)
 	if (r->has_ahead) {
 		r->has_ahead = 0;
 		l = r->ahead_line;
-		/* the copy outlives this call: give it from joined */
-		sbuf_reset(&r->joined);
-		sbuf_add(&r->joined, l.text - l.prefix_len,
-			 l.prefix_len + l.len);
-		l.text = r->joined.buf + l.prefix_len;
 	} else {
 		rc = mail_next_line(r, &l);
 		if (rc <= 0)
@@ -1035,11 +1030,11 @@ int mail_next_unflowed(struct mail_reader *r, struct mail_line *out)
 			*out = l;
 			return 1;
 		}
-		sbuf_reset(&r->joined);
-		sbuf_add(&r->joined, l.text - l.prefix_len,
-			 l.prefix_len + l.len);
-		l.text = r->joined.buf + l.prefix_len;
 	}
+	/* the pieces that follow are joined to it in joined */
+	sbuf_reset(&r->joined);
+	sbuf_add(&r->joined, l.text - l.prefix_len, l.prefix_len + l.len);
+	l.text = r->joined.buf + l.prefix_len;
 	if (r->flowed)
 		unstuff(&l);
 	*out = l;

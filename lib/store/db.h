@@ -527,10 +527,10 @@ struct text_table {
 };
 /*
  * A new table of kind at line (title may be NULL); the rows that follow
- * are its.  Returns its number (1-based).
+ * are its.
  */
-int db_table_begin(struct import_ctx *ctx, long line, const char *kind,
-		   const char *title, int columns);
+void db_table_begin(struct import_ctx *ctx, long line, const char *kind,
+		    const char *title, int columns);
 /* A row of the current table was read. */
 void db_table_row(struct import_ctx *ctx);
 /*

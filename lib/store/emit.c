@@ -429,8 +429,8 @@ void db_warn(struct import_ctx *ctx, long line, const char *fmt, ...)
 
 /* ---- tables read from text ---- */
 
-int db_table_begin(struct import_ctx *ctx, long line, const char *kind,
-		   const char *title, int columns)
+void db_table_begin(struct import_ctx *ctx, long line, const char *kind,
+		    const char *title, int columns)
 {
 	struct text_table *t;
 
@@ -441,7 +441,6 @@ int db_table_begin(struct import_ctx *ctx, long line, const char *kind,
 	snprintf(t->kind, sizeof(t->kind), "%s", kind);
 	t->title = title && *title ? xstrdup(title) : NULL;
 	t->columns = columns;
-	return (int)ctx->nr_tables;
 }
 
 void db_table_row(struct import_ctx *ctx)
@@ -459,25 +458,21 @@ static char *printable(const char *s)
 {
 	struct sbuf sb = SBUF_INIT;
 	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
 
-	while (*p) {
-		size_t n = 1, i;
+	while (left) {
+		size_t n = utf8_seq(p, left);
 
-		if (*p >= 0xc2 && *p <= 0xf4)
-			n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
-		for (i = 1; i < n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				break;
-		if (*p == '\t') {
+		if (*p == '\t')
 			sbuf_addch(&sb, ' ');
-		} else if (*p < 0x20 || *p == 0x7f || (*p >= 0x80 && (n == 1 ||
-							       i < n))) {
+		else if (!n || *p < 0x20 || *p == 0x7f)
 			sbuf_addch(&sb, '?');
+		else
+			sbuf_add(&sb, p, n);
+		if (!n)
 			n = 1;
-		} else {
-			sbuf_add(&sb, (const char *)p, n);
-		}
 		p += n;
+		left -= n;
 	}
 	return sbuf_detach(&sb, NULL);
 }
@@ -539,10 +534,7 @@ int db_tables_flush(struct import_ctx *ctx)
 		return 0;
 	st = db_prepare(ctx->db, "INSERT INTO import_tables(import_id, seq, "
 			"line, kind, title, columns, rows_read, rows_skipped) "
-			"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT "
-			"(import_id, seq) DO UPDATE SET rows_read = "
-			"excluded.rows_read, rows_skipped = "
-			"excluded.rows_skipped");
+			"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
 	if (!st)
 		return -1;
 	for (i = 0; i < ctx->nr_tables && rc == SQLITE_DONE; i++) {
@@ -814,7 +806,7 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 {
 	const struct import_overrides *o = ctx->ovr;
 	static const struct import_overrides none = { 0 };
-	struct sbuf key = SBUF_INIT, natural = SBUF_INIT;
+	struct sbuf key = SBUF_INIT, natural = SBUF_INIT, row = SBUF_INIT;
 	const char *v_label, *v_commit;
 	char short_commit[13], *full = NULL, *canon = NULL;
 	struct kv *kv = NULL;
@@ -881,25 +873,20 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 
 		add_fields(&key, '\0', f, ARRAY_SIZE(f));
 		sbuf_addstr(&key, canon);
-	}
-	if (merging) {
-		struct sbuf row = SBUF_INIT;
-
-		if (selecting) {
-			sbuf_addf(&row, "%s|%s|%s", or_empty(testcase),
-				  or_empty(machine), canon);
-		} else {
-			const char *f[] = { v_label, kernel, v_commit,
-					    machine, testcase };
-
-			add_fields(&row, '|', f, ARRAY_SIZE(f));
+		/*
+		 * the row a comparison puts it in (selecting), or the
+		 * variant itself: what two variants must not share
+		 */
+		if (merging) {
+			add_fields(&row, '|', selecting ? f + 3 : f,
+				   selecting ? 2 : ARRAY_SIZE(f));
 			sbuf_addstr(&row, canon);
 		}
-		rc = check_merge(ctx, &natural, &row, selecting ?
-				 "--label, --kernel and --commit name one "
-				 "variant and" : "--machine and --testcase");
-		sbuf_release(&row);
-		if (rc)
+	}
+	if (merging) {
+		if (check_merge(ctx, &natural, &row, selecting ?
+				"--label, --kernel and --commit name one "
+				"variant and" : "--machine and --testcase"))
 			goto out;
 	}
 	if (strmap_get(&ctx->db->variant_ids, key.buf, key.len, id)) {
@@ -957,6 +944,7 @@ out:
 	free(kv);
 	sbuf_release(&key);
 	sbuf_release(&natural);
+	sbuf_release(&row);
 	return ret;
 }
 
