@@ -6,10 +6,10 @@
  * (tests/t1400-mail-gmime.sh).
  */
 #include "core/compat.h"
-#include "core/mail.h"
+#include "mail/mail.h"
 #include "cmd.h"
 #include "store/query.h"
-#include "../importers/mmtests/extract.h"
+#include "import/importer.h"
 
 const char *const debug_usage[] = {
 	"usage: perfsift debug dump",
@@ -197,8 +197,27 @@ static int dump(struct db *db)
 	return dump_series(db);
 }
 
+/* The importer that `debug FAMILY-extract` names, or NULL. */
+static const struct importer *extractor(const char *cmd)
+{
+	const struct importer *const *imp;
+	const char *dash = strrchr(cmd, '-');
+	size_t i, nr;
+
+	if (!dash || strcmp(dash, "-extract"))
+		return NULL;
+	imp = importer_list(&nr);
+	for (i = 0; i < nr; i++)
+		if (imp[i]->extract && imp[i]->family &&
+		    strlen(imp[i]->family) == (size_t)(dash - cmd) &&
+		    !strncmp(imp[i]->family, cmd, (size_t)(dash - cmd)))
+			return imp[i];
+	return NULL;
+}
+
 int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
+	const struct importer *imp;
 	struct db *db;
 
 	if (argc >= 3 && !strcmp(argv[1], "mail")) {
@@ -209,15 +228,15 @@ int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)
 					   "[--lines] FILE'");
 		return dump_mail(argv[argc - 1], lines);
 	}
-	if (argc >= 3 && !strcmp(argv[1], "mmtests-extract")) {
-		const char *test = NULL;
+	if (argc >= 3 && (imp = extractor(argv[1]))) {
+		const char *part = NULL;
 
 		if (argc == 5 && !strcmp(argv[2], "--test"))
-			test = argv[3];
+			part = argv[3];
 		else if (argc != 3)
-			return usage_error(debug_usage, "expected 'debug "
-					   "mmtests-extract [--test NAME] DIR'");
-		return mmtests_extract_print(argv[argc - 1], test, stdout) ?
+			return usage_error(debug_usage, "expected 'debug %s "
+					   "[--test NAME] DIR'", argv[1]);
+		return imp->extract(argv[argc - 1], part, stdout) ?
 		       EXIT_BADINPUT : EXIT_OK;
 	}
 	if (argc != 2 || strcmp(argv[1], "dump"))

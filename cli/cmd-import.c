@@ -8,9 +8,8 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
-#include "../importers/import.h"
-#include "../importers/importer.h"
-#include "../importers/mmtests/extract.h"
+#include "import/import.h"
+#include "import/importer.h"
 #include "cmd.h"
 #include <getopt.h>
 #include <unistd.h>
@@ -53,12 +52,12 @@ const char *const import_usage[] = {
 void import_help_formats(FILE *f)
 {
 	size_t i, nr;
-	const struct importer *imp = importer_list(&nr);
+	const struct importer *const *imp = importer_list(&nr);
 
 	for (i = 0; i < nr; i++) {
-		unsigned fl = imp[i].flags;
+		unsigned fl = imp[i]->flags;
 
-		fprintf(f, "    %-14s %s\n", imp[i].name, imp[i].what);
+		fprintf(f, "    %-14s %s\n", imp[i]->name, imp[i]->what);
 		fprintf(f, "    %-14s (%s%s%s%s%s)\n", "",
 			fl & IMP_TREES ? "a tree of several results" :
 			fl & IMP_DIRS ? "a directory is one result" : "files",
@@ -66,16 +65,8 @@ void import_help_formats(FILE *f)
 			fl & IMP_AGGREGATES ? "; aggregates" : "",
 			fl & IMP_SERIES ? "; time series" : "",
 			fl & IMP_VARIANTS ? "; may hold several variants" : "");
-		if (!strcmp(imp[i].name, "mmtests-tree")) {
-			size_t k, n;
-			const struct mmtests_extractor *x =
-				mmtests_extractors(&n);
-
-			fprintf(f, "    %-14s extractors:", "");
-			for (k = 0; k < n; k++)
-				fprintf(f, " %s", x[k].name);
-			fputc('\n', f);
-		}
+		if (imp[i]->help)
+			imp[i]->help(f);
 	}
 }
 
@@ -427,11 +418,12 @@ int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
 		case O_FORMAT:
 			if (!importer_find(optarg)) {
 				size_t n, k;
-				const struct importer *imp = importer_list(&n);
+				const struct importer *const *imp =
+					importer_list(&n);
 
 				error("unknown format '%s'; formats:", optarg);
 				for (k = 0; k < n; k++)
-					fprintf(stderr, "    %s\n", imp[k].name);
+					fprintf(stderr, "    %s\n", imp[k]->name);
 				status = EXIT_USAGE;
 				goto out;
 			}

@@ -5,11 +5,11 @@
  * as a static HTML page (plots/html.c).
  */
 #include "core/compat.h"
-#include "core/smtp.h"
+#include "mail/smtp.h"
 #include "output/compare-fmt.h"
 #include "store/query.h"
 #include "../plots/html.h"
-#include "../report/message.h"
+#include "mail/message.h"
 #include "../report/report.h"
 #include "cmd.h"
 #include <getopt.h>

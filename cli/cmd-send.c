@@ -7,10 +7,10 @@
  */
 #include "core/compat.h"
 #include "core/input.h"
-#include "core/smtp.h"
+#include "mail/smtp.h"
 #include "cmd.h"
 #include <getopt.h>
-#include "../report/gmime.h"
+#include "mail/gmime.h"
 
 const char *const send_usage[] = {
 	"usage: perfsift send [--smtp URL] [--from A] [--to A]... [--cc A]... "

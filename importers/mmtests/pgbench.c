@@ -159,9 +159,9 @@ static int one_client(struct mmx *x, const struct client *c)
 	if (tps_line(x, c->f, op, &nr))
 		return -1;
 	mmx_warn(x, 0, "%s: %s; %s", name, f ? "fewer than 13 lines, no "
-		 "4-second window" : "no such file", nr ? "the tps line "
-		 "here instead" : "and no 'tps = <number> (including' line "
-		 "here: no value");
+		"4-second window" : "no such file", nr ? "the tps line "
+		"here instead" : "and no 'tps = <number> (including' line "
+		"here: no value");
 	return 0;
 }
 

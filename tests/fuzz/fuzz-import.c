@@ -27,8 +27,8 @@
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
-#include "../../importers/import.h"
-#include "../../importers/importer.h"
+#include "import/import.h"
+#include "import/importer.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -152,7 +152,7 @@ static struct db *commit_db(void)
 /* The input as a file, with each format forced and once detected. */
 static void import_as_file(const uint8_t *data, size_t size)
 {
-	const struct importer *imp;
+	const struct importer *const *imp;
 	size_t nr, i;
 
 	write_file(file_path, data, size);
@@ -161,7 +161,7 @@ static void import_as_file(const uint8_t *data, size_t size)
 		struct import_opts o = { 0 };
 		struct import_result r;
 
-		o.format = i < nr ? imp[i].name : NULL;
+		o.format = i < nr ? imp[i]->name : NULL;
 		o.dry_run = 1;
 		import_file(&db, &o, file_path, &r);
 	}

@@ -14,7 +14,7 @@
  */
 #include "core/compat.h"
 #include "core/input.h"
-#include "core/mail.h"
+#include "mail/mail.h"
 #include "core/sbuf.h"
 #include <iconv.h>
 #include <sys/mman.h>

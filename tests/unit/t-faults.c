@@ -10,7 +10,7 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "test-lib.h"
-#include "../../importers/import.h"
+#include "import/import.h"
 #include <sqlite3.h>
 #include <unistd.h>
 

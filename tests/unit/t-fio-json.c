@@ -6,7 +6,7 @@
  * job, so that the subset is checked where it borders on errors.
  */
 #include "core/compat.h"
-#include "../../importers/fio-json.h"
+#include "../../importers/fio/fio-json.h"
 
 #include "test-lib.h"
 

@@ -5,8 +5,8 @@
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
-#include "../../importers/import.h"
-#include "../../importers/importer.h"
+#include "import/import.h"
+#include "import/importer.h"
 #include <sys/stat.h>
 #include <unistd.h>
 #include "test-lib.h"

@@ -4,7 +4,7 @@
  * encoding, threading headers, attachments, the Message-ID), the .eml
  * written atomically, and the mbox appended in mboxrd form.
  */
-#include "../../report/message.h"
+#include "mail/message.h"
 
 #include <stdio.h>
 #include <stdlib.h>

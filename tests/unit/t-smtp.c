@@ -6,7 +6,7 @@
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
-#include "core/smtp.h"
+#include "mail/smtp.h"
 
 #include <unistd.h>
 #include "test-lib.h"

@@ -64,7 +64,8 @@
 #include "core/strmap.h"
 #include "core/strparse.h"
 #include "store/direction.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
 #include <ctype.h>
 #include <inttypes.h>
 
@@ -904,7 +905,7 @@ static int summary_inside(const char *head, size_t len)
 	return 0;
 }
 
-int codesize_detect(const char *path, const char *head, size_t len)
+static int codesize_detect(const char *path, const char *head, size_t len)
 {
 	int score;
 
@@ -965,7 +966,7 @@ static void cs_release(struct codesize *cs)
 	strmap_clear(&cs->names);
 }
 
-int codesize_parse(struct import_ctx *ctx, struct input *in)
+static int codesize_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct codesize cs;
 	enum cs_format fmt;
@@ -978,7 +979,7 @@ int codesize_parse(struct import_ctx *ctx, struct input *in)
 	fmt = sniff(in->head, in->head_len, &score);
 	if (fmt == CS_NONE && summary_inside(in->head, in->head_len))
 		/* a table among prose: a commit message saved as text */
-		return import_text_file(ctx, in, "codesize");
+		return import_text_file(ctx, in, &importer_codesize);
 	if (fmt == CS_NONE)
 		return error("%s:1: expected bloat-o-meter's 'add/remove: ...' "
 			     "line or size's 'text data bss dec hex filename' "
@@ -1053,7 +1054,7 @@ static int table_line(const char *s)
 	       !to_delta(f[3], &x);
 }
 
-void *codesize_text_new(struct import_ctx *ctx)
+static void *codesize_text_new(struct import_ctx *ctx)
 {
 	struct cs_text *t = xcalloc(1, sizeof(*t));
 
@@ -1064,7 +1065,7 @@ void *codesize_text_new(struct import_ctx *ctx)
 	return t;
 }
 
-int codesize_text_line(void *p, const char *line, long lineno, int depth)
+static int codesize_text_line(void *p, const char *line, long lineno, int depth)
 {
 	struct cs_text *t = p;
 	const char *s = line;
@@ -1093,7 +1094,7 @@ int codesize_text_line(void *p, const char *line, long lineno, int depth)
 	return bom_line(&t->cs, &t->line, lineno);
 }
 
-int codesize_text_end(void *p, int finish)
+static int codesize_text_end(void *p, int finish)
 {
 	struct cs_text *t = p;
 	int ret = 0;
@@ -1105,3 +1106,16 @@ int codesize_text_end(void *p, int finish)
 	free(t);
 	return ret;
 }
+
+const struct importer importer_codesize = {
+	.name = "codesize",
+	.family = "codesize",
+	.what = "code size: scripts/bloat-o-meter tables (runs old "
+		"and new; also in mail) and size(1) output (Berkeley or -A)",
+	.flags = IMP_FILES | IMP_VARIANTS | IMP_SAMPLES,
+	.detect = codesize_detect,
+	.parse = codesize_parse,
+	.text_new = codesize_text_new,
+	.text_line = codesize_text_line,
+	.text_end = codesize_text_end,
+};

@@ -4,7 +4,7 @@
 #define GMIME_LOADER
 #include "core/compat.h"
 #include "core/dl.h"
-#include "gmime.h"
+#include "mail/gmime.h"
 
 struct gmime_api gmime_api;
 

@@ -10,9 +10,9 @@
  */
 #include "core/compat.h"
 #include "core/sha256.h"
-#include "message.h"
+#include "mail/message.h"
 #include <fcntl.h>
-#include "gmime.h"
+#include "mail/gmime.h"
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>

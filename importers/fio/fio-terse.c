@@ -35,7 +35,8 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
 #include "fio.h"
 
 #define TERSE_MAX_FIELDS 4096
@@ -313,7 +314,7 @@ out:
 	return ret;
 }
 
-int fio_terse_parse(struct import_ctx *ctx, struct input *in)
+static int fio_terse_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct terse t = { ctx, in->path, NULL, 0, "", 0 };
 	int r;
@@ -343,7 +344,7 @@ int fio_terse_parse(struct import_ctx *ctx, struct input *in)
 }
 
 /* "3;fio-3.33;name;0;0;..." (v3-v5) or "2;name;0;0;..." */
-int fio_terse_detect(const char *path, const char *head, size_t len)
+static int fio_terse_detect(const char *path, const char *head, size_t len)
 {
 	const char *nl = memchr(head, '\n', len);
 	size_t n = nl ? (size_t)(nl - head) : len, semis = 0, i;
@@ -359,3 +360,13 @@ int fio_terse_detect(const char *path, const char *head, size_t len)
 		return 0;
 	return 80;
 }
+
+const struct importer importer_fio_terse = {
+	.name = "fio-terse",
+	.family = "fio",
+	.what = "fio --minimal / --output-format=terse lines "
+		"(--terse-version 2..5), fio JSON's names",
+	.flags = IMP_FILES | IMP_SAMPLES | IMP_RECORDED,
+	.detect = fio_terse_detect,
+	.parse = fio_terse_parse,
+};

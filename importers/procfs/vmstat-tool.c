@@ -31,7 +31,8 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
 #include <ctype.h>
 #include <time.h>
 
@@ -184,7 +185,7 @@ static int data_line(struct vmstat_tool *vt, struct import_ctx *ctx,
 	return 0;
 }
 
-int vmstat_tool_parse(struct import_ctx *ctx, struct input *in)
+static int vmstat_tool_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct vmstat_tool vt = { 0 };
 	long row = 0;
@@ -221,7 +222,7 @@ int vmstat_tool_parse(struct import_ctx *ctx, struct input *in)
 	return 0;
 }
 
-int vmstat_tool_detect(const char *path, const char *head, size_t len)
+static int vmstat_tool_detect(const char *path, const char *head, size_t len)
 {
 	(void)path;
 	if (len > 6 && !memcmp(head, "procs ", 6) &&
@@ -229,3 +230,14 @@ int vmstat_tool_detect(const char *path, const char *head, size_t len)
 		return 90;
 	return 0;
 }
+
+const struct importer importer_vmstat_tool = {
+	.name = "vmstat-tool",
+	.family = "procfs",
+	.what = "the vmstat command's output (lkp's vmstat monitor: "
+		"vmstat --timestamp -n 1)",
+	.flags = IMP_FILES | IMP_SERIES,
+	.detect = vmstat_tool_detect,
+	.parse = vmstat_tool_parse,
+	.lkp_names = (const char *const[]){ "vmstat", NULL },
+};

@@ -16,6 +16,7 @@
  */
 #include <jansson.h>
 #include "store/db.h"
+#include "core/input.h"
 
 struct fio_doc;
 
@@ -30,5 +31,28 @@ void fio_doc_job(struct fio_doc *d, json_t *job, long line);
 int fio_doc_end(struct fio_doc *d);
 /* Free d without emitting (after an error). */
 void fio_doc_free(struct fio_doc *d);
+
+/* The JSON importer's detect() (fio.c): fio-dir finds its JSON with it. */
+int fio_detect(const char *path, const char *head, size_t len);
+
+/*
+ * The logs (fio-log.c), for fio-dir: is name a log's (P_bw.N.log, ...);
+ * the job names of the JSON at path (fio_jobs_load(): 0 or -1; released
+ * with fio_jobs_release()); one log read into the current run with them
+ * (jm NULL: a log alone, its own run), 0 or -1 after error().
+ */
+struct fio_jobs {
+	char **names;		/* owned: J of jobs[i], as the fio importer */
+	char **options;		/* owned: per job, "key=value\n..." of the
+				 * log options, for checks */
+	size_t nr;
+	int merged;		/* group_reporting: not one entry a thread */
+	int fio2;		/* fio 2.x: latencies in µs */
+};
+int fio_log_named(const char *name);
+int fio_jobs_load(struct fio_jobs *jm, const char *path);
+void fio_jobs_release(struct fio_jobs *jm);
+int fio_log_read(struct import_ctx *ctx, struct input *in,
+		 const struct fio_jobs *jm);
 
 #endif

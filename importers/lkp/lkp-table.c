@@ -92,8 +92,8 @@
 #include "core/sbuf.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
-#include "importer.h"
-#include "lkp-table.h"
+#include "import/importer.h"
+#include "../formats.h"
 #include <ctype.h>
 
 #define LINE_CAP 4096
@@ -1711,7 +1711,7 @@ static void lkp_table_free(struct lkp_table *t)
 	free(t);
 }
 
-void *lkp_table_text_new(struct import_ctx *ctx)
+static void *lkp_table_text_new(struct import_ctx *ctx)
 {
 	struct lkp_table *t = xcalloc(1, sizeof(*t));
 
@@ -1722,12 +1722,12 @@ void *lkp_table_text_new(struct import_ctx *ctx)
 	return t;
 }
 
-int lkp_table_text_line(void *p, const char *line, long lineno, int depth)
+static int lkp_table_text_line(void *p, const char *line, long lineno, int depth)
 {
 	return lkp_table_line(p, line, lineno, depth);
 }
 
-int lkp_table_text_end(void *p, int finish)
+static int lkp_table_text_end(void *p, int finish)
 {
 	int ret = finish ? lkp_table_finish(p) : 0;
 
@@ -1741,7 +1741,7 @@ int lkp_table_text_end(void *p, int finish)
  * anyway when no importer scores (import.c), so rows without either
  * still import.
  */
-int lkp_table_detect(const char *path, const char *head, size_t len)
+static int lkp_table_detect(const char *path, const char *head, size_t len)
 {
 	struct sbuf sb = SBUF_INIT;
 	int score = 0;
@@ -1758,7 +1758,15 @@ int lkp_table_detect(const char *path, const char *head, size_t len)
 	return score;
 }
 
-int lkp_table_parse(struct import_ctx *ctx, struct input *in)
-{
-	return import_text_file(ctx, in, "lkp-table");
-}
+
+const struct importer importer_lkp_table = {
+	.name = "lkp-table",
+	.family = "lkp",
+	.what = "lkp compare/ncompare tables and kernel test robot "
+		"reports (plain text, .eml, mbox)",
+	.flags = IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES | IMP_TEXT,
+	.detect = lkp_table_detect,
+	.text_new = lkp_table_text_new,
+	.text_line = lkp_table_text_line,
+	.text_end = lkp_table_text_end,
+};

@@ -1,15 +1,16 @@
 /*
  * The fio-log importer: fio's --write_bw_log, --write_iops_log,
  * --write_lat_log and --write_hist_log files as series, one per job,
- * direction and kind of log; and fio-dir: a directory holding one fio
- * JSON output and such logs, imported as one result (one run).
+ * direction and kind of log (fio-dir.c reads them beside their JSON).
  */
 #include "core/compat.h"
 #include <jansson.h>
 #include "core/input.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
+#include "fio.h"
 
 /*
  * How the format was worked out: from fio's iolog.c (flush_samples(),
@@ -178,6 +179,15 @@ static int log_name_parse(const char *path, struct log_name *ln)
 	return -1;
 }
 
+int fio_log_named(const char *name)
+{
+	struct log_name ln;
+	int r = !log_name_parse(name, &ln);
+
+	log_name_release(&ln);
+	return r;
+}
+
 /* Is the first line of head numbers separated by ", "? */
 static int row_shaped(const char *head, size_t len)
 {
@@ -198,7 +208,7 @@ static int row_shaped(const char *head, size_t len)
 	return commas >= 3 && head[0] >= '0' && head[0] <= '9';
 }
 
-int fio_log_detect(const char *path, const char *head, size_t len)
+static int fio_log_detect(const char *path, const char *head, size_t len)
 {
 	struct log_name ln;
 	int named = !log_name_parse(path, &ln);
@@ -209,16 +219,8 @@ int fio_log_detect(const char *path, const char *head, size_t len)
 
 /* ---- the job names that a JSON beside the logs gives ---- */
 
-struct job_map {
-	char **names;		/* owned: J of jobs[i], as the fio importer */
-	char **options;		/* owned: per job, "key=value\n..." of the
-				 * log options, for checks */
-	size_t nr;
-	int merged;		/* group_reporting: not one entry a thread */
-	int fio2;		/* fio 2.x: latencies in µs */
-};
 
-static void job_map_release(struct job_map *jm)
+void fio_jobs_release(struct fio_jobs *jm)
 {
 	size_t i;
 
@@ -249,8 +251,7 @@ static long job_numjobs(json_t *job, json_t *global)
 	return s && !str_to_long(s, &n) && n > 0 ? n : 1;
 }
 
-/* Read the JSON at path again for its jobs[] names.  0 or -1. */
-static int job_map_load(struct job_map *jm, const char *path)
+int fio_jobs_load(struct fio_jobs *jm, const char *path)
 {
 	static const char *const opts[] = {
 		"write_bw_log", "write_iops_log", "write_lat_log",
@@ -341,7 +342,7 @@ struct log_state {
 	struct import_ctx *ctx;
 	const char *path;
 	struct log_name ln;
-	const struct job_map *jm;	/* borrowed; NULL standalone */
+	const struct fio_jobs *jm;	/* borrowed; NULL standalone */
 	char *job;			/* owned: J */
 	int ncols;			/* of the first row; 0 before it */
 	int ddir_col;
@@ -355,7 +356,7 @@ struct log_state {
 /* The name J (see the top comment); warns where it falls back. */
 static void choose_job(struct log_state *ls)
 {
-	const struct job_map *jm = ls->jm;
+	const struct fio_jobs *jm = ls->jm;
 	const struct log_name *ln = &ls->ln;
 	long n = ln->index;
 
@@ -497,12 +498,8 @@ static int log_row(struct log_state *ls, struct sbuf *line, long lineno)
 	return db_emit_series_id(ls->ctx, ls->id[dd], t, v, lineno);
 }
 
-/*
- * Parse one log into the current run (standalone: a new run); jm the
- * JSON's jobs beside it, or NULL.  0 or -1 after error().
- */
-static int log_parse(struct import_ctx *ctx, struct input *in,
-		     const struct job_map *jm)
+int fio_log_read(struct import_ctx *ctx, struct input *in,
+		 const struct fio_jobs *jm)
 {
 	struct log_state *ls = xcalloc(1, sizeof(*ls));
 	int ret = -1, r;
@@ -547,92 +544,17 @@ out:
 	return ret;
 }
 
-int fio_log_parse(struct import_ctx *ctx, struct input *in)
+static int fio_log_parse(struct import_ctx *ctx, struct input *in)
 {
-	return log_parse(ctx, in, NULL);
+	return fio_log_read(ctx, in, NULL);
 }
 
-/* ---- fio-dir ---- */
-
-static int is_log(const struct member *m)
-{
-	struct log_name ln;
-	int r = !log_name_parse(m->name, &ln);
-
-	log_name_release(&ln);
-	return r;
-}
-
-int fio_dir_detect_dir(const char *dir UNUSED, const struct member *m,
-		       size_t nr)
-{
-	size_t i, logs = 0, others = 0, json = 0;
-
-	for (i = 0; i < nr; i++) {
-		if (is_log(&m[i]))
-			logs++;
-		else if (others++, strstr(m[i].name, "json"))
-			json++;
-	}
-	if (!logs)
-		return 0;
-	if (others == 1)
-		return 55;
-	return json == 1 ? 50 : 0;
-}
-
-int fio_dir_parse_dir(struct import_ctx *ctx, const char *dir,
-		      const struct member *m, size_t nr)
-{
-	const struct member *json = NULL;
-	struct job_map jm;
-	size_t i;
-	int ret = -1;
-
-	memset(&jm, 0, sizeof(jm));
-	for (i = 0; i < nr; i++) {
-		struct input in;
-		int s;
-
-		if (is_log(&m[i]))
-			continue;
-		if (input_open(&in, m[i].path, -1))
-			return -1;
-		s = fio_detect(m[i].path, in.head, in.head_len);
-		input_close(&in);
-		if (s <= 0)
-			continue;
-		if (json)
-			return error("%s: two fio JSON outputs, '%s' and '%s': "
-				     "a directory of logs is one result", dir,
-				     json->name, m[i].name);
-		json = &m[i];
-	}
-	if (!json)
-		return error("%s: no fio JSON output beside the logs", dir);
-	if (import_nested(ctx, "fio", json) || job_map_load(&jm, json->path))
-		goto out;
-	for (i = 0; i < nr; i++) {
-		const char *keep = ctx->path;
-		struct input in;
-		int r;
-
-		if (!is_log(&m[i]))
-			continue;
-		if (import_open_member(ctx, &m[i], &in))
-			goto out;
-		ctx->path = m[i].path;
-		r = log_parse(ctx, &in, &jm);
-		ctx->path = keep;
-		if (r) {
-			input_close(&in);
-			goto out;
-		}
-		if (import_close_member(ctx, &m[i], &in))
-			goto out;
-	}
-	ret = 0;
-out:
-	job_map_release(&jm);
-	return ret;
-}
+const struct importer importer_fio_log = {
+	.name = "fio-log",
+	.family = "fio",
+	.what = "fio's --write_{bw,iops,lat,hist}_log files "
+		"(P_bw.N.log, P_clat.N.log, ...) as series",
+	.flags = IMP_FILES | IMP_SERIES,
+	.detect = fio_log_detect,
+	.parse = fio_log_parse,
+};

@@ -9,7 +9,9 @@
 #include "core/sbuf.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
+#include "procfs.h"
 
 /*
  * How the formats were worked out: the kernel's printers (mm/vmstat.c
@@ -1364,7 +1366,7 @@ int procfs_feed_end(struct procfs *st, int finish)
 	return ret;
 }
 
-int procfs_parse(struct import_ctx *ctx, struct input *in)
+static int procfs_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct procfs *st = procfs_feed_new(ctx, in->path, NULL);
 	int r, failed = 0;
@@ -1409,7 +1411,7 @@ int procfs_parse(struct import_ctx *ctx, struct input *in)
  * `Name: value kB` lines meminfo, a run of `name value` lines vmstat;
  * after a '=' header the next section may be of another kind.
  */
-int procfs_detect(const char *path, const char *head, size_t len)
+static int procfs_detect(const char *path, const char *head, size_t len)
 {
 	const char *p = head, *end = head + len;
 	char line[256];
@@ -1476,3 +1478,14 @@ int procfs_detect(const char *path, const char *head, size_t len)
 		return timed ? 70 : 60;
 	return 20;
 }
+
+const struct importer importer_procfs = {
+	.name = "procfs",
+	.family = "procfs",
+	.what = "/proc/zoneinfo, /proc/vmstat, /proc/meminfo: snapshots "
+		"and monitor series",
+	.flags = IMP_FILES | IMP_SAMPLES | IMP_SERIES,
+	.detect = procfs_detect,
+	.parse = procfs_parse,
+	.lkp_names = (const char *const[]){ "meminfo", "proc-vmstat", "zoneinfo", NULL },
+};

@@ -36,7 +36,8 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
 #include "fio.h"
 #include <ctype.h>
 
@@ -527,7 +528,7 @@ static int one_line(struct normal *n, char *s, long line)
 	return 0;	/* bw, iops, IO depths, latency target: not read */
 }
 
-int fio_normal_parse(struct import_ctx *ctx, struct input *in)
+static int fio_normal_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct normal n;
 	int r;
@@ -568,7 +569,7 @@ int fio_normal_parse(struct import_ctx *ctx, struct input *in)
 	return fio_doc_end(n.doc);
 }
 
-int fio_normal_detect(const char *path, const char *head, size_t len)
+static int fio_normal_detect(const char *path, const char *head, size_t len)
 {
 	(void)path;
 	(void)len;
@@ -578,3 +579,13 @@ int fio_normal_detect(const char *path, const char *head, size_t len)
 		return 50;
 	return 0;
 }
+
+const struct importer importer_fio_normal = {
+	.name = "fio-normal",
+	.family = "fio",
+	.what = "fio's normal (human) report, fio 3.x, fio JSON's "
+		"names",
+	.flags = IMP_FILES | IMP_SAMPLES | IMP_RECORDED,
+	.detect = fio_normal_detect,
+	.parse = fio_normal_parse,
+};

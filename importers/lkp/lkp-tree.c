@@ -11,7 +11,8 @@
 #include "core/input.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
 
 /*
  * How the layout was worked out: from lkp-tests' own code
@@ -79,8 +80,9 @@
  * so that their time series are kept.  lkp saves JSON with
  * allow_nan: true, so bare NaN and Infinity are read as non-numeric
  * values (skipped and counted, like strings, booleans, arrays and null).
- * Without stats.json, member_routes[] hands fio.output (fio's JSON) to
- * the fio importer and the monitors to procfs, and the store reduces the
+ * Without stats.json, the member that an importer names in its
+ * lkp_names goes to it: fio.output (fio's JSON) to the fio importer, the
+ * monitors to procfs and vmstat-tool, and the store reduces the
  * series at the end of the run (counter: last - first, gauge: mean), as
  * lkp's create_stats_matrix does.  Differences between the two routes
  * are listed in docs/lkp-tree.md.
@@ -98,24 +100,6 @@ static const char *const level_names[NR_LEVELS] = {
 
 #define LAYOUT "<testcase>/<path_params>/<tbox_group>/<rootfs>/<kconfig>/" \
 	"<compiler>/<commit>/<run>/"
-
-/* Which member goes to which importer, and when. */
-enum route {
-	ROUTE_RAW,	/* only without stats.json: it holds these numbers */
-	ROUTE_ALWAYS,	/* always: the time series are kept either way */
-};
-
-static const struct {
-	const char *name;	/* member name (X for X and X.gz) */
-	const char *format;	/* importer */
-	enum route route;
-} member_routes[] = {
-	{ "fio.output", "fio", ROUTE_RAW },
-	{ "meminfo", "procfs", ROUTE_ALWAYS },
-	{ "proc-vmstat", "procfs", ROUTE_ALWAYS },
-	{ "vmstat", "vmstat-tool", ROUTE_ALWAYS },
-	{ "zoneinfo", "procfs", ROUTE_ALWAYS },
-};
 
 /* Members that only a run directory of lkp's has, besides the routes. */
 static const char *const raw_markers[] = {
@@ -668,14 +652,28 @@ out:
 
 /* ---- the importer ---- */
 
-static int route_of(const char *name)
+/* The importer that reads the member called name, or NULL. */
+static const struct importer *route_of(const char *name)
 {
-	size_t i;
+	const struct importer *const *imp;
+	size_t i, nr, k;
 
-	for (i = 0; i < ARRAY_SIZE(member_routes); i++)
-		if (!strcmp(name, member_routes[i].name))
-			return (int)i;
-	return -1;
+	imp = importer_list(&nr);
+	for (i = 0; i < nr; i++)
+		for (k = 0; imp[i]->lkp_names && imp[i]->lkp_names[k]; k++)
+			if (!strcmp(name, imp[i]->lkp_names[k]))
+				return imp[i];
+	return NULL;
+}
+
+/*
+ * A member read only without stats.json, which holds its numbers (a
+ * benchmark's output), or always: a monitor's time series are kept
+ * either way.
+ */
+static int raw_only(const struct importer *imp)
+{
+	return !(imp->flags & IMP_SERIES);
 }
 
 /* Is the directory at least as deep as the layout, with a numeric run? */
@@ -694,7 +692,7 @@ static int run_shaped(const char *dir)
 	return ok;
 }
 
-int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t nr)
+static int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t nr)
 {
 	int test_output = 0, monitors = 0, markers = 0;
 	size_t i;
@@ -705,11 +703,11 @@ int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t nr)
 	if (find_member(m, nr, "job.yaml") || find_member(m, nr, "stats.json"))
 		return 90;
 	for (i = 0; i < nr; i++) {
-		int k = route_of(m[i].name);
+		const struct importer *to = route_of(m[i].name);
 
-		if (k >= 0 && member_routes[k].route == ROUTE_RAW)
+		if (to && raw_only(to))
 			test_output++;
-		else if (k >= 0)
+		else if (to)
 			monitors++;
 		else if (in_list(m[i].name, raw_markers,
 				 ARRAY_SIZE(raw_markers)))
@@ -724,7 +722,7 @@ int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t nr)
 	return 40;
 }
 
-int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
+static int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 		       const struct member *m, size_t nr)
 {
 	const struct member *job, *stats;
@@ -753,11 +751,11 @@ int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 			goto out;
 	}
 	for (i = 0; i < nr; i++) {
-		int k = route_of(m[i].name);
+		const struct importer *to = route_of(m[i].name);
 
-		if (k < 0 || (stats && member_routes[k].route == ROUTE_RAW))
+		if (!to || (stats && raw_only(to)))
 			continue;
-		if (import_nested(ctx, member_routes[k].format, &m[i]) < 0)
+		if (import_nested(ctx, to->name, &m[i]) < 0)
 			goto out;
 	}
 	/* job.yaml alone: lkp's incomplete runs look like this */
@@ -770,3 +768,12 @@ out:
 	lkp_run_release(&r);
 	return ret;
 }
+
+const struct importer importer_lkp_tree = {
+	.name = "lkp-tree",
+	.family = "lkp",
+	.what = "lkp-tests result tree: <testcase>/.../<commit>/<run>/",
+	.flags = IMP_DIRS | IMP_VARIANTS | IMP_SAMPLES | IMP_SERIES,
+	.detect_dir = lkp_tree_detect_dir,
+	.parse_dir = lkp_tree_parse_dir,
+};

@@ -1,8 +1,10 @@
 #ifndef IMPORTER_H
 #define IMPORTER_H
 /*
- * How an importer plugs in: one file in importers/ and one row in the
- * table of registry.c.
+ * How a format plugs in: one file in its family's folder of importers/
+ * (importers/fio/fio-log.c) defining its struct importer with designated
+ * initializers, and one row in importers/formats.c's table, which the
+ * engine (lib/import/) reads through importer_list() and never by name.
  *
  * detect() looks only at the first bytes of the content (gunzipped) and
  * returns a score 0..100 (0 = not mine); it has no side effects.
@@ -52,9 +54,14 @@ struct member {
 
 struct importer {
 	const char *name;	/* the --format value */
+	const char *family;	/* its folder in importers/: "fio", "lkp" */
 	const char *what;	/* one line for `perfsift help import` */
 	unsigned flags;		/* enum importer_flags */
 	int (*detect)(const char *path, const char *head, size_t len);
+	/*
+	 * NULL for a text importer (IMP_TEXT): the engine feeds its text
+	 * parser below (import_text_file()).
+	 */
 	int (*parse)(struct import_ctx *ctx, struct input *in);
 	/*
 	 * Directories: score 0..100 from the path and the names of the
@@ -99,17 +106,41 @@ struct importer {
 			    void (*add)(void *, const char *name,
 					const char *path),
 			    void *data);
+	/*
+	 * The members of an lkp run directory it reads (lkp's names for
+	 * its monitors and outputs: "proc-vmstat", "fio.output"; NULL-
+	 * terminated), handed to it by lkp-tree: always when it yields
+	 * series, else only without stats.json, which holds the numbers.
+	 */
+	const char *const *lkp_names;
+	/* What `perfsift help import` says of it after its line, or NULL. */
+	void (*help)(FILE *f);
+	/*
+	 * `perfsift debug FAMILY-extract [--part NAME] DIR`: print what the
+	 * importer reads of one part of a tree (NULL: the directory's
+	 * name), one value a line; 0 or -1 after error().  NULL: none.
+	 */
+	int (*extract)(const char *dir, const char *part, FILE *out);
 };
 
 /*
- * parse() of a text importer: every line of in through its text_new /
- * text_line / text_end (named by the importer, not looked up).
+ * Every format, sorted by name: importers/formats.c's table, the one
+ * name the engine takes from the formats above it (as SQLite's core
+ * takes sqlite3_os_init() from its OS layer).
+ */
+extern const struct importer *const importer_table[];
+extern const size_t importer_table_size;
+
+/*
+ * Every line of in through imp's text parser (text_new / text_line /
+ * text_end): the parse() of a text importer, and a file's prose for one
+ * that reads other files itself (codesize).  0 or -1 after error().
  */
 int import_text_file(struct import_ctx *ctx, struct input *in,
-		     const char *format);
+		     const struct importer *imp);
 
 /* All importers, sorted by name; *nr receives the count. */
-const struct importer *importer_list(size_t *nr);
+const struct importer *const *importer_list(size_t *nr);
 /* By --format name, or NULL. */
 const struct importer *importer_find(const char *name);
 /* The best-scoring importer for this head, or NULL if none scores > 0. */
@@ -149,50 +180,6 @@ int import_open_member(struct import_ctx *ctx, const struct member *m,
 int import_close_member(struct import_ctx *ctx, const struct member *m,
 			struct input *in);
 
-/* The importers (one file each). */
-int codesize_detect(const char *path, const char *head, size_t len);
-int codesize_parse(struct import_ctx *ctx, struct input *in);
-void *codesize_text_new(struct import_ctx *ctx);
-int codesize_text_line(void *p, const char *line, long lineno, int depth);
-int codesize_text_end(void *p, int finish);
-int csv_detect(const char *path, const char *head, size_t len);
-int csv_parse(struct import_ctx *ctx, struct input *in);
-int fio_detect(const char *path, const char *head, size_t len);
-int fio_parse(struct import_ctx *ctx, struct input *in);
-int fio_normal_detect(const char *path, const char *head, size_t len);
-int fio_normal_parse(struct import_ctx *ctx, struct input *in);
-int fio_terse_detect(const char *path, const char *head, size_t len);
-int fio_terse_parse(struct import_ctx *ctx, struct input *in);
-int fio_log_detect(const char *path, const char *head, size_t len);
-int fio_log_parse(struct import_ctx *ctx, struct input *in);
-int fio_dir_detect_dir(const char *dir, const struct member *m, size_t nr);
-int fio_dir_parse_dir(struct import_ctx *ctx, const char *dir,
-		      const struct member *m, size_t nr);
-int procfs_detect(const char *path, const char *head, size_t len);
-int procfs_parse(struct import_ctx *ctx, struct input *in);
-/*
- * The procfs parser fed line by line (a file's /proc/vmstat sections as
- * another importer finds them): new (prefix, if not NULL, goes before
- * every metric name), a line (its text may be trimmed in place; it holds
- * no NUL byte, as input_getline() promises), end
- * (the end-of-input checks when finish is 1; frees).
- */
-struct procfs;
-struct procfs *procfs_feed_new(struct import_ctx *ctx, const char *path,
-			       const char *prefix);
-int procfs_feed_line(struct procfs *st, struct sbuf *line, long lineno);
-int procfs_feed_end(struct procfs *st, int finish);
-int vmstat_tool_detect(const char *path, const char *head, size_t len);
-int vmstat_tool_parse(struct import_ctx *ctx, struct input *in);
-int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t nr);
-int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
-		       const struct member *m, size_t nr);
-int mmtests_tree_parts(const char *dir, void (*add)(void *, const char *),
-		       void *data);
-int mmtests_tree_members(const char *dir, const char *part,
-			 void (*add)(void *, const char *, const char *),
-			 void *data);
-int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
-			   const struct member *m, size_t nr);
+#include <stdio.h>
 
 #endif

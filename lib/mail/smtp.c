@@ -8,7 +8,7 @@
 #include "core/dl.h"
 #include "core/input.h"
 #include "core/sbuf.h"
-#include "core/smtp.h"
+#include "mail/smtp.h"
 #include "core/strparse.h"
 #include <curl/curl.h>
 #include <sys/stat.h>

@@ -5,7 +5,7 @@
  * read at a time; only one header block is held (capped).
  */
 #include "core/compat.h"
-#include "core/mail.h"
+#include "mail/mail.h"
 #include <iconv.h>
 
 enum field {

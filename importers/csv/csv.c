@@ -22,7 +22,8 @@
 #include "core/sbuf.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
 #include <time.h>
 
 enum col {
@@ -56,7 +57,7 @@ struct csv_state {
 	struct sbuf paramsbuf;		/* copy of the params field, split */
 };
 
-int csv_detect(const char *path, const char *head, size_t len)
+static int csv_detect(const char *path, const char *head, size_t len)
 {
 	const char *end = head + len, *nl;
 	size_t n;
@@ -450,7 +451,7 @@ static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 	return get(s, C_KIND) ? set_kind(ctx, metric, get(s, C_KIND), lnum) : 0;
 }
 
-int csv_parse(struct import_ctx *ctx, struct input *in)
+static int csv_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct csv_state s;
 	int r, nf, ret = -1;
@@ -518,3 +519,12 @@ out:
 	free(s.kv);
 	return ret;
 }
+
+const struct importer importer_csv = {
+	.name = "csv",
+	.family = "csv",
+	.what = "generic long-format CSV: metric,value[,label,kernel,...]",
+	.flags = IMP_FILES | IMP_VARIANTS | IMP_SAMPLES | IMP_AGGREGATES,
+	.detect = csv_detect,
+	.parse = csv_parse,
+};

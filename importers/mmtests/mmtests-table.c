@@ -106,8 +106,8 @@
 #include "core/sbuf.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
-#include "importer.h"
-#include "mmtests-table.h"
+#include "import/importer.h"
+#include "../formats.h"
 #include <ctype.h>
 
 #define LINE_CAP 8192
@@ -788,7 +788,7 @@ static int names_one(struct mmtests_table *t, const char *text,
 			return 0;
 	}
 	snprintf(t->why, sizeof(t->why), "the header names %zu runs, the "
-		 "rows have %zu columns", n, ncols);
+		"rows have %zu columns", n, ncols);
 	return -1;
 }
 
@@ -883,8 +883,8 @@ static int read_cells(const struct token *tok, size_t n, size_t ncols,
 	return 0;
 misaligned:
 	snprintf(why, cap, "expected '%s' and %zu columns of values%s, as "
-		 "in the header", labelless ? "<operation>" :
-		 "<statistic> <operation>", ncols, pct ? " with '(N%)'" : "");
+		"in the header", labelless ? "<operation>" :
+		"<statistic> <operation>", ncols, pct ? " with '(N%)'" : "");
 	return -1;
 }
 
@@ -1664,7 +1664,7 @@ static int mmtests_table_line(struct mmtests_table *t, const char *raw,
 	return 0;
 }
 
-void *mmtests_table_text_new(struct import_ctx *ctx)
+static void *mmtests_table_text_new(struct import_ctx *ctx)
 {
 	struct mmtests_table *t = xcalloc(1, sizeof(*t));
 
@@ -1672,14 +1672,14 @@ void *mmtests_table_text_new(struct import_ctx *ctx)
 	return t;
 }
 
-int mmtests_table_text_line(void *p, const char *line, long lineno, int depth)
+static int mmtests_table_text_line(void *p, const char *line, long lineno, int depth)
 {
 	/* people re-quote inside a table: the depth tells nothing here */
 	(void)depth;
 	return mmtests_table_line(p, line, lineno);
 }
 
-int mmtests_table_text_end(void *p, int finish)
+static int mmtests_table_text_end(void *p, int finish)
 {
 	/* a table may end with the text: nothing is pending */
 	(void)finish;
@@ -1709,7 +1709,7 @@ static const char *unquote(const char *raw)
  * a known statistic, with percentages, or a monitor's; lkp's tables
  * have none of these.
  */
-int mmtests_table_detect(const char *path, const char *head, size_t len)
+static int mmtests_table_detect(const char *path, const char *head, size_t len)
 {
 	struct mmtests_table *t = xcalloc(1, sizeof(*t));
 	char raw[LINE_CAP];
@@ -1732,7 +1732,16 @@ int mmtests_table_detect(const char *path, const char *head, size_t len)
 	return found ? 75 : 0;
 }
 
-int mmtests_table_parse(struct import_ctx *ctx, struct input *in)
-{
-	return import_text_file(ctx, in, "mmtests-table");
-}
+
+const struct importer importer_mmtests_table = {
+	.name = "mmtests-table",
+	.family = "mmtests",
+	.what = "MMTests compare-kernels/compare-mmtests tables "
+		"(text, .eml, mbox, or the HTML report), Duration, Ops and "
+		"monitor tables",
+	.flags = IMP_FILES | IMP_VARIANTS | IMP_AGGREGATES | IMP_TEXT,
+	.detect = mmtests_table_detect,
+	.text_new = mmtests_table_text_new,
+	.text_line = mmtests_table_text_line,
+	.text_end = mmtests_table_text_end,
+};

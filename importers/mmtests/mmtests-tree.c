@@ -24,8 +24,10 @@
 #include "core/strmap.h"
 #include "core/strparse.h"
 #include "store/direction.h"
-#include "importer.h"
-#include "mmtests/extract.h"
+#include "import/importer.h"
+#include "../procfs/procfs.h"
+#include "../formats.h"
+#include "extract.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fnmatch.h>
@@ -105,7 +107,7 @@ static int exists_gz(const char *dir, const char *name)
 	return r;
 }
 
-int mmtests_tree_parts(const char *dir, void (*add)(void *, const char *),
+static int mmtests_tree_parts(const char *dir, void (*add)(void *, const char *),
 		       void *data)
 {
 	char **it, **tests = NULL;
@@ -206,7 +208,7 @@ static int iter_file_of(const char *name, const char *test)
 	       !strncmp(name + n - t - 6, test, t) && name[n - t - 7] == '-';
 }
 
-int mmtests_tree_members(const char *dir, const char *test,
+static int mmtests_tree_members(const char *dir, const char *test,
 			 void (*add)(void *, const char *, const char *),
 			 void *data)
 {
@@ -1359,7 +1361,7 @@ static void iter_logs(struct mmx *x, const struct member *m, struct iter *it,
 	sbuf_release(&pfx);
 }
 
-int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
+static int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 			   const struct member *m, size_t nr)
 {
 	const char *test = ctx->part;
@@ -1510,3 +1512,28 @@ done:
 	free(base);
 	return ret;
 }
+
+/* `perfsift help import`: the benchmarks it reads. */
+static void mmtests_tree_help(FILE *f)
+{
+	size_t k, n;
+	const struct mmtests_extractor *x = mmtests_extractors(&n);
+
+	fprintf(f, "    %-14s extractors:", "");
+	for (k = 0; k < n; k++)
+		fprintf(f, " %s", x[k].name);
+	fputc('\n', f);
+}
+
+const struct importer importer_mmtests_tree = {
+	.name = "mmtests-tree",
+	.family = "mmtests",
+	.what = "MMTests raw results: work/log/<run>/iter-N/<test>/ "
+		"(one result per run and test)",
+	.flags = IMP_TREES | IMP_SAMPLES | IMP_SERIES,
+	.parse_dir = mmtests_tree_parse_dir,
+	.tree_parts = mmtests_tree_parts,
+	.tree_members = mmtests_tree_members,
+	.help = mmtests_tree_help,
+	.extract = mmtests_extract_print,
+};

@@ -22,8 +22,8 @@
 #include "core/input.h"
 #include "core/parallel.h"
 #include "core/strmap.h"
-#include "import.h"
-#include "importer.h"
+#include "import/import.h"
+#include "import/importer.h"
 #include "store/emitlog.h"
 
 /* bytes of recorded calls in flight across the files before it waits */

@@ -11,7 +11,8 @@
 #include "core/sbuf.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
-#include "importer.h"
+#include "import/importer.h"
+#include "../formats.h"
 #include "fio.h"
 #include "fio-json.h"
 
@@ -2436,7 +2437,7 @@ int fio_doc_end(struct fio_doc *d)
 	return ret;
 }
 
-int fio_parse(struct import_ctx *ctx, struct input *in)
+static int fio_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct fio_state st;
 	struct reader r;
@@ -2524,3 +2525,13 @@ out:
 	fio_state_release(&st);
 	return ret;
 }
+
+const struct importer importer_fio = {
+	.name = "fio",
+	.family = "fio",
+	.what = "fio --output-format=json (fio 2.x and 3.x)",
+	.flags = IMP_FILES | IMP_SAMPLES | IMP_RECORDED,
+	.detect = fio_detect,
+	.parse = fio_parse,
+	.lkp_names = (const char *const[]){ "fio.output", NULL },
+};
