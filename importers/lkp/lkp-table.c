@@ -1047,6 +1047,32 @@ static void check_headline(struct lkp_table *t, const char *metric,
 			"%+.1f%%", metric, t->headline_pct, (lo + hi) / 2);
 }
 
+/*
+ * The spread a cell printed (its "± P%"), into a: relative to the mean,
+ * under 1 % ("± 0%": lkp cuts the percentage), at most bound times the
+ * mean when it printed none, or unknown (a mean of 0: warned).
+ */
+static void cell_spread(struct lkp_table *t, const struct cell *cell,
+			const char *metric, double bound, struct agg_desc *a,
+			long lineno)
+{
+	a->stddev = NAN;
+	if (cell->sd_pct == 0) {
+		a->stddev_at_most_pct = 1;
+	} else if (isfinite(cell->sd_pct) && cell->sd_pct > 0) {
+		if (cell->value != 0) {
+			a->stddev = cell->sd_pct;
+			a->stddev_kind = "relative";
+		} else {
+			db_warn(t->ctx, lineno, "'%s': a spread of %g%% around "
+				"a mean printed as 0: kept as unknown", metric,
+				cell->sd_pct);
+		}
+	} else if (!isfinite(cell->sd_pct)) {
+		a->stddev_at_most_pct = bound;
+	}
+}
+
 static int perf_row(struct lkp_table *t, char **tok, size_t n,
 		    const char *row_label, const char *text, long lineno)
 {
@@ -1073,9 +1099,8 @@ static int perf_row(struct lkp_table *t, char **tok, size_t n,
 		struct agg_desc a;
 
 		variant_of(t, c, row_label, &a, kv, c ? &label : &base_label);
-		if (!c) {
+		if (!c)
 			base = a;
-		}
 		a.metric = metric;
 		a.stat = "mean";
 		a.value = cell[c].value;
@@ -1091,22 +1116,7 @@ static int perf_row(struct lkp_table *t, char **tok, size_t n,
 			a.change_source = cell[c].change_text;
 			a.change_base = change_base(&base);
 		}
-		a.stddev = NAN;
-		if (cell[c].sd_pct == 0) {
-			/* "± 0%": lkp cuts the percentage, so under 1 % */
-			a.stddev_at_most_pct = 1;
-		} else if (isfinite(cell[c].sd_pct) && cell[c].sd_pct > 0) {
-			if (cell[c].value != 0) {
-				a.stddev = cell[c].sd_pct;
-				a.stddev_kind = "relative";
-			} else {
-				db_warn(t->ctx, lineno, "'%s': a spread of "
-					"%g%% around a mean printed as 0: kept "
-					"as unknown", metric, cell[c].sd_pct);
-			}
-		} else if (!isfinite(cell[c].sd_pct)) {
-			a.stddev_at_most_pct = bound;
-		}
+		cell_spread(t, &cell[c], metric, bound, &a, lineno);
 		if (db_emit_aggregate(t->ctx, &a, lineno))
 			goto out;
 		if (c)
@@ -1512,13 +1522,139 @@ static int header(struct lkp_table *t, char **tok, size_t n, long lineno,
 	return 1;
 }
 
+/*
+ * The line after a row held in wrap (cut in two by a mailer): its
+ * metric name alone joins the row, which is read; 1 if so, 0 if the
+ * held row is skipped instead (the line then read as any other), -1
+ * after error().
+ */
+static int join_wrapped(struct lkp_table *t, const char *s, size_t len,
+			int depth)
+{
+	char line[LINE_CAP], buf[LINE_CAP], *tok[MAX_TOKENS + 1];
+	size_t n;
+	int rc;
+
+	memcpy(buf, s, strlen(s) + 1);
+	if (tokenize(buf, tok, 1) == 1 && metric_name(tok[0]) &&
+	    t->wrap.len + len + 2 < sizeof(buf)) {
+		long at = t->wrap_line;
+
+		sbuf_addch(&t->wrap, ' ');
+		sbuf_addstr(&t->wrap, s);
+		memcpy(line, t->wrap.buf, t->wrap.len + 1);
+		sbuf_reset(&t->wrap);
+		memcpy(buf, line, strlen(line) + 1);
+		n = tokenize(buf, tok, MAX_TOKENS);
+		return row(t, tok, n, line, at, depth) < 0 ? -1 : 1;
+	}
+	rc = db_skip_row(t->ctx, t->wrap_line, t->wrap.buf, "a row "
+			 "without its metric name");
+	sbuf_reset(&t->wrap);
+	return rc ? -1 : 0;
+}
+
+/*
+ * The line in the state a header left: axes, the commit list, the
+ * parameters (line as written, s past its blanks).  1 if it was taken,
+ * 0 if it is to be read as any other, -1 after error().
+ */
+static int state_line(struct lkp_table *t, const char *line, const char *s,
+		      long lineno)
+{
+	const char *colon;
+	char *key;
+	int rc;
+
+	switch (t->st) {
+	case ST_AXIS_KEYS:
+	case ST_AXIS_VALUES:
+		return axis_line(t, s, lineno) ? 1 : 0;
+	case ST_LIST:
+		rc = list_line(t, s);
+		return rc < 0 ? -1 : rc > 0;
+	case ST_PARAMS:
+		if (!*s) {
+			if (t->nr_params)
+				t->st = ST_TEXT;
+			return 1;
+		}
+		colon = line[0] == ' ' || line[0] == '\t' ? strchr(s, ':') :
+			NULL;
+		if (colon) {
+			key = xstrndup(s, (size_t)(colon - s));
+			add_param(t, key, colon + 1);
+			free(key);
+			return 1;
+		}
+		t->st = ST_TEXT;
+		return 0;
+	case ST_TEXT:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * A line that belongs to a table: a row, a header, the glyphs under
+ * it, a heading's dashes, or the cells of a row cut before its name
+ * (held in wrap).  1 if it was, 0 if not, -1 after error().
+ */
+static int table_line(struct lkp_table *t, const char *s, char **tok,
+		      size_t n, long lineno, int depth)
+{
+	int rc = row(t, tok, n, s, lineno, depth);
+
+	if (rc)
+		return rc < 0 ? -1 : 1;
+	if (header(t, tok, n, lineno, depth))
+		return 1;
+	if (all_of(s, "\\|")) {
+		t->last_row = lineno;	/* the glyphs under the header */
+		return 1;
+	}
+	if (dashes(t, s, lineno, depth))
+		return 1;
+	if (wrapped_cells(t, tok, n)) {
+		sbuf_addstr(&t->wrap, s);
+		t->wrap_line = lineno;
+		return 1;
+	}
+	return 0;
+}
+
+/* The robot's prose: 1 if the line says something the tables need. */
+static int prose_line(struct lkp_table *t, const char *s, long lineno,
+		      int depth)
+{
+	if (starts_with(s, "Message-ID:")) {
+		set_str(&t->msgid, s + 11);
+		return 1;
+	}
+	if (headline(t, s, lineno, depth) || subject(t, s, lineno) ||
+	    body_commit(t, s) || body_fact(t, s))
+		return 1;
+	if (!strcmp(s, "commit:")) {
+		free_strs(t->list, &t->nr_list);
+		t->st = ST_LIST;
+		return 1;
+	}
+	if (!strcmp(s, "parameters:") ||
+	    !strcmp(s, "with following parameters:")) {
+		t->st = ST_PARAMS;
+		return 1;
+	}
+	return 0;
+}
+
+/* One line of text: 0, or -1 after error(). */
 static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno,
 			  int depth)
 {
 	char line[LINE_CAP], buf[LINE_CAP], *tok[MAX_TOKENS + 1];
 	const char *s;
 	size_t len = strlen(raw), n;
-	int rc;
+	int rc = 0;
 
 	/* trailing blanks mean nothing (lkp pads its header lines) */
 	while (len && isspace((unsigned char)raw[len - 1]))
@@ -1537,106 +1673,26 @@ static int lkp_table_line(struct lkp_table *t, const char *raw, long lineno,
 	s = skip_blanks(line);
 
 	if (t->wrap.len) {
-		/* the name of the row above, alone on its line */
-		memcpy(buf, s, strlen(s) + 1);
-		if (tokenize(buf, tok, 1) == 1 && metric_name(tok[0]) &&
-		    t->wrap.len + len + 2 < sizeof(buf)) {
-			long at = t->wrap_line;
-
-			sbuf_addch(&t->wrap, ' ');
-			sbuf_addstr(&t->wrap, s);
-			memcpy(line, t->wrap.buf, t->wrap.len + 1);
-			sbuf_reset(&t->wrap);
-			memcpy(buf, line, strlen(line) + 1);
-			n = tokenize(buf, tok, MAX_TOKENS);
-			rc = row(t, tok, n, line, at, depth);
-			t->prev_line = lineno;
-			return rc < 0 ? -1 : 0;
-		}
-		rc = db_skip_row(t->ctx, t->wrap_line, t->wrap.buf, "a row "
-				 "without its metric name");
-		sbuf_reset(&t->wrap);
-		if (rc)
+		rc = join_wrapped(t, s, len, depth);
+		if (rc < 0)
 			return -1;
+		if (rc)
+			goto done;
 	}
-	rc = 0;
 	if (strlen(s) > 20 && all_of(s, "=")) {
 		free_axes(t);
 		t->st = ST_AXIS_KEYS;
 		goto done;
 	}
-	switch (t->st) {
-	case ST_AXIS_KEYS:
-	case ST_AXIS_VALUES:
-		if (axis_line(t, s, lineno))
-			goto done;
-		break;
-	case ST_LIST:
-		rc = list_line(t, s);
-		if (rc)
-			goto done;
-		break;
-	case ST_PARAMS:
-		if (!*s) {
-			if (t->nr_params)
-				t->st = ST_TEXT;
-			goto done;
-		}
-		if (line[0] == ' ' || line[0] == '\t') {
-			const char *colon = strchr(s, ':');
-
-			if (colon) {
-				char *key = xstrndup(s, (size_t)(colon - s));
-
-				add_param(t, key, colon + 1);
-				free(key);
-				goto done;
-			}
-		}
-		t->st = ST_TEXT;
-		break;
-	case ST_TEXT:
-		break;
-	}
-	if (!*s)
-		goto done;	/* a blank line: tables go on after it */
+	rc = state_line(t, line, s, lineno);
+	if (rc || !*s)
+		goto done;	/* after a blank line, tables go on */
 	/* one split of the line for all that read it by token */
 	memcpy(buf, s, strlen(s) + 1);
 	n = tokenize(buf, tok, MAX_TOKENS);
-	rc = row(t, tok, n, s, lineno, depth);
-	if (rc)
+	rc = table_line(t, s, tok, n, lineno, depth);
+	if (rc || prose_line(t, s, lineno, depth))
 		goto done;
-	if (header(t, tok, n, lineno, depth))
-		goto done;
-	if (all_of(s, "\\|")) {
-		t->last_row = lineno;	/* the glyphs under the header */
-		goto done;
-	}
-	if (dashes(t, s, lineno, depth))
-		goto done;
-	if (wrapped_cells(t, tok, n)) {
-		sbuf_addstr(&t->wrap, s);
-		t->wrap_line = lineno;
-		goto done;
-	}
-	/* prose: the robot's body */
-	if (starts_with(s, "Message-ID:")) {
-		set_str(&t->msgid, s + 11);
-		goto done;
-	}
-	if (headline(t, s, lineno, depth) || subject(t, s, lineno) ||
-	    body_commit(t, s) || body_fact(t, s))
-		goto done;
-	if (!strcmp(s, "commit:")) {
-		free_strs(t->list, &t->nr_list);
-		t->st = ST_LIST;
-		goto done;
-	}
-	if (!strcmp(s, "parameters:") ||
-	    !strcmp(s, "with following parameters:")) {
-		t->st = ST_PARAMS;
-		goto done;
-	}
 	remember_titles(t, tok, n);
 	free(t->last_text);
 	t->last_text = xstrdup(s);

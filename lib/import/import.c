@@ -230,6 +230,56 @@ static int import_recorded(struct db *db, const struct import_opts *o,
 	return ret;
 }
 
+/*
+ * A text named on the command line that no parser found a table in
+ * (imp: the importer detection chose, or NULL): said, failed; -1.
+ */
+static int no_table(const struct import_opts *o, const char *path,
+		    const struct importer *imp, struct import_result *res)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (o->format) {
+		error("%s: no table in it that %s reads", path, o->format);
+	} else {
+		list_formats(&sb);
+		error("%s: %s (tried %s); use --format", path,
+		      imp ? "no table perfsift reads in it" : "unknown format",
+		      sb.buf);
+		sbuf_release(&sb);
+	}
+	res->status = IMPORT_FAILED;
+	return -1;
+}
+
+/*
+ * A file no importer takes: skipped if a walk found it (0), else said
+ * (-1): --format reads directories, the file is empty, or unknown.
+ */
+static int no_importer(const struct import_opts *o, const char *path,
+		       int walked, size_t head_len, struct import_result *res)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (o->format) {
+		if (!importer_find(o->format))
+			BUG("format '%s' not checked by the caller", o->format);
+		error("%s: format '%s' reads directories, not files", path,
+		      o->format);
+	} else if (walked) {
+		res->status = IMPORT_SKIPPED;	/* empty or unknown */
+		return 0;
+	} else if (!head_len) {
+		error("%s: empty file", path);
+	} else {
+		list_formats(&sb);
+		error("%s: unknown format (tried %s); use --format", path,
+		      sb.buf);
+		sbuf_release(&sb);
+	}
+	return -1;
+}
+
 static int import_one_file(struct db *db, const struct import_opts *o,
 			   const char *path, int walked,
 			   struct import_result *res)
@@ -273,44 +323,12 @@ static int import_one_file(struct db *db, const struct import_opts *o,
 	    (!imp && !o->format && looks_like_text(in.head, in.head_len))) {
 		/* a text: every text parser (or --format's) reads it */
 		ret = import_text(db, o, path, &in, res);
-		if (res->status == IMPORT_SKIPPED && !walked) {
-			struct sbuf sb = SBUF_INIT;
-
-			if (o->format) {
-				error("%s: no table in it that %s reads", path,
-				      o->format);
-			} else {
-				list_formats(&sb);
-				error("%s: %s (tried %s); use --format", path,
-				      imp ? "no table perfsift reads in it" :
-				      "unknown format", sb.buf);
-				sbuf_release(&sb);
-			}
-			res->status = IMPORT_FAILED;
-			ret = -1;
-		}
+		if (res->status == IMPORT_SKIPPED && !walked)
+			ret = no_table(o, path, imp, res);
 		goto out_input;
 	}
 	if (!imp) {
-		struct sbuf sb = SBUF_INIT;
-
-		if (o->format) {
-			if (!importer_find(o->format))
-				BUG("format '%s' not checked by the caller",
-				    o->format);
-			error("%s: format '%s' reads directories, not files",
-			      path, o->format);
-		} else if (walked) {
-			res->status = IMPORT_SKIPPED;	/* empty or unknown */
-			ret = 0;
-		} else if (!in.head_len) {
-			error("%s: empty file", path);
-		} else {
-			list_formats(&sb);
-			error("%s: unknown format (tried %s); use --format",
-			      path, sb.buf);
-			sbuf_release(&sb);
-		}
+		ret = no_importer(o, path, walked, in.head_len, res);
 		goto out_input;
 	}
 	src.in = &in;
@@ -372,6 +390,96 @@ static int earlier_dir_import(struct db *db, const char *path, int64_t *id,
 	return rc == SQLITE_ROW;
 }
 
+/*
+ * The path a directory result is stored under, so that a re-import from
+ * elsewhere finds it: its real path, a part of a tree's as
+ * "<dir>#<part>".  NULL after error().
+ */
+static char *dir_key(const char *dir, const char *part)
+{
+	char *real = realpath(dir, NULL), *t;
+
+	if (!real) {
+		error("%s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	if (!part)
+		return real;
+	t = xstrfmt("%s#%s", real, part);
+	free(real);
+	return t;
+}
+
+/* ds over the members of l; returns their bytes on disk. */
+static int64_t dir_state_init(struct dir_state *ds,
+			      const struct member_list *l)
+{
+	int64_t total = 0;
+	size_t i;
+
+	ds->m = l->m;
+	ds->nr = l->nr;
+	ds->hex = xcalloc(l->nr ? l->nr : 1, sizeof(*ds->hex));
+	ds->read = xcalloc(l->nr ? l->nr : 1, 1);
+	for (i = 0; i < l->nr; i++)
+		total += l->m[i].size;
+	return total;
+}
+
+/*
+ * A directory imported before is hashed first: unchanged, it is decided
+ * without parsing (1); changed, it replaces its earlier import, whose id
+ * *old_id gets (its runs only).  A new one is hashed as its members are
+ * read (import_nested(), import_close_member()), the rest at the end:
+ * each file read once.  0, 1, or -1 after error().
+ */
+static int dir_unchanged(struct db *db, const char *key, struct dir_state *ds,
+			 int64_t *old_id, char hex[65])
+{
+	char old_hex[65];
+	int r = earlier_dir_import(db, key, old_id, old_hex);
+
+	if (r <= 0)
+		return r;
+	if (dir_hash(ds, hex))
+		return -1;
+	return !strcmp(hex, old_hex);
+}
+
+/*
+ * Parse the members into ctx (its import begun) and set the result's
+ * hash: 0, 1 when there is nothing to keep (res->status says why), or
+ * -1 after error().
+ */
+static int dir_parse(struct import_ctx *ctx, const struct importer *imp,
+		     const struct member_list *l, struct dir_state *ds,
+		     int hashed, char hex[65], int64_t total,
+		     struct import_result *res)
+{
+	size_t i;
+	int r = imp->parse_dir(ctx, ctx->path, l->m, l->nr);
+
+	if (r > 0) {
+		/* a part no extractor knows: skipped, said by the importer */
+		res->status = IMPORT_SKIPPED;
+		return 1;
+	}
+	if (r)
+		return -1;
+	for (i = 0; i < l->nr; i++)
+		if (!ds->read[i])
+			ctx->nr_skipped++;
+	if (!hashed && dir_hash(ds, hex))
+		return -1;
+	r = db_import_set_hash(ctx, hex, (uint64_t)total);
+	if (r > 0) {
+		/* the same content under another path */
+		res->status = IMPORT_ALREADY;
+		res->replaced = 0;
+	}
+	return r;
+}
+
 static int import_dir(struct db *db, const struct import_opts *o,
 		      const char *dir, const char *part,
 		      const struct importer *imp, struct import_result *res)
@@ -379,9 +487,8 @@ static int import_dir(struct db *db, const struct import_opts *o,
 	struct member_list l;
 	struct dir_state ds = { 0 };
 	struct import_ctx ctx;
-	char hex[65], old_hex[65], *real = NULL, *first = NULL;
-	int64_t old_id = 0, total = 0;
-	size_t i;
+	char hex[65], *key = NULL, *first = NULL;
+	int64_t old_id = 0, total;
 	int ret = -1, r;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -389,46 +496,17 @@ static int import_dir(struct db *db, const struct import_opts *o,
 	if (part ? member_list_of_part(imp, dir, part, &l) :
 		   member_list_read(dir, &l))
 		return -1;
-	/*
-	 * Stored by real path, so that a re-import from elsewhere finds it;
-	 * a part of a tree as "<dir>#<part>"
-	 */
-	real = realpath(dir, NULL);
-	if (!real) {
-		error("%s: %s", dir, strerror(errno));
+	key = dir_key(dir, part);
+	if (!key)
 		goto out;
-	}
-	if (part) {
-		char *t = xstrfmt("%s#%s", real, part);
-
-		free(real);
-		real = t;
-	}
-	ds.m = l.m;
-	ds.nr = l.nr;
-	ds.hex = xcalloc(l.nr ? l.nr : 1, sizeof(*ds.hex));
-	ds.read = xcalloc(l.nr ? l.nr : 1, 1);
-	for (i = 0; i < l.nr; i++)
-		total += l.m[i].size;
-
-	/*
-	 * A directory imported before is hashed first: unchanged, it is
-	 * decided without parsing; changed, it replaces its earlier import
-	 * (its runs only).  A new one is hashed as its members are read
-	 * (import_nested(), import_close_member()), the rest at the end:
-	 * each file read once.
-	 */
-	r = earlier_dir_import(db, real, &old_id, old_hex);
-	if (r < 0)
-		goto out;
+	total = dir_state_init(&ds, &l);
+	r = dir_unchanged(db, key, &ds, &old_id, hex);
 	if (r) {
-		if (dir_hash(&ds, hex))
-			goto out;
-		if (!strcmp(hex, old_hex)) {
+		if (r > 0) {
 			res->status = IMPORT_ALREADY;
 			ret = 0;
-			goto out;
 		}
+		goto out;
 	}
 	if (db_begin(db))
 		goto out;
@@ -437,35 +515,16 @@ static int import_dir(struct db *db, const struct import_opts *o,
 			goto fail;
 		res->replaced = 1;
 	}
-	if (db_import_begin(&ctx, db, real, imp->name, total, 1, &o->ovr))
+	if (db_import_begin(&ctx, db, key, imp->name, total, 1, &o->ovr))
 		goto fail;
 	ctx.path = dir;
 	ctx.part = part;
 	ctx.driver = &ds;
 	ctx.first_variant = o->first_variant ? o->first_variant : &first;
 	ctx.strict = o->strict;
-	r = imp->parse_dir(&ctx, dir, l.m, l.nr);
-	if (r > 0) {
-		/* a part no extractor knows: skipped, said by the importer */
-		res->status = IMPORT_SKIPPED;
-		ret = 0;
-		goto fail;
-	}
-	if (r)
-		goto fail;
-	for (i = 0; i < l.nr; i++)
-		if (!ds.read[i])
-			ctx.nr_skipped++;
-	if (!old_id && dir_hash(&ds, hex))
-		goto fail;
-	r = db_import_set_hash(&ctx, hex, (uint64_t)total);
-	if (r < 0)
-		goto fail;
+	r = dir_parse(&ctx, imp, &l, &ds, old_id != 0, hex, total, res);
 	if (r) {
-		/* the same content under another path */
-		res->status = IMPORT_ALREADY;
-		res->replaced = 0;
-		ret = 0;
+		ret = r > 0 ? 0 : -1;
 		goto fail;
 	}
 	ctx.path = dir;
@@ -478,7 +537,7 @@ fail:
 	db_rollback(db);
 out:
 	free(first);
-	free(real);
+	free(key);
 	free(ds.hex);
 	free(ds.read);
 	member_list_release(&l);

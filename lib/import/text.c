@@ -156,6 +156,58 @@ static int feed_text(struct text_feed *f, struct mail_reader *r,
 }
 
 /*
+ * The headers the parsers read before the body, the first line of the
+ * text: the subject (the robot's headline; hashed) and the Message-ID
+ * (not hashed again: it names the columns of a table that names none,
+ * lkp-table.c).  0, or -1 after error().
+ */
+static int feed_headers(struct text_feed *f, const struct mail_msg *msg,
+			struct sha256 *hash, uint64_t *size)
+{
+	struct sbuf sb = SBUF_INIT;
+	int rc = 0;
+
+	if (*msg->subject) {
+		sbuf_addf(&sb, "Subject: %s", msg->subject);
+		sha256_update(hash, sb.buf, sb.len);
+		sha256_update(hash, "\n", 1);
+		*size += sb.len + 1;
+		rc = feed_line(f, sb.buf, msg->first_line, 0);
+	}
+	if (!rc && *msg->message_id) {
+		sbuf_reset(&sb);
+		sbuf_addf(&sb, "Message-ID: %s", msg->message_id);
+		rc = feed_line(f, sb.buf, msg->first_line, 0);
+	}
+	sbuf_release(&sb);
+	return rc;
+}
+
+/* A message's headers as its import's metadata: 0 or -1. */
+static int message_meta(struct import_ctx *ctx, const struct mail_msg *msg)
+{
+	static const char *const keys[] = { "message_id", "subject", "from",
+					    "date", "in_reply_to",
+					    "references" };
+	const char *vals[ARRAY_SIZE(keys)];
+	size_t i;
+
+	vals[0] = msg->message_id;
+	vals[1] = msg->subject;
+	vals[2] = msg->from;
+	vals[3] = msg->date;
+	vals[4] = msg->in_reply_to;
+	vals[5] = msg->references;
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (db_import_meta(ctx, i ? 0 : msg->index, keys[i], vals[i]))
+			return -1;
+	if (!*msg->message_id &&
+	    db_import_meta(ctx, msg->index, "message_id", "-"))
+		return -1;
+	return 0;
+}
+
+/*
  * One message, in its own transaction: every text parser (or --format's)
  * reads its decoded text, its headers are kept as import metadata.  The
  * message's hash covers its Message-ID and its decoded text.  A message
@@ -168,26 +220,15 @@ static int import_message(struct db *db, const struct import_opts *o,
 			  const struct mail_msg *msg, char **first,
 			  struct import_result *res)
 {
-	static const char *const keys[] = { "message_id", "subject", "from",
-					    "date", "in_reply_to",
-					    "references" };
-	const char *vals[ARRAY_SIZE(keys)];
 	struct text_feed f;
 	struct import_ctx ctx;
 	struct sha256 hash;
 	uint64_t size = 0;
 	char hex[65];
-	size_t i;
 	int rc, ret = -1, started = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&f, 0, sizeof(f));
-	vals[0] = msg->message_id;
-	vals[1] = msg->subject;
-	vals[2] = msg->from;
-	vals[3] = msg->date;
-	vals[4] = msg->in_reply_to;
-	vals[5] = msg->references;
 	if (db_begin(db))
 		goto out;
 	/* the format is known at the end: what the parsers found */
@@ -200,38 +241,14 @@ static int import_message(struct db *db, const struct import_opts *o,
 	sha256_init(&hash);
 	sha256_update(&hash, msg->message_id, strlen(msg->message_id) + 1);
 	if (r->kind == MAIL_NONE) {
-		/* a file's content hash, as for every other file */
+		/* a file's content hash, as for every other file (no headers) */
 		if (feed_text(&f, r, NULL, NULL) < 0 ||
 		    input_finish(r->in, hex, &size))
 			goto fail;
-	} else if (*msg->subject) {
-		/* the subject is the parsers' too (the robot's headline) */
-		struct sbuf subj = SBUF_INIT;
-
-		sbuf_addf(&subj, "Subject: %s", msg->subject);
-		sha256_update(&hash, subj.buf, subj.len);
-		sha256_update(&hash, "\n", 1);
-		size += subj.len + 1;
-		rc = feed_line(&f, subj.buf, msg->first_line, 0);
-		sbuf_release(&subj);
-		if (rc)
-			goto fail;
-	}
-	if (*msg->message_id) {
-		/*
-		 * the parsers' too, not hashed again: it names the columns
-		 * of a table that names none (lkp-table.c)
-		 */
-		struct sbuf id = SBUF_INIT;
-
-		sbuf_addf(&id, "Message-ID: %s", msg->message_id);
-		rc = feed_line(&f, id.buf, msg->first_line, 0);
-		sbuf_release(&id);
-		if (rc)
-			goto fail;
-	}
-	if (r->kind != MAIL_NONE && feed_text(&f, r, &hash, &size) < 0)
+	} else if (feed_headers(&f, msg, &hash, &size) ||
+		   feed_text(&f, r, &hash, &size) < 0) {
 		goto fail;
+	}
 	started = 0;
 	if (feed_end(&f, 1))
 		goto fail;
@@ -242,13 +259,8 @@ static int import_message(struct db *db, const struct import_opts *o,
 		ret = 0;
 		goto fail;	/* rolls back */
 	}
-	if (db_import_set_format(&ctx, res->format))
-		goto fail;
-	for (i = 0; r->kind != MAIL_NONE && i < ARRAY_SIZE(keys); i++)
-		if (db_import_meta(&ctx, i ? 0 : msg->index, keys[i], vals[i]))
-			goto fail;
-	if (r->kind != MAIL_NONE && !*msg->message_id &&
-	    db_import_meta(&ctx, msg->index, "message_id", "-"))
+	if (db_import_set_format(&ctx, res->format) ||
+	    (r->kind != MAIL_NONE && message_meta(&ctx, msg)))
 		goto fail;
 	if (r->kind != MAIL_NONE)
 		sha256_final_hex(&hash, hex);
@@ -260,8 +272,8 @@ static int import_message(struct db *db, const struct import_opts *o,
 		ret = 0;
 		goto fail;
 	}
-	ret = import_finish(db, o, &ctx, r->kind == MAIL_NONE ? "file" : "message",
-		     res);
+	ret = import_finish(db, o, &ctx,
+			    r->kind == MAIL_NONE ? "file" : "message", res);
 	goto out;
 fail:
 	if (started)
