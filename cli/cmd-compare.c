@@ -7,6 +7,7 @@
 #include "stats/compare.h"
 #include "core/strparse.h"
 #include "cmd.h"
+#include "strlist.h"
 #include <getopt.h>
 
 const char *const compare_usage[] = {
@@ -56,18 +57,6 @@ const char *const compare_usage[] = {
 	"                      smaller significant changes are unchanged",
 	NULL,
 };
-
-void strlist_add(struct strlist *l, const char *s)
-{
-	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
-	l->v[l->nr++] = s;
-}
-
-void strlist_release(struct strlist *l)
-{
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
 
 int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
 		     const char *const *usage)

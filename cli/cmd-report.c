@@ -12,6 +12,7 @@
 #include "../report/message.h"
 #include "../report/report.h"
 #include "cmd.h"
+#include "strlist.h"
 #include <getopt.h>
 
 const char *const report_usage[] = {

@@ -48,12 +48,8 @@ int usage_error(const char *const *usage, const char *fmt, ...)
  * the usage error's exit status.
  */
 struct cmp_opts;
-struct strlist;
 int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
 		     const char *const *usage);
-/* Append s (borrowed) to a repeatable option's list; release frees it. */
-void strlist_add(struct strlist *l, const char *s);
-void strlist_release(struct strlist *l);
 /* Write a JSON value (stolen) to stdout, indented, with a newline. */
 struct json_t;
 int print_json_steal(struct json_t *v);
