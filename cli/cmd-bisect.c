@@ -9,65 +9,77 @@
  * `git bisect run`.
  */
 #include "core/compat.h"
-#include "core/strparse.h"
 #include "stats/bisect.h"
 #include "store/commits.h"
 #include "store/direction.h"
 #include "store/query.h"
 #include "cmd.h"
+#include "options.h"
 #include "table.h"
-#include <getopt.h>
 #include <jansson.h>
-
-const char *const bisect_usage[] = {
-	"usage: perfsift bisect suggest --metric NAME --good G --bad B",
-	"                               [--testcase GLOB] [--machine M]",
-	"                               [--alpha A] [--json]",
-	"   or: perfsift bisect judge --metric NAME --good G --bad B",
-	"                             [same options] COMMIT",
-	"",
-	"G, B and COMMIT are recorded commits ('perfsift commits import'):",
-	"a sha prefix, or a label or kernel whose runs are at one commit.",
-	"Runs count at a commit when their variant carries it (import",
-	"--commit SHA).  G must come before B in the recorded order.",
-	"",
-	"Each tested commit from G to B is compared with G and with B by",
-	"Student's t on the commits' means, with one noise for the series:",
-	"the pooled within-commit sample standard deviation (n-1 per",
-	"commit, over every commit of the series with 2 runs or more).  A",
-	"commit unlike good and like bad is bad, the mirror image good;",
-	"unlike both, it is bad beyond bad, good beyond good, else 'between'",
-	"(a partial change); like both, 'unknown': more runs are needed, and",
-	"how many is said (for 90% power at A).",
-	"",
-	"suggest: the classification, the range between the last good",
-	"commit and the first bad one, the next commit to test (the middle",
-	"one of the untested commits in that range, by recorded order), the",
-	"commits still unknown there, and the git bisect commands that",
-	"reproduce the narrowing.  When no untested or unknown commit is",
-	"left, the first bad commit is found.",
-	"",
-	"judge: COMMIT's verdict as the exit status, for `git bisect run`: 0",
-	"good, 1 bad, 125 cannot tell yet (unknown: more runs; or between),",
-	"128 any error (so that git bisect stops rather than mark a commit",
-	"wrongly).  One line on stdout says why.",
-	"",
-	"    --metric NAME     the metric (a glob matching one series)",
-	"    --good G          a commit where the metric is as it should be",
-	"    --bad B           a later commit where it changed",
-	"    --testcase GLOB   only runs whose testcase matches",
-	"    --machine M       only runs on machine M",
-	"    --alpha A         significance level of each t-test (default",
-	"                      0.01)",
-	"    --json            suggest: one JSON document on stdout",
-	NULL,
-};
 
 struct bisect_args {
 	const char *metric, *good, *bad;
 	struct run_filter f;
 	double alpha;
 	int json;
+};
+
+static const char *const bisect_usage[] = {
+	"perfsift bisect suggest --metric NAME --good G --bad B\n"
+	"                        [--testcase GLOB] [--machine M]\n"
+	"                        [--alpha A] [--json]",
+	"perfsift bisect judge --metric NAME --good G --bad B\n"
+	"                      [same options] COMMIT",
+	NULL,
+};
+
+#define T struct bisect_args
+static const struct opt bisect_opts[] = {
+	OPT_METRIC(T, metric, "NAME",
+		   "the metric (a glob matching one series)"),
+	OPT_STRING(0, "good", T, good, "G",
+		   "a commit where the metric is as it should be"),
+	OPT_STRING(0, "bad", T, bad, "B", "a later commit where it changed"),
+	OPT_TESTCASE(T, f.testcase),
+	OPT_MACHINE(T, f.machine),
+	OPT_ALPHA(T, alpha, "the level of each single t-test of the "
+		  "sequence\n(default " OPT_STR(ALPHA_EACH_TEST) ")"),
+	OPT_JSON(T, json, "suggest: one JSON document on stdout"),
+	OPT_END(),
+};
+#undef T
+
+const struct cmd_options bisect_options = {
+	.name = "bisect",
+	.usage = bisect_usage,
+	.description =
+	"G, B and COMMIT are recorded commits ('perfsift commits import'):\n"
+	"a sha prefix, or a label or kernel whose runs are at one commit.\n"
+	"Runs count at a commit when their variant carries it (import\n"
+	"--commit SHA).  G must come before B in the recorded order.\n"
+	"\n"
+	"Each tested commit from G to B is compared with G and with B by\n"
+	"Student's t on the commits' means, with one noise for the series:\n"
+	"the pooled within-commit sample standard deviation (n-1 per\n"
+	"commit, over every commit of the series with 2 runs or more).  A\n"
+	"commit unlike good and like bad is bad, the mirror image good;\n"
+	"unlike both, it is bad beyond bad, good beyond good, else 'between'\n"
+	"(a partial change); like both, 'unknown': more runs are needed, and\n"
+	"how many is said (for 90% power at A).\n"
+	"\n"
+	"suggest: the classification, the range between the last good\n"
+	"commit and the first bad one, the next commit to test (the middle\n"
+	"one of the untested commits in that range, by recorded order), the\n"
+	"commits still unknown there, and the git bisect commands that\n"
+	"reproduce the narrowing.  When no untested or unknown commit is\n"
+	"left, the first bad commit is found.\n"
+	"\n"
+	"judge: COMMIT's verdict as the exit status, for `git bisect run`: 0\n"
+	"good, 1 bad, 125 cannot tell yet (unknown: more runs; or between),\n"
+	"128 any error (so that git bisect stops rather than mark a commit\n"
+	"wrongly).  One line on stdout says why.\n",
+	.options = bisect_opts,
 };
 
 /* one series of the history: rows[0..nr), one metric, testcase, ... */
@@ -89,61 +101,35 @@ static void series_name(const struct history_row *r, FILE *f)
 		fprintf(f, ", machine %s", r->machine);
 }
 
+/*
+ * The options; the COMMIT of judge to *commit.  -1 when the command
+ * ends here (*status: after --help or a usage error), else 0.
+ */
 static int parse_args(int argc, const char **argv, struct bisect_args *a,
-		      int judge)
+		      const char **commit, int *status)
 {
-	enum { O_METRIC = 256, O_GOOD, O_BAD, O_TESTCASE, O_MACHINE, O_ALPHA,
-	       O_JSON };
-	static const struct option opts[] = {
-		{ "metric", required_argument, NULL, O_METRIC },
-		{ "good", required_argument, NULL, O_GOOD },
-		{ "bad", required_argument, NULL, O_BAD },
-		{ "testcase", required_argument, NULL, O_TESTCASE },
-		{ "machine", required_argument, NULL, O_MACHINE },
-		{ "alpha", required_argument, NULL, O_ALPHA },
-		{ "json", no_argument, NULL, O_JSON },
-		{ 0 },
-	};
-	int c;
-
 	memset(a, 0, sizeof(*a));
-	a->alpha = 0.01;
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case O_METRIC: a->metric = optarg; break;
-		case O_GOOD: a->good = optarg; break;
-		case O_BAD: a->bad = optarg; break;
-		case O_TESTCASE: a->f.testcase = optarg; break;
-		case O_MACHINE: a->f.machine = optarg; break;
-		case O_ALPHA:
-			if (str_to_double(optarg, &a->alpha) ||
-			    !(a->alpha > 0 && a->alpha < 1))
-				return usage_error(bisect_usage, "--alpha wants "
-						   "a number in (0, 1), got "
-						   "'%s'", optarg);
-			break;
-		case O_JSON:
-			if (judge)
-				return usage_error(bisect_usage, "judge answers "
-						   "by its exit status; --json "
-						   "is suggest's");
-			a->json = 1;
-			break;
-		default:
-			return usage_error(bisect_usage, "bad option");
-		}
-	}
+	a->alpha = ALPHA_EACH_TEST;
+	argc = parse_options(argc, argv, &bisect_options, a, 0, status);
+	if (argc < 0)
+		return -1;
+	*status = EXIT_USAGE;
+	if (commit && a->json)
+		return usage_error(&bisect_options, "judge answers by its exit "
+				   "status; --json is suggest's"), -1;
 	if (!a->metric || !a->good || !a->bad)
-		return usage_error(bisect_usage, "--metric, --good and --bad "
-				   "are needed");
-	if (judge && optind + 1 != argc)
-		return usage_error(bisect_usage, "judge wants one COMMIT");
-	if (!judge && optind != argc)
-		return usage_error(bisect_usage, "unexpected argument '%s'",
-				   argv[optind]);
-	return EXIT_OK;
+		return usage_error(&bisect_options, "--metric, --good and "
+				   "--bad are needed"), -1;
+	if (commit && argc != 1)
+		return usage_error(&bisect_options, "judge wants one COMMIT"),
+		       -1;
+	if (!commit && argc)
+		return usage_error(&bisect_options, "unexpected argument '%s'",
+				   argv[0]), -1;
+	if (commit)
+		*commit = argv[0];
+	*status = EXIT_OK;
+	return 0;
 }
 
 static const char *sha12(const char *sha, char *buf)
@@ -630,8 +616,7 @@ static int bisect_suggest(int argc, const char **argv,
 	struct db *db;
 	int status;
 
-	status = parse_args(argc, argv, &a, 0);
-	if (status)
+	if (parse_args(argc, argv, &a, NULL, &status))
 		return status;
 	db = cmd_db(ctx);
 	if (!db)
@@ -675,21 +660,21 @@ static int judge(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct bisection b = { 0 };
 	struct commit_row c = { 0 };
 	struct bisect_args a;
+	const char *commit;
 	struct db *db;
 	char buf[13];
 	size_t i;
 	int status, r;
 
-	status = parse_args(argc, argv, &a, 1);
-	if (status)
-		return 128;
+	if (parse_args(argc, argv, &a, &commit, &status))
+		return status == EXIT_OK ? EXIT_OK : 128;
 	db = cmd_db(ctx);
 	if (!db)
 		return 128;
 	status = bisection_open(db, &a, &b);
 	if (status)
 		goto out;
-	r = commits_resolve(db, argv[argc - 1], &c);
+	r = commits_resolve(db, commit, &c);
 	if (r) {
 		status = r == -2 ? EXIT_ENV : EXIT_USAGE;
 		goto out;
@@ -722,12 +707,15 @@ out:
 
 int cmd_bisect(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	if (argc < 2)
-		return usage_error(bisect_usage, "a subcommand is needed: "
-				   "suggest or judge");
-	if (!strcmp(argv[1], "suggest"))
+	if (argc >= 2 && !strcmp(argv[1], "suggest"))
 		return bisect_suggest(argc - 1, argv + 1, ctx);
-	if (!strcmp(argv[1], "judge"))
+	if (argc >= 2 && !strcmp(argv[1], "judge"))
 		return judge(argc - 1, argv + 1, ctx);
-	return usage_error(bisect_usage, "unknown subcommand '%s'", argv[1]);
+	if (parse_options_help(argc, argv, &bisect_options))
+		return EXIT_OK;
+	if (argc < 2)
+		return usage_error(&bisect_options, "a subcommand is needed: "
+				   "suggest or judge");
+	return usage_error(&bisect_options, "unknown subcommand '%s'",
+			   argv[1]);
 }

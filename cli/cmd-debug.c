@@ -11,34 +11,53 @@
 #include "store/query.h"
 #include "../importers/mmtests/extract.h"
 
-const char *const debug_usage[] = {
-	"usage: perfsift debug dump",
-	"   or: perfsift debug mail [--lines] FILE",
-	"   or: perfsift debug mmtests-extract [--test NAME] DIR",
-	"",
-	"dump: print every import, run, parameter, sample, aggregate, text",
-	"table and skipped row, series point and histogram bin as",
-	"tab-separated text (paths left out), for tests.",
-	"",
-	"mail: print what the mail decoder reads in FILE: 'kind mbox', 'kind",
-	"eml' or 'kind text', then per message 'message N', its headers,",
-	"'text:', its decoded lines each after '|', and 'end' (or",
-	"'broken').  With --lines each line is",
-	"'LINE<TAB>QUOTE-DEPTH<TAB>|TEXT', the quote prefix stripped;",
-	"without, the whole decoded line, as tests/mail-ref/gmime-dump",
-	"prints it.  Exits 3 if a message is broken (the error names its",
-	"line).",
-	"",
-	"mmtests-extract: run the MMTests extractor of a test on DIR",
-	"(work/log/<run>/iter-N/<test>, or its logs/; the test is DIR's",
-	"name unless --test) and print each value it finds as",
-	"'OP<TAB>REP<TAB>T<TAB>VALUE<TAB>FILE:LINE' (REP 0: the iteration;",
-	"T '-': the run's value, else an observation at T), then '# ops:'",
-	"and the operations in MMTests' order with their direction.",
+struct debug_args {
+	int lines;
+	const char *test;
+};
+
+static const char *const debug_usage[] = {
+	"perfsift debug dump",
+	"perfsift debug mail [--lines] FILE",
+	"perfsift debug mmtests-extract [--test NAME] DIR",
 	NULL,
 };
 
-/* perfsift debug mail: see debug_usage. */
+static const struct opt debug_opts[] = {
+	OPT_BOOL(0, "lines", struct debug_args, lines,
+		 "mail: each line with its number and quote depth"),
+	OPT_STRING(0, "test", struct debug_args, test, "NAME",
+		   "mmtests-extract: the test, not DIR's name"),
+	OPT_END(),
+};
+
+const struct cmd_options debug_options = {
+	.name = "debug",
+	.usage = debug_usage,
+	.description =
+	"dump: print every import, run, parameter, sample, aggregate, text\n"
+	"table and skipped row, series point and histogram bin as\n"
+	"tab-separated text (paths left out), for tests.\n"
+	"\n"
+	"mail: print what the mail decoder reads in FILE: 'kind mbox', 'kind\n"
+	"eml' or 'kind text', then per message 'message N', its headers,\n"
+	"'text:', its decoded lines each after '|', and 'end' (or\n"
+	"'broken').  With --lines each line is\n"
+	"'LINE<TAB>QUOTE-DEPTH<TAB>|TEXT', the quote prefix stripped;\n"
+	"without, the whole decoded line, as tests/mail-ref/gmime-dump\n"
+	"prints it.  Exits 3 if a message is broken (the error names its\n"
+	"line).\n"
+	"\n"
+	"mmtests-extract: run the MMTests extractor of a test on DIR\n"
+	"(work/log/<run>/iter-N/<test>, or its logs/; the test is DIR's\n"
+	"name unless --test) and print each value it finds as\n"
+	"'OP<TAB>REP<TAB>T<TAB>VALUE<TAB>FILE:LINE' (REP 0: the iteration;\n"
+	"T '-': the run's value, else an observation at T), then '# ops:'\n"
+	"and the operations in MMTests' order with their direction.\n",
+	.options = debug_opts,
+};
+
+/* perfsift debug mail: see debug_options. */
 static int dump_mail(const char *path, int lines)
 {
 	struct input in;
@@ -197,31 +216,38 @@ static int dump(struct db *db)
 	return dump_series(db);
 }
 
+/* debug mail and debug mmtests-extract: argv[0] is the subcommand */
+static int debug_file(int argc, const char **argv)
+{
+	struct debug_args a = { 0, NULL };
+	int mail = !strcmp(argv[0], "mail"), status;
+
+	argc = parse_options(argc, argv, &debug_options, &a, 0, &status);
+	if (argc < 0)
+		return status;
+	if (mail && (argc != 1 || a.test))
+		return usage_error(&debug_options, "expected 'debug mail "
+				   "[--lines] FILE'");
+	if (mail)
+		return dump_mail(argv[0], a.lines);
+	if (argc != 1 || a.lines)
+		return usage_error(&debug_options, "expected 'debug "
+				   "mmtests-extract [--test NAME] DIR'");
+	return mmtests_extract_print(argv[0], a.test, stdout) ?
+	       EXIT_BADINPUT : EXIT_OK;
+}
+
 int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
 	struct db *db;
 
-	if (argc >= 3 && !strcmp(argv[1], "mail")) {
-		int lines = argc == 4 && !strcmp(argv[2], "--lines");
-
-		if (argc != 3 + lines)
-			return usage_error(debug_usage, "expected 'debug mail "
-					   "[--lines] FILE'");
-		return dump_mail(argv[argc - 1], lines);
-	}
-	if (argc >= 3 && !strcmp(argv[1], "mmtests-extract")) {
-		const char *test = NULL;
-
-		if (argc == 5 && !strcmp(argv[2], "--test"))
-			test = argv[3];
-		else if (argc != 3)
-			return usage_error(debug_usage, "expected 'debug "
-					   "mmtests-extract [--test NAME] DIR'");
-		return mmtests_extract_print(argv[argc - 1], test, stdout) ?
-		       EXIT_BADINPUT : EXIT_OK;
-	}
+	if (argc >= 2 && (!strcmp(argv[1], "mail") ||
+			  !strcmp(argv[1], "mmtests-extract")))
+		return debug_file(argc - 1, argv + 1);
+	if (parse_options_help(argc, argv, &debug_options))
+		return EXIT_OK;
 	if (argc != 2 || strcmp(argv[1], "dump"))
-		return usage_error(debug_usage, "expected 'debug dump' or "
+		return usage_error(&debug_options, "expected 'debug dump' or "
 				   "'debug mail FILE'");
 	db = cmd_db(ctx);
 	return db ? dump(db) : EXIT_ENV;

@@ -9,79 +9,113 @@
  * series per testcase, params and machine.
  */
 #include "core/compat.h"
-#include "core/sbuf.h"
 #include "core/strparse.h"
 #include "stats/changepoint.h"
 #include "stats/stats.h"
 #include "store/direction.h"
 #include "store/query.h"
 #include "cmd.h"
+#include "options.h"
 #include "table.h"
-#include <getopt.h>
 #include <jansson.h>
 
-const char *const trend_usage[] = {
-	"usage: perfsift trend --metric NAME [--testcase GLOB] [--machine M]",
-	"                      [--max-pvalue P] [--min-change PCT]",
-	"                      [--window N] [--json]",
-	"   or: perfsift changepoints --metric NAME [same options]",
-	"",
-	"A metric's history in commit order (the order 'perfsift commits",
-	"import' recorded; runs of variants without a recorded commit are",
-	"left out), one series per testcase, params and machine.  trend:",
-	"per commit its mean, sample standard deviation (n-1) and n, each",
-	"change point marked where it starts.  changepoints: the change",
-	"points, each with its commit (the first after the change) and the",
-	"last before it, the means before and after (to the neighbouring",
-	"change points), the change, the p-value, and a verdict by the",
-	"metric's direction (regression, improvement, or change when the",
-	"direction is not known).",
-	"",
-	"The change points: the E-divisive means statistic (Matteson &",
-	"James; alpha 1) picks the best split of the series, kept when",
-	"Student's t-test between its two sides gives p < P and the means",
-	"differ by at least PCT %; both sides are split again (Otava's",
-	"method).  Splits fall only between commits, never among the runs",
-	"of one commit.",
-	"",
-	"With --window N (for long histories: thousands of commits) the",
-	"splitting runs inside windows of N runs, half a window apart, at a",
-	"relaxed p (10 P when P < 0.05, 2 P when P < 0.5), and a merge pass",
-	"drops, one by one, the change point whose t-test against its",
-	"neighbouring segments is weakest, until every one left gives p < P",
-	"once multiplied by the number of splits its segments allow (Otava's",
-	"windowed mode, with that correction against false change points on",
-	"long flat stretches).  Linear in the history's length; finds the",
-	"same steps of 2 sd or more, fewer of 1 sd (docs/changepoints.md).",
-	"",
-	"    --metric NAME     the metric (a glob: each match is its own)",
-	"    --testcase GLOB   only runs whose testcase matches",
-	"    --machine M       only runs on machine M",
-	"    --max-pvalue P    a change point's t-test must give p < P",
-	"                      (default 0.001, Otava's)",
-	"    --min-change PCT  and a change of the means of at least PCT %",
-	"                      (default 0)",
-	"    --window N        windows of N runs (at least 6; Otava uses 50);",
-	"                      0, the default: the whole series at once",
-	"    --json            one JSON document on stdout",
-	NULL,
-};
-
-/* One series: rows[first..first+nr) of the history, one row key. */
-struct series {
-	const struct history_row *r;
+/* One series: rows r[0..nr) of the history, one row key. */
+struct cp_series {
+	const struct history_row *r;	/* borrowed */
 	size_t nr;
 	int direction;
 	size_t window;		/* --window: 0 = the whole series */
 	struct cp_result cp;
 };
 
-static void short_sha(char *buf, const char *sha)
+/* What a command prints of each series. */
+struct cp_output {
+	void (*text)(const struct cp_series *s, FILE *f);
+	/* more members of the series' JSON object; NULL: none */
+	void (*json)(const struct cp_series *s, struct json_t *o);
+};
+
+struct cp_args {
+	const char *metric;
+	struct run_filter f;
+	struct cp_options cpo;
+	double min_pct;		/* --min-change */
+	size_t window;
+	int json;
+};
+
+/* --window N: 0, or at least two of the smallest segments */
+static int opt_window(const struct opt *o UNUSED, const char *arg,
+		      void *window)
+{
+	static const struct cp_options init = CP_OPTIONS_INIT;
+	long lv;
+
+	if (str_to_long(arg, &lv) || lv < 0 ||
+	    (lv && (size_t)lv < 2 * init.min_size))
+		return error("--window wants 0 or a number of runs >= %zu, got "
+			     "'%s'", 2 * init.min_size, arg);
+	*(size_t *)window = (size_t)lv;
+	return 0;
+}
+
+#define T struct cp_args
+static const struct opt changepoints_opts[] = {
+	OPT_METRIC(T, metric, "NAME",
+		   "the metric (a glob: each match is its own)"),
+	OPT_TESTCASE(T, f.testcase),
+	OPT_MACHINE(T, f.machine),
+	OPT_DOUBLE_OPEN("max-pvalue", T, cpo.max_pvalue, "P",
+			"a change point's t-test must give p < P\n"
+			"(default 0.001, Otava's)", 0, 1, "a number in (0, 1)"),
+	OPT_MIN_CHANGE(T, min_pct, "and a change of the means of at least "
+		       "PCT %\n(default 0)"),
+	OPT_CALLBACK(0, "window", T, window, "N",
+		     "windows of N runs (at least 6; Otava uses 50);\n"
+		     "0, the default: the whole series at once",
+		     opt_window, 0),
+	OPT_JSON(T, json, "one JSON document on stdout"),
+	OPT_END(),
+};
+#undef T
+
+static const char changepoints_description[] =
+	"A metric's history in commit order (the order 'perfsift commits\n"
+	"import' recorded; runs of variants without a recorded commit are\n"
+	"left out), one series per testcase, params and machine.  trend:\n"
+	"per commit its mean, sample standard deviation (n-1) and n, each\n"
+	"change point marked where it starts.  changepoints: the change\n"
+	"points, each with its commit (the first after the change) and the\n"
+	"last before it, the means before and after (to the neighbouring\n"
+	"change points), the change, the p-value, and a verdict by the\n"
+	"metric's direction (regression, improvement, or change when the\n"
+	"direction is not known).\n"
+	"\n"
+	"The change points: the E-divisive means statistic (Matteson &\n"
+	"James; alpha 1) picks the best split of the series, kept when\n"
+	"Student's t-test between its two sides gives p < P and the means\n"
+	"differ by at least PCT %; both sides are split again (Otava's\n"
+	"method).  Splits fall only between commits, never among the runs\n"
+	"of one commit.\n"
+	"\n"
+	"With --window N (for long histories: thousands of commits) the\n"
+	"splitting runs inside windows of N runs, half a window apart, at a\n"
+	"relaxed p (10 P when P < 0.05, 2 P when P < 0.5), and a merge pass\n"
+	"drops, one by one, the change point whose t-test against its\n"
+	"neighbouring segments is weakest, until every one left gives p < P\n"
+	"once multiplied by the number of splits its segments allow (Otava's\n"
+	"windowed mode, with that correction against false change points on\n"
+	"long flat stretches).  Linear in the history's length; finds the\n"
+	"same steps of 2 sd or more, fewer of 1 sd (docs/changepoints.md).\n";
+
+/* The 12 digits of sha that the tables show, into buf[13]. */
+static void cp_short_sha(char *buf, const char *sha)
 {
 	snprintf(buf, 13, "%s", sha);
 }
 
-static void title(const struct series *s, FILE *f)
+/* "x_ops (ops/s, higher is better), testcase t, ..." and a newline */
+static void cp_series_title(const struct cp_series *s, FILE *f)
 {
 	const struct history_row *r = s->r;
 
@@ -98,7 +132,7 @@ static void title(const struct series *s, FILE *f)
 	fputc('\n', f);
 }
 
-static json_t *point_json(const struct series *s, const struct cp_point *p)
+static json_t *point_json(const struct cp_series *s, const struct cp_point *p)
 {
 	const struct history_row *a = &s->r[p->index - 1], *b = &s->r[p->index];
 	json_t *o = json_object();
@@ -118,7 +152,7 @@ static json_t *point_json(const struct series *s, const struct cp_point *p)
 }
 
 /* The commits of a series (its rows are in commit order). */
-static size_t nr_commits(const struct series *s)
+static size_t cp_nr_commits(const struct cp_series *s)
 {
 	size_t i, n = 0;
 
@@ -128,14 +162,14 @@ static size_t nr_commits(const struct series *s)
 }
 
 /* changepoints, text: one table per series */
-static void changepoints_text(const struct series *s, FILE *f)
+static void changepoints_text(const struct cp_series *s, FILE *f)
 {
 	struct table t;
 	size_t i;
 
-	title(s, f);
+	cp_series_title(s, f);
 	fprintf(f, "%zu runs at %zu commits in commit order; %zu change "
-		"point%s", s->nr, nr_commits(s), s->cp.nr,
+		"point%s", s->nr, cp_nr_commits(s), s->cp.nr,
 		s->cp.nr == 1 ? "" : "s");
 	if (s->window)
 		fprintf(f, " (windows of %zu runs)", s->window);
@@ -157,8 +191,8 @@ static void changepoints_text(const struct series *s, FILE *f)
 		const struct cp_point *p = &s->cp.points[i];
 		char a[13], b[13];
 
-		short_sha(a, s->r[p->index].sha);
-		short_sha(b, s->r[p->index - 1].sha);
+		cp_short_sha(a, s->r[p->index].sha);
+		cp_short_sha(b, s->r[p->index - 1].sha);
 		table_addf(&t, "%s", a);
 		table_addf(&t, "%s", b);
 		table_addf(&t, "%.6g (n=%zu)", p->mean_before, p->n_before);
@@ -174,12 +208,12 @@ static void changepoints_text(const struct series *s, FILE *f)
 }
 
 /* trend, text: a row per commit, change points marked */
-static void trend_text(const struct series *s, FILE *f)
+static void trend_text(const struct cp_series *s, FILE *f)
 {
 	struct table t;
 	size_t i, j, k = 0;
 
-	title(s, f);
+	cp_series_title(s, f);
 	table_init(&t, 6, 0x1dul);
 	table_addf(&t, "POS");
 	table_addf(&t, "COMMIT");
@@ -199,7 +233,7 @@ static void trend_text(const struct series *s, FILE *f)
 		v = xmalloc(n * sizeof(*v));
 		for (n = 0; n < j - i; n++)
 			v[n] = s->r[i + n].value;
-		short_sha(sha, s->r[i].sha);
+		cp_short_sha(sha, s->r[i].sha);
 		table_addf(&t, "%ld", s->r[i].position);
 		table_addf(&t, "%s", sha);
 		table_addf(&t, "%.6g", stats_mean(v, n));
@@ -225,10 +259,46 @@ static void trend_text(const struct series *s, FILE *f)
 	fputc('\n', f);
 }
 
-static json_t *series_json(const struct series *s, int trend)
+/* trend, JSON: each commit's values, after the change points */
+static void trend_json(const struct cp_series *s, json_t *o)
+{
+	json_t *commits = json_array();
+	size_t i, j;
+
+	for (i = 0; i < s->nr; i = j) {
+		json_t *c = json_object(), *vals = json_array();
+		double *v;
+		size_t n;
+
+		for (j = i; j < s->nr && s->r[j].position == s->r[i].position;
+		     j++)
+			;
+		v = xmalloc((j - i) * sizeof(*v));
+		for (n = 0; n < j - i; n++) {
+			v[n] = s->r[i + n].value;
+			json_array_append_new(vals, json_real(v[n]));
+		}
+		json_object_set_new(c, "commit", json_string(s->r[i].sha));
+		json_object_set_new(c, "position",
+				    json_integer(s->r[i].position));
+		json_object_set_new(c, "subject", json_string(s->r[i].subject));
+		json_object_set_new(c, "n", json_integer((json_int_t)n));
+		json_object_set_new(c, "mean", json_finite(stats_mean(v, n)));
+		json_object_set_new(c, "sd", n > 1 ?
+				    json_finite(stats_sd_sample(v, n)) :
+				    json_null());
+		json_object_set_new(c, "values", vals);
+		json_array_append_new(commits, c);
+		free(v);
+	}
+	json_object_set_new(o, "commits", commits);
+}
+
+static json_t *series_json(const struct cp_series *s,
+			   const struct cp_output *out)
 {
 	json_t *o = json_object(), *cps = json_array();
-	size_t i, j;
+	size_t i;
 
 	json_object_set_new(o, "metric", json_string(s->r->metric));
 	json_object_set_new(o, "unit", s->r->unit ? json_string(s->r->unit) :
@@ -238,179 +308,111 @@ static json_t *series_json(const struct series *s, int trend)
 	json_object_set_new(o, "testcase", json_string(s->r->testcase));
 	json_object_set_new(o, "params", json_string(s->r->params));
 	json_object_set_new(o, "machine", json_string(s->r->machine));
+
 	json_object_set_new(o, "runs", json_integer((json_int_t)s->nr));
 	json_object_set_new(o, "commits_tested",
-			    json_integer((json_int_t)nr_commits(s)));
+			    json_integer((json_int_t)cp_nr_commits(s)));
 	for (i = 0; i < s->cp.nr; i++)
 		json_array_append_new(cps, point_json(s, &s->cp.points[i]));
 	json_object_set_new(o, "changepoints", cps);
-	if (trend) {
-		json_t *commits = json_array();
-
-		for (i = 0; i < s->nr; i = j) {
-			json_t *c = json_object(), *vals = json_array();
-			double *v;
-			size_t n;
-
-			for (j = i; j < s->nr &&
-			     s->r[j].position == s->r[i].position; j++)
-				;
-			v = xmalloc((j - i) * sizeof(*v));
-			for (n = 0; n < j - i; n++) {
-				v[n] = s->r[i + n].value;
-				json_array_append_new(vals, json_real(v[n]));
-			}
-			json_object_set_new(c, "commit",
-					    json_string(s->r[i].sha));
-			json_object_set_new(c, "position",
-					    json_integer(s->r[i].position));
-			json_object_set_new(c, "subject",
-					    json_string(s->r[i].subject));
-			json_object_set_new(c, "n", json_integer((json_int_t)n));
-			json_object_set_new(c, "mean", json_finite(stats_mean(v, n)));
-			json_object_set_new(c, "sd", n > 1 ? json_finite(stats_sd_sample(
-						    v, n)) : json_null());
-			json_object_set_new(c, "values", vals);
-			json_array_append_new(commits, c);
-			free(v);
-		}
-		json_object_set_new(o, "commits", commits);
-	}
+	if (out->json)
+		out->json(s, o);
 	return o;
 }
 
-static int run_trend(int argc, const char **argv, struct perfsift_ctx *ctx,
-		     int trend)
+/* The change points of s, as --window says; 0, or -1 after error() */
+static int detect(struct cp_series *s, const struct cp_options *cpo)
 {
-	enum {
-		O_METRIC = 256, O_TESTCASE, O_MACHINE, O_PVAL, O_MIN, O_WINDOW,
-		O_JSON
-	};
-	static const struct option opts[] = {
-		{ "metric", required_argument, NULL, O_METRIC },
-		{ "testcase", required_argument, NULL, O_TESTCASE },
-		{ "machine", required_argument, NULL, O_MACHINE },
-		{ "max-pvalue", required_argument, NULL, O_PVAL },
-		{ "min-change", required_argument, NULL, O_MIN },
-		{ "window", required_argument, NULL, O_WINDOW },
-		{ "json", no_argument, NULL, O_JSON },
-		{ 0 },
-	};
-	const char *const *usage = trend_usage;
-	struct cp_options cpo = CP_OPTIONS_INIT;
-	struct direction_overrides dirs = { 0 };
-	struct run_filter f = { 0 };
-	const char *metric = NULL;
-	struct history_row *rows = NULL;
-	size_t nr = 0, i, j, window = 0;
-	long lv;
-	double min_pct = 0;
-	json_t *doc = NULL, *arr = NULL;
-	struct db *db;
-	int c, json = 0, status = EXIT_ENV;
+	double *x = xmalloc(s->nr * sizeof(*x));
+	size_t *g = xmalloc(s->nr * sizeof(*g));
+	size_t k;
+	int r;
 
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case O_METRIC: metric = optarg; break;
-		case O_TESTCASE: f.testcase = optarg; break;
-		case O_MACHINE: f.machine = optarg; break;
-		case O_PVAL:
-			if (str_to_double(optarg, &cpo.max_pvalue) ||
-			    !(cpo.max_pvalue > 0 && cpo.max_pvalue < 1))
-				return usage_error(usage, "--max-pvalue wants a "
-						   "number in (0, 1), got '%s'",
-						   optarg);
-			break;
-		case O_MIN:
-			if (str_to_double(optarg, &min_pct) || !(min_pct >= 0))
-				return usage_error(usage, "--min-change wants a "
-						   "percentage >= 0, got '%s'",
-						   optarg);
-			break;
-		case O_WINDOW:
-			if (str_to_long(optarg, &lv) || lv < 0 ||
-			    (lv && (size_t)lv < 2 * cpo.min_size))
-				return usage_error(usage, "--window wants 0 "
-						   "or a number of runs >= "
-						   "%zu, got '%s'",
-						   2 * cpo.min_size, optarg);
-			window = (size_t)lv;
-			break;
-		case O_JSON: json = 1; break;
-		default:
-			return usage_error(usage, "bad option");
-		}
+	for (k = 0; k < s->nr; k++) {
+		x[k] = s->r[k].value;
+		g[k] = (size_t)s->r[k].position;
 	}
-	if (!metric)
-		return usage_error(usage, "--metric NAME is needed");
-	if (optind != argc)
-		return usage_error(usage, "unexpected argument '%s'",
-				   argv[optind]);
-	cpo.min_magnitude = min_pct / 100;
-	db = cmd_db(ctx);
-	if (!db)
-		return EXIT_ENV;
-	if (direction_load(db, &dirs) ||
-	    query_history(db, &f, metric, &rows, &nr))
-		goto out;
-	if (!nr) {
-		error("no sample of '%s' in a run whose commit is recorded "
-		      "(see 'perfsift metrics' and 'perfsift commits import')",
-		      metric);
-		status = EXIT_USAGE;
-		goto out;
-	}
-	if (json) {
-		doc = json_object();
-		arr = json_array();
-	}
+	r = s->window ? cp_detect_windowed(x, g, s->nr, s->window, cpo, &s->cp)
+		      : cp_detect(x, g, s->nr, cpo, &s->cp);
+	free(x);
+	free(g);
+	if (r)
+		return error("%s: change points could not be computed (a "
+			     "value that is not finite?)", s->r->metric);
+	return 0;
+}
+
+/* Each series of rows[0..nr): printed, or appended to arr; 0 or -1 */
+static int each_series(const struct history_row *rows, size_t nr,
+		       const struct cp_args *a,
+		       const struct direction_overrides *dirs,
+		       const struct cp_output *out, json_t *arr)
+{
+	size_t i, j;
+
 	for (i = 0; i < nr; i = j) {
-		struct series s = { &rows[i], 0, 0, window, CP_RESULT_INIT };
-		double *x;
-		size_t *g, k;
+		struct cp_series s = { &rows[i], 0, 0, a->window,
+				       CP_RESULT_INIT };
 
 		for (j = i; j < nr && history_same_series(&rows[i], &rows[j]); j++)
 			;
 		s.nr = j - i;
-		s.direction = direction_of(&dirs, rows[i].metric, rows[i].unit,
+		s.direction = direction_of(dirs, rows[i].metric, rows[i].unit,
 					   rows[i].stated);
-		x = xmalloc(s.nr * sizeof(*x));
-		g = xmalloc(s.nr * sizeof(*g));
-		for (k = 0; k < s.nr; k++) {
-			x[k] = rows[i + k].value;
-			g[k] = (size_t)rows[i + k].position;
-		}
-		if (window ? cp_detect_windowed(x, g, s.nr, window, &cpo, &s.cp)
-			   : cp_detect(x, g, s.nr, &cpo, &s.cp)) {
-			error("%s: change points could not be computed (a "
-			      "value that is not finite?)", rows[i].metric);
-			free(x);
-			free(g);
-			goto out;
-		}
-		if (json)
-			json_array_append_new(arr, series_json(&s, trend));
-		else if (trend)
-			trend_text(&s, stdout);
+		if (detect(&s, &a->cpo))
+			return -1;
+		if (arr)
+			json_array_append_new(arr, series_json(&s, out));
 		else
-			changepoints_text(&s, stdout);
+			out->text(&s, stdout);
 		cp_result_release(&s.cp);
-		free(x);
-		free(g);
 	}
-	if (json) {
-		json_object_set_new(doc, "series", arr);
-		json_object_set_new(doc, "max_pvalue", json_real(cpo.max_pvalue));
-		json_object_set_new(doc, "min_change_pct", json_real(min_pct));
-		/* 0: the whole series at once (cp_detect) */
-		json_object_set_new(doc, "window",
-				    json_integer((json_int_t)window));
-		json_dumpf(doc, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(doc);
+	return 0;
+}
+
+/* The JSON document around the series arr (stolen). */
+static void print_doc(json_t *arr, const struct cp_args *a)
+{
+	json_t *doc = json_object();
+
+	json_object_set_new(doc, "series", arr);
+	json_object_set_new(doc, "max_pvalue", json_real(a->cpo.max_pvalue));
+	json_object_set_new(doc, "min_change_pct", json_real(a->min_pct));
+	/* 0: the whole series at once (cp_detect) */
+	json_object_set_new(doc, "window", json_integer((json_int_t)a->window));
+	json_dumpf(doc, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(doc);
+}
+
+/* The history of a->metric, its series printed; an exit status */
+static int print_history(struct db *db, const struct cp_args *a,
+			 const struct cp_output *out)
+{
+	struct direction_overrides dirs = { 0 };
+	struct history_row *rows = NULL;
+	json_t *arr = NULL;
+	size_t nr = 0;
+	int status = EXIT_ENV;
+
+	if (direction_load(db, &dirs) ||
+	    query_history(db, &a->f, a->metric, &rows, &nr))
+		goto out;
+	if (!nr) {
+		error("no sample of '%s' in a run whose commit is recorded "
+		      "(see 'perfsift metrics' and 'perfsift commits import')",
+		      a->metric);
+		status = EXIT_USAGE;
+		goto out;
 	}
+	if (a->json)
+		arr = json_array();
+	if (each_series(rows, nr, a, &dirs, out, arr)) {
+		json_decref(arr);
+		goto out;
+	}
+	if (arr)
+		print_doc(arr, a);
 	status = EXIT_OK;
 out:
 	history_rows_free(rows, nr);
@@ -418,12 +420,72 @@ out:
 	return status;
 }
 
+/*
+ * The command of c: parse argv, find the change points of each series
+ * of --metric and print them as out says; an exit status.
+ */
+static int changepoints_main(int argc, const char **argv,
+			     struct perfsift_ctx *ctx,
+			     const struct cmd_options *c,
+			     const struct cp_output *out)
+{
+	struct cp_args a = { .cpo = CP_OPTIONS_INIT };
+	int status;
+
+	argc = parse_options(argc, argv, c, &a, 0, &status);
+	if (argc < 0)
+		return status;
+	if (!a.metric)
+		return usage_error(c, "--metric NAME is needed");
+	if (argc)
+		return usage_error(c, "unexpected argument '%s'", argv[0]);
+	a.cpo.min_magnitude = a.min_pct / 100;
+	if (!cmd_db(ctx))
+		return EXIT_ENV;
+	return print_history(&ctx->db, &a, out);
+}
+
+static const char *const trend_usage[] = {
+	"perfsift trend --metric NAME [--testcase GLOB] [--machine M]\n"
+	"               [--max-pvalue P] [--min-change PCT]\n"
+	"               [--window N] [--json]",
+	"perfsift changepoints --metric NAME [same options]",
+	NULL,
+};
+
+const struct cmd_options trend_options = {
+	.name = "trend",
+	.usage = trend_usage,
+	.description = changepoints_description,
+	.options = changepoints_opts,
+};
+
 int cmd_trend(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	return run_trend(argc, argv, ctx, 1);
+	static const struct cp_output out = { trend_text, trend_json };
+
+	return changepoints_main(argc, argv, ctx, &trend_options, &out);
 }
+
+static const char *const changepoints_usage[] = {
+	"perfsift changepoints --metric NAME [--testcase GLOB] [--machine M]\n"
+	"                      [--max-pvalue P] [--min-change PCT]\n"
+	"                      [--window N] [--json]",
+	"perfsift trend --metric NAME [same options]",
+	NULL,
+};
+
+const struct cmd_options changepoints_options = {
+	.name = "changepoints",
+	.usage = changepoints_usage,
+	.description = changepoints_description,
+	.options = changepoints_opts,
+};
 
 int cmd_changepoints(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	return run_trend(argc, argv, ctx, 0);
+	static const struct cp_output out = { changepoints_text, NULL };
+
+	return changepoints_main(argc, argv, ctx, &changepoints_options,
+				 &out);
 }
