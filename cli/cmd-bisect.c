@@ -138,17 +138,11 @@ static const char *sha12(const char *sha, char *buf)
 	return buf;
 }
 
-/*
- * Resolve good and bad and read the one series of the metric; EXIT_OK
- * or the exit status after an error message.
- */
-static int load(struct db *db, const struct bisect_args *a,
-		struct commit_row *good, struct commit_row *bad,
-		struct history_row **rows, size_t *nr, struct bseries *s)
+/* Resolve --good and --bad, good first; EXIT_OK or a status said */
+static int resolve_ends(struct db *db, const struct bisect_args *a,
+			struct commit_row *good, struct commit_row *bad)
 {
-	struct direction_overrides dirs = { 0 };
 	char b1[13], b2[13];
-	size_t i;
 	int r;
 
 	r = commits_resolve(db, a->good, good);
@@ -168,6 +162,45 @@ static int load(struct db *db, const struct bisect_args *a,
 		      sha12(bad->sha, b2), bad->position);
 		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
+
+/* rows[0..nr) hold one series, else the series are listed: 0 or -1 */
+static int one_series(const struct history_row *rows, size_t nr,
+		      const char *metric)
+{
+	size_t i;
+
+	for (i = 1; i < nr && history_same_series(&rows[0], &rows[i]); i++)
+		;
+	if (i == nr)
+		return 0;
+	error("'%s' matches more than one series; choose one with "
+	      "--metric, --testcase or --machine:", metric);
+	for (i = 0; i < nr; i++) {
+		if (i && history_same_series(&rows[i - 1], &rows[i]))
+			continue;
+		fputs("    ", stderr);
+		series_name(&rows[i], stderr);
+		fputc('\n', stderr);
+	}
+	return -1;
+}
+
+/*
+ * Resolve good and bad and read the one series of the metric; EXIT_OK
+ * or the exit status after an error message.
+ */
+static int load(struct db *db, const struct bisect_args *a,
+		struct commit_row *good, struct commit_row *bad,
+		struct history_row **rows, size_t *nr, struct bseries *s)
+{
+	struct direction_overrides dirs = { 0 };
+	size_t i;
+	int status = resolve_ends(db, a, good, bad);
+
+	if (status)
+		return status;
 	if (query_history(db, &a->f, a->metric, rows, nr))
 		return EXIT_ENV;
 	if (!*nr) {
@@ -176,22 +209,8 @@ static int load(struct db *db, const struct bisect_args *a,
 		      a->metric);
 		return EXIT_USAGE;
 	}
-	for (i = 1; i < *nr && history_same_series(&(*rows)[0], &(*rows)[i]); i++)
-		;
-	if (i < *nr) {
-		size_t j;
-
-		error("'%s' matches more than one series; choose one with "
-		      "--metric, --testcase or --machine:", a->metric);
-		for (j = 0; j < *nr; j++) {
-			if (j && history_same_series(&(*rows)[j - 1], &(*rows)[j]))
-				continue;
-			fputs("    ", stderr);
-			series_name(&(*rows)[j], stderr);
-			fputc('\n', stderr);
-		}
+	if (one_series(*rows, *nr, a->metric))
 		return EXIT_USAGE;
-	}
 	if (direction_load(db, &dirs))
 		return EXIT_ENV;
 	s->r = *rows;
@@ -275,6 +294,36 @@ static void suggestion_release(struct suggestion *sg)
 	free(sg->between);
 }
 
+/*
+ * The next commit to test: an unknown commit in the range is run again
+ * first (as Pinpoint adds attempts to an unknown change rather than
+ * test around it), the one nearest the middle of the range, unless no
+ * number of runs there would do without more at good and bad; else the
+ * middle one of the untested commits.
+ */
+static void choose_next(const struct bisect_result *res,
+			struct suggestion *sg)
+{
+	size_t mid = (sg->lg + sg->fb) / 2, i;
+
+	for (i = 0; i < sg->nk; i++) {
+		const struct bisect_point *p =
+			&res->points[sg->point_of[sg->unknown[i]] - 1];
+
+		if (p->cls.more_runs <= 0)
+			continue;
+		if (sg->next == SIZE_MAX ||
+		    (sg->unknown[i] > mid ? sg->unknown[i] - mid :
+		     mid - sg->unknown[i]) < (sg->next > mid ? sg->next - mid :
+					       mid - sg->next))
+			sg->next = sg->unknown[i];
+	}
+	if (sg->next == SIZE_MAX && sg->nu)
+		sg->next = sg->untested[(sg->nu - 1) / 2];
+	else if (sg->next == SIZE_MAX && sg->nk)
+		sg->next = sg->unknown[0];
+}
+
 static int suggest_build(struct db *db, const struct bisect_result *res,
 			 const struct commit_row *good,
 			 const struct commit_row *bad, struct suggestion *sg)
@@ -311,30 +360,7 @@ static int suggest_build(struct db *db, const struct bisect_result *res,
 		else
 			sg->between[sg->nb++] = i;
 	}
-	/*
-	 * An unknown commit in the range is run again first (as Pinpoint
-	 * adds attempts to an unknown change rather than test around it),
-	 * the one nearest the middle of the range, unless no number of
-	 * runs there would do without more at good and bad; else the
-	 * middle one of the untested commits.
-	 */
-	for (i = 0; i < sg->nk; i++) {
-		const struct bisect_point *p =
-			&res->points[sg->point_of[sg->unknown[i]] - 1];
-		size_t mid = (sg->lg + sg->fb) / 2;
-
-		if (p->cls.more_runs <= 0)
-			continue;
-		if (sg->next == SIZE_MAX ||
-		    (sg->unknown[i] > mid ? sg->unknown[i] - mid :
-		     mid - sg->unknown[i]) < (sg->next > mid ? sg->next - mid :
-					       mid - sg->next))
-			sg->next = sg->unknown[i];
-	}
-	if (sg->next == SIZE_MAX && sg->nu)
-		sg->next = sg->untested[(sg->nu - 1) / 2];
-	else if (sg->next == SIZE_MAX && sg->nk)
-		sg->next = sg->unknown[0];
+	choose_next(res, sg);
 	return 0;
 }
 
@@ -400,6 +426,34 @@ static double change_pct(const struct bisect_point *good,
 	return good->mean ? 100 * (bad->mean / good->mean - 1) : NAN;
 }
 
+/* The series, its test level and its noise: a new object */
+static json_t *series_json(const struct bseries *s, const struct bisect_args *a,
+			   const struct bisect_result *res)
+{
+	json_t *o = history_series_json(s->r, s->direction);
+	json_t *noise = json_object();
+
+	json_object_set_new(o, "alpha", json_real(a->alpha));
+	json_object_set_new(noise, "sd", json_finite(res->noise.sd));
+	json_object_set_new(noise, "df", json_real(res->noise.df));
+	json_object_set_new(noise, "commits",
+			    json_integer((json_int_t)res->noise.commits));
+	json_object_set_new(o, "noise", noise);
+	return o;
+}
+
+/* The shas of the commits sg->c[idx[0..n)] */
+static json_t *shas_json(const struct suggestion *sg, const size_t *idx,
+			 size_t n)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(sg->c[idx[i]].sha));
+	return arr;
+}
+
 static int suggest_json(const struct bseries *s, const struct bisect_args *a,
 			const struct bisect_result *res,
 			const struct suggestion *sg,
@@ -408,25 +462,10 @@ static int suggest_json(const struct bseries *s, const struct bisect_args *a,
 {
 	const struct bisect_point *gp = &res->points[0];
 	const struct bisect_point *bp = &res->points[res->nr - 1];
-	json_t *o = json_object(), *arr, *noise;
+	json_t *o = series_json(s, a, res), *arr;
 	double pct = change_pct(gp, bp);
 	size_t i;
 
-	json_object_set_new(o, "metric", json_string(s->r->metric));
-	json_object_set_new(o, "unit", s->r->unit ? json_string(s->r->unit) :
-						  json_null());
-	json_object_set_new(o, "direction",
-			    json_string(direction_name(s->direction)));
-	json_object_set_new(o, "testcase", json_string(s->r->testcase));
-	json_object_set_new(o, "params", json_string(s->r->params));
-	json_object_set_new(o, "machine", json_string(s->r->machine));
-	json_object_set_new(o, "alpha", json_real(a->alpha));
-	noise = json_object();
-	json_object_set_new(noise, "sd", json_finite(res->noise.sd));
-	json_object_set_new(noise, "df", json_real(res->noise.df));
-	json_object_set_new(noise, "commits",
-			    json_integer((json_int_t)res->noise.commits));
-	json_object_set_new(o, "noise", noise);
 	json_object_set_new(o, "given_good", json_string(good->sha));
 	json_object_set_new(o, "given_bad", json_string(bad->sha));
 	json_object_set_new(o, "change_pct", json_finite(pct));
@@ -448,14 +487,8 @@ static int suggest_json(const struct bseries *s, const struct bisect_args *a,
 	for (i = sg->lg + 1; i <= sg->fb; i++)
 		json_array_append_new(arr, json_string(sg->c[i].sha));
 	json_object_set_new(o, "candidates", arr);
-	arr = json_array();
-	for (i = 0; i < sg->nk; i++)
-		json_array_append_new(arr, json_string(sg->c[sg->unknown[i]].sha));
-	json_object_set_new(o, "undecided", arr);
-	arr = json_array();
-	for (i = 0; i < sg->nb; i++)
-		json_array_append_new(arr, json_string(sg->c[sg->between[i]].sha));
-	json_object_set_new(o, "between", arr);
+	json_object_set_new(o, "undecided", shas_json(sg, sg->unknown, sg->nk));
+	json_object_set_new(o, "between", shas_json(sg, sg->between, sg->nb));
 	json_object_set_new(o, "conflicts",
 			    json_integer((json_int_t)res->conflicts));
 	arr = json_array();
@@ -470,6 +503,99 @@ static int suggest_json(const struct bseries *s, const struct bisect_args *a,
 	return print_json_steal(o) ? EXIT_ENV : EXIT_OK;
 }
 
+/* One tested commit's row of suggest's table. */
+static void point_text(struct table *t, const struct commit_row *c,
+		       const struct bisect_point *p)
+{
+	char buf[13];
+
+	table_addf(t, "%ld", c->position);
+	table_addf(t, "%s", sha12(c->sha, buf));
+	table_addf(t, "%zu", p->n);
+	table_addf(t, "%.6g", p->mean);
+	if (p->n > 1)
+		table_addf(t, "%.4g", p->sd);
+	else
+		table_addf(t, "-");
+	table_addf(t, "%.2g", p->cls.p_good);
+	table_addf(t, "%.2g", p->cls.p_bad);
+	if (p->cls.verdict == BISECT_UNKNOWN && p->cls.more_runs > 0)
+		table_addf(t, "unknown: %ld more run%s", p->cls.more_runs,
+			   p->cls.more_runs == 1 ? "" : "s");
+	else if (p->cls.verdict == BISECT_UNKNOWN)
+		table_addf(t, "unknown: more runs here and at good and bad");
+	else
+		table_addf(t, "%s", bisect_verdict_name(p->cls.verdict));
+	table_addf(t, "%s", c->subject);
+}
+
+/* The tested commits of the range, a row each. */
+static void points_text(const struct bisect_result *res,
+			const struct suggestion *sg, FILE *f)
+{
+	struct table t;
+	size_t i;
+
+	table_init(&t, 9, 0x7cul);
+	table_addf(&t, "POS");
+	table_addf(&t, "COMMIT");
+	table_addf(&t, "N");
+	table_addf(&t, "MEAN");
+	table_addf(&t, "SD(n-1)");
+	table_addf(&t, "P(GOOD)");
+	table_addf(&t, "P(BAD)");
+	table_addf(&t, "VERDICT");
+	table_addf(&t, "SUBJECT");
+	for (i = 0; i < sg->nc; i++)
+		if (sg->point_of[i])
+			point_text(&t, &sg->c[i],
+				   &res->points[sg->point_of[i] - 1]);
+	table_print(&t, f);
+	table_release(&t);
+	fputc('\n', f);
+}
+
+/* Where the narrowing stands: found, stuck between, or what is next. */
+static void narrowing_text(const struct suggestion *sg, FILE *f)
+{
+	const struct commit_row *lg = &sg->c[sg->lg], *fb = &sg->c[sg->fb];
+	const struct commit_row *next;
+	char b1[13], b2[13];
+
+	if (sg->next == SIZE_MAX && !sg->nb) {
+		fprintf(f, "first bad commit: %s (position %ld) %s\n",
+			fb->sha, fb->position, fb->subject);
+		fprintf(f, "last good commit: %s (position %ld) %s\n",
+			lg->sha, lg->position, lg->subject);
+		return;
+	}
+	if (sg->next == SIZE_MAX) {
+		fprintf(f, "no commit is left to test, but %zu between the "
+			"last good %s (position %ld) and the first bad %s "
+			"(position %ld) %s at a level between good's and "
+			"bad's: the change came in more than one step, or "
+			"depends on something else\n", sg->nb,
+			sha12(lg->sha, b1), lg->position, sha12(fb->sha, b2),
+			fb->position, sg->nb == 1 ? "is" : "are");
+		return;
+	}
+	fprintf(f, "range: after %s (position %ld, good) up to %s "
+		"(position %ld, bad): %zu candidate%s, %zu untested, "
+		"%zu unknown, %zu between\n", sha12(lg->sha, b1),
+		lg->position, sha12(fb->sha, b2), fb->position,
+		sg->fb - sg->lg, sg->fb - sg->lg == 1 ? "" : "s", sg->nu,
+		sg->nk, sg->nb);
+	next = &sg->c[sg->next];
+	if (!sg->point_of[sg->next])
+		fprintf(f, "next: test %s (position %ld), the middle of the "
+			"%zu untested: %s\n", next->sha, next->position,
+			sg->nu, next->subject);
+	else
+		fprintf(f, "next: run %s (position %ld) again, it is "
+			"unknown: %s\n", next->sha, next->position,
+			next->subject);
+}
+
 static void suggest_text(const struct bseries *s, const struct bisect_args *a,
 			 const struct bisect_result *res,
 			 const struct suggestion *sg,
@@ -479,9 +605,7 @@ static void suggest_text(const struct bseries *s, const struct bisect_args *a,
 	const struct bisect_point *gp = &res->points[0];
 	const struct bisect_point *bp = &res->points[res->nr - 1];
 	double pct = change_pct(gp, bp);
-	struct table t;
 	char b1[13], b2[13];
-	size_t i;
 
 	fputs("bisect: ", f);
 	series_name(s->r, f);
@@ -494,87 +618,13 @@ static void suggest_text(const struct bseries *s, const struct bisect_args *a,
 	fprintf(f, "Student's t against good and bad, alpha %g; noise: pooled "
 		"within-commit sd(n-1) %.4g, %g df from %zu commits\n\n",
 		a->alpha, res->noise.sd, res->noise.df, res->noise.commits);
-	table_init(&t, 9, 0x7cul);
-	table_addf(&t, "POS");
-	table_addf(&t, "COMMIT");
-	table_addf(&t, "N");
-	table_addf(&t, "MEAN");
-	table_addf(&t, "SD(n-1)");
-	table_addf(&t, "P(GOOD)");
-	table_addf(&t, "P(BAD)");
-	table_addf(&t, "VERDICT");
-	table_addf(&t, "SUBJECT");
-	for (i = 0; i < sg->nc; i++) {
-		const struct bisect_point *p;
-
-		if (!sg->point_of[i])
-			continue;
-		p = &res->points[sg->point_of[i] - 1];
-		table_addf(&t, "%ld", sg->c[i].position);
-		table_addf(&t, "%s", sha12(sg->c[i].sha, b1));
-		table_addf(&t, "%zu", p->n);
-		table_addf(&t, "%.6g", p->mean);
-		if (p->n > 1)
-			table_addf(&t, "%.4g", p->sd);
-		else
-			table_addf(&t, "-");
-		table_addf(&t, "%.2g", p->cls.p_good);
-		table_addf(&t, "%.2g", p->cls.p_bad);
-		if (p->cls.verdict == BISECT_UNKNOWN && p->cls.more_runs > 0)
-			table_addf(&t, "unknown: %ld more run%s",
-				   p->cls.more_runs,
-				   p->cls.more_runs == 1 ? "" : "s");
-		else if (p->cls.verdict == BISECT_UNKNOWN)
-			table_addf(&t, "unknown: more runs here and at good "
-				   "and bad");
-		else
-			table_addf(&t, "%s",
-				   bisect_verdict_name(p->cls.verdict));
-		table_addf(&t, "%s", sg->c[i].subject);
-	}
-	table_print(&t, f);
-	table_release(&t);
-	fputc('\n', f);
+	points_text(res, sg, f);
 	if (res->conflicts)
 		fprintf(f, "warning: %zu commit%s after the first bad one "
 			"like good: a second change in the range, or noise; "
 			"the range below follows the first bad commit\n",
 			res->conflicts, res->conflicts == 1 ? " is" : "s are");
-	if (sg->next == SIZE_MAX && !sg->nb) {
-		fprintf(f, "first bad commit: %s (position %ld) %s\n",
-			sg->c[sg->fb].sha, sg->c[sg->fb].position,
-			sg->c[sg->fb].subject);
-		fprintf(f, "last good commit: %s (position %ld) %s\n",
-			sg->c[sg->lg].sha, sg->c[sg->lg].position,
-			sg->c[sg->lg].subject);
-	} else if (sg->next == SIZE_MAX) {
-		fprintf(f, "no commit is left to test, but %zu between the "
-			"last good %s (position %ld) and the first bad %s "
-			"(position %ld) %s at a level between good's and "
-			"bad's: the change came in more than one step, or "
-			"depends on something else\n", sg->nb,
-			sha12(sg->c[sg->lg].sha, b1), sg->c[sg->lg].position,
-			sha12(sg->c[sg->fb].sha, b2), sg->c[sg->fb].position,
-			sg->nb == 1 ? "is" : "are");
-	} else {
-		fprintf(f, "range: after %s (position %ld, good) up to %s "
-			"(position %ld, bad): %zu candidate%s, %zu untested, "
-			"%zu unknown, %zu between\n", sha12(sg->c[sg->lg].sha, b1),
-			sg->c[sg->lg].position, sha12(sg->c[sg->fb].sha, b2),
-			sg->c[sg->fb].position, sg->fb - sg->lg,
-			sg->fb - sg->lg == 1 ? "" : "s", sg->nu, sg->nk,
-			sg->nb);
-		if (!sg->point_of[sg->next])
-			fprintf(f, "next: test %s (position %ld), the middle "
-				"of the %zu untested: %s\n",
-				sg->c[sg->next].sha, sg->c[sg->next].position,
-				sg->nu, sg->c[sg->next].subject);
-		else
-			fprintf(f, "next: run %s (position %ld) again, it is "
-				"unknown: %s\n", sg->c[sg->next].sha,
-				sg->c[sg->next].position,
-				sg->c[sg->next].subject);
-	}
+	narrowing_text(sg, f);
 	fputs("git commands that reproduce this narrowing:\n", f);
 	git_commands(res, sg, good, bad, NULL, f);
 }

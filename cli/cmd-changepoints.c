@@ -185,20 +185,27 @@ static void changepoints_text(const struct cp_series *s, FILE *f)
 	fputc('\n', f);
 }
 
+json_t *history_series_json(const struct history_row *r, int direction)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "metric", json_string(r->metric));
+	json_object_set_new(o, "unit", r->unit ? json_string(r->unit) :
+					       json_null());
+	json_object_set_new(o, "direction",
+			    json_string(direction_name(direction)));
+	json_object_set_new(o, "testcase", json_string(r->testcase));
+	json_object_set_new(o, "params", json_string(r->params));
+	json_object_set_new(o, "machine", json_string(r->machine));
+	return o;
+}
+
 static json_t *series_json(const struct cp_series *s,
 			   const struct cp_output *out)
 {
-	json_t *o = json_object(), *cps = json_array();
+	json_t *o = history_series_json(s->r, s->direction);
+	json_t *cps = json_array();
 	size_t i;
-
-	json_object_set_new(o, "metric", json_string(s->r->metric));
-	json_object_set_new(o, "unit", s->r->unit ? json_string(s->r->unit) :
-						  json_null());
-	json_object_set_new(o, "direction",
-			    json_string(direction_name(s->direction)));
-	json_object_set_new(o, "testcase", json_string(s->r->testcase));
-	json_object_set_new(o, "params", json_string(s->r->params));
-	json_object_set_new(o, "machine", json_string(s->r->machine));
 
 	json_object_set_new(o, "runs", json_integer((json_int_t)s->nr));
 	json_object_set_new(o, "commits_tested",

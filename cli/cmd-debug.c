@@ -153,45 +153,46 @@ static int dump_series(struct db *db)
 	return EXIT_OK;
 }
 
+/*
+ * What dump prints, a query each.  Runs are numbered by order, not id,
+ * so that goldens are stable; row_number() numbers them in one pass.
+ */
+static const char *const dump_queries[] = {
+	"SELECT 'import', format, size FROM imports ORDER BY id",
+	"SELECT 'run', row_number() OVER (ORDER BY r.id), r.suite,"
+	" v.testcase, v.params, v.machine, v.kernel,"
+	" nullif(v.commit_sha, ''), nullif(v.label, ''), r.iteration,"
+	" r.start_time, r.line FROM runs r JOIN variants v ON v.id ="
+	" r.variant_id ORDER BY r.id",
+	"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
+	" runs) SELECT 'sample', n.k, m.name, m.unit, s.value,"
+	" coalesce(CAST(s.line AS TEXT), 'NULL')"
+	" || CASE WHEN s.derived <> 0 THEN ' derived' ELSE '' END"
+	" || coalesce(' ' || src.path, '')"
+	" FROM samples s JOIN n ON n.id = s.run_id JOIN metrics m ON"
+	" m.id = s.metric_id LEFT JOIN sources src ON src.id ="
+	" s.source_id ORDER BY s.run_id, m.name",
+	"SELECT 'aggregate', nullif(v.label, ''), v.kernel,"
+	" nullif(v.commit_sha, ''), v.testcase, v.params, v.machine,"
+	" m.name, a.stat, a.value, a.stddev, a.stddev_kind,"
+	" a.stddev_source, a.n, a.marker, a.line FROM aggregates a JOIN"
+	" variants v ON v.id = a.variant_id JOIN metrics m ON m.id ="
+	" a.metric_id ORDER BY a.id",
+	"SELECT 'table', seq, line, kind, title, columns, rows_read,"
+	" rows_skipped FROM import_tables ORDER BY import_id, seq",
+	"SELECT 'skip', line, table_seq, reason, text FROM import_skips"
+	" ORDER BY import_id, seq",
+	"SELECT 'kind', name, CASE kind WHEN 1 THEN 'counter' WHEN 2"
+	" THEN 'gauge' WHEN 3 THEN 'exact' END FROM metrics WHERE kind"
+	" IS NOT NULL ORDER BY name",
+};
+
 static int dump(struct db *db)
 {
-	/*
-	 * Runs are numbered by order, not id, so that goldens are stable;
-	 * row_number() numbers them in one pass.
-	 */
-	static const char *const queries[] = {
-		"SELECT 'import', format, size FROM imports ORDER BY id",
-		"SELECT 'run', row_number() OVER (ORDER BY r.id), r.suite,"
-		" v.testcase, v.params, v.machine, v.kernel,"
-		" nullif(v.commit_sha, ''), nullif(v.label, ''), r.iteration,"
-		" r.start_time, r.line FROM runs r JOIN variants v ON v.id ="
-		" r.variant_id ORDER BY r.id",
-		"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
-		" runs) SELECT 'sample', n.k, m.name, m.unit, s.value,"
-		" coalesce(CAST(s.line AS TEXT), 'NULL')"
-		" || CASE WHEN s.derived <> 0 THEN ' derived' ELSE '' END"
-		" || coalesce(' ' || src.path, '')"
-		" FROM samples s JOIN n ON n.id = s.run_id JOIN metrics m ON"
-		" m.id = s.metric_id LEFT JOIN sources src ON src.id ="
-		" s.source_id ORDER BY s.run_id, m.name",
-		"SELECT 'aggregate', nullif(v.label, ''), v.kernel,"
-		" nullif(v.commit_sha, ''), v.testcase, v.params, v.machine,"
-		" m.name, a.stat, a.value, a.stddev, a.stddev_kind,"
-		" a.stddev_source, a.n, a.marker, a.line FROM aggregates a JOIN"
-		" variants v ON v.id = a.variant_id JOIN metrics m ON m.id ="
-		" a.metric_id ORDER BY a.id",
-		"SELECT 'table', seq, line, kind, title, columns, rows_read,"
-		" rows_skipped FROM import_tables ORDER BY import_id, seq",
-		"SELECT 'skip', line, table_seq, reason, text FROM import_skips"
-		" ORDER BY import_id, seq",
-		"SELECT 'kind', name, CASE kind WHEN 1 THEN 'counter' WHEN 2"
-		" THEN 'gauge' WHEN 3 THEN 'exact' END FROM metrics WHERE kind"
-		" IS NOT NULL ORDER BY name",
-	};
 	size_t q;
 
-	for (q = 0; q < ARRAY_SIZE(queries); q++) {
-		struct stmt *st = db_prepare(db, queries[q]);
+	for (q = 0; q < ARRAY_SIZE(dump_queries); q++) {
+		struct stmt *st = db_prepare(db, dump_queries[q]);
 		int i, n, rc;
 
 		if (!st)

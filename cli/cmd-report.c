@@ -202,7 +202,10 @@ static int resolve(struct db *db, const char **argv, size_t n,
 	return EXIT_OK;
 }
 
-/* The significant metrics' charts as PNG attachments (6 at most). */
+/* --attach-plots attaches the charts of so many metrics at most */
+#define MAX_ATTACHED_CHARTS 6
+
+/* The significant metrics' charts as PNG attachments. */
 static void attach_charts(const struct report_req *rq,
 			  struct attachment *att, size_t *natt,
 			  struct sbuf *data)
@@ -211,7 +214,7 @@ static void attach_charts(const struct report_req *rq,
 	size_t i, j;
 
 	*natt = 0;
-	for (i = 0; i < c->nr && *natt < 6; i++) {
+	for (i = 0; i < c->nr && *natt < MAX_ATTACHED_CHARTS; i++) {
 		int sig = 0;
 
 		for (j = 0; j + 1 < c->nvar; j++)
@@ -254,6 +257,59 @@ static const char **recipients(const struct mail_settings *ms, size_t *n)
 	return r;
 }
 
+/* -o and --mbox: the message written where asked; 0 or -1 */
+static int store_message(const struct report_args *a,
+			 const struct mail_settings *ms, const struct sbuf *msg,
+			 time_t date)
+{
+	if (a->out) {
+		if (message_write_eml(a->out, msg->buf, msg->len))
+			return -1;
+		fprintf(stderr, "wrote %s\n", a->out);
+	}
+	if (a->mbox) {
+		if (message_append_mbox(a->mbox, msg->buf, msg->len, ms->from,
+					date))
+			return -1;
+		fprintf(stderr, "appended to %s\n", a->mbox);
+	}
+	return 0;
+}
+
+/* --send: the message on disk (-o's, else its own file), then sent */
+static int send_message(const struct report_args *a,
+			struct mail_settings *ms, const struct sbuf *msg,
+			const char *msgid)
+{
+	char *path = NULL;
+	const char *kept = a->out;
+	const char **rcpt;
+	size_t nrcpt;
+	int status = EXIT_ENV;
+
+	if (!kept) {
+		path = default_eml_path(msgid);
+		if (message_write_eml(path, msg->buf, msg->len)) {
+			free(path);
+			return EXIT_ENV;
+		}
+		fprintf(stderr, "wrote %s\n", path);
+		kept = path;
+	}
+	rcpt = recipients(ms, &nrcpt);
+	if (smtp_send(ms, ms->from, rcpt, nrcpt, msg->buf, msg->len)) {
+		fprintf(stderr, "perfsift: the message is kept in %s; "
+			"'perfsift send %s' tries again\n", kept, kept);
+	} else {
+		fprintf(stderr, "sent to %zu recipient%s via %s\n", nrcpt,
+			nrcpt == 1 ? "" : "s", ms->smtp_url);
+		status = EXIT_OK;
+	}
+	free(rcpt);
+	free(path);
+	return status;
+}
+
 /*
  * Build the message, write it where asked, send it; an exit status.
  * The message is on disk before a send is tried.
@@ -264,16 +320,14 @@ static int deliver(const struct report_args *a, struct mail_settings *ms,
 		   const char *references)
 {
 	struct message_spec m = { 0 };
-	struct attachment att[6];
-	struct sbuf data[6], msg = SBUF_INIT;
-	char *msgid = NULL, *path = NULL;
-	const char **rcpt;
-	size_t natt = 0, nrcpt, i;
-	int status = EXIT_ENV;
+	struct attachment att[MAX_ATTACHED_CHARTS];
+	struct sbuf data[MAX_ATTACHED_CHARTS], msg = SBUF_INIT;
+	char *msgid = NULL;
+	size_t natt = 0, i;
+	int status = EXIT_USAGE;
 
 	for (i = 0; i < ARRAY_SIZE(data); i++)
 		sbuf_init(&data[i], 0);
-	rcpt = recipients(ms, &nrcpt);
 	m.from = ms->from;
 	m.to = (const char *const *)ms->to.v;
 	m.nto = ms->to.nr;
@@ -290,52 +344,22 @@ static int deliver(const struct report_args *a, struct mail_settings *ms,
 		m.att = att;
 		m.natt = natt;
 	}
-	if (message_build(&m, &msg, &msgid)) {
-		status = EXIT_USAGE;
+	if (message_build(&m, &msg, &msgid))
 		goto out;
-	}
-	if (!a->out && !a->mbox && !a->send) {
-		fwrite(msg.buf, 1, msg.len, stdout);
-		status = EXIT_OK;
-		goto out;
-	}
-	if (a->out) {
-		if (message_write_eml(a->out, msg.buf, msg.len))
-			goto out;
-		fprintf(stderr, "wrote %s\n", a->out);
-	}
-	if (a->mbox) {
-		if (message_append_mbox(a->mbox, msg.buf, msg.len, ms->from,
-					m.date))
-			goto out;
-		fprintf(stderr, "appended to %s\n", a->mbox);
-	}
-	if (a->send) {
-		if (!a->out) {
-			path = default_eml_path(msgid);
-			if (message_write_eml(path, msg.buf, msg.len))
-				goto out;
-			fprintf(stderr, "wrote %s\n", path);
-		}
-		if (smtp_send(ms, ms->from, rcpt, nrcpt, msg.buf, msg.len)) {
-			fprintf(stderr, "perfsift: the message is kept in %s; "
-				"'perfsift send %s' tries again\n",
-				a->out ? a->out : path, a->out ? a->out : path);
-			goto out;
-		}
-		fprintf(stderr, "sent to %zu recipient%s via %s\n", nrcpt,
-			nrcpt == 1 ? "" : "s", ms->smtp_url);
-	}
 	status = EXIT_OK;
+	if (!a->out && !a->mbox && !a->send)
+		fwrite(msg.buf, 1, msg.len, stdout);
+	else if (store_message(a, ms, &msg, m.date))
+		status = EXIT_ENV;
+	else if (a->send)
+		status = send_message(a, ms, &msg, msgid);
 out:
 	for (i = 0; i < natt; i++)
 		free((char *)att[i].name);
 	for (i = 0; i < ARRAY_SIZE(data); i++)
 		sbuf_release(&data[i]);
 	sbuf_release(&msg);
-	free(rcpt);
 	free(msgid);
-	free(path);
 	return status;
 }
 

@@ -53,5 +53,12 @@ struct json_t *json_finite(double v);
 /* A run as the JSON object of SPEC §5.1 (new reference). */
 struct run_row;
 struct json_t *run_to_json(struct db *db, const struct run_row *r);
+/*
+ * The series of a history row (its metric, unit, direction, testcase,
+ * params and machine) as a new JSON object (cmd-changepoints.c).
+ */
+struct history_row;
+struct json_t *history_series_json(const struct history_row *r,
+				   int direction);
 
 #endif
