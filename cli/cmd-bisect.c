@@ -9,65 +9,77 @@
  * `git bisect run`.
  */
 #include "core/compat.h"
-#include "core/strparse.h"
 #include "stats/bisect.h"
 #include "store/commits.h"
 #include "store/direction.h"
 #include "store/query.h"
 #include "cmd.h"
+#include "options.h"
 #include "table.h"
-#include <getopt.h>
 #include <jansson.h>
-
-const char *const bisect_usage[] = {
-	"usage: perfsift bisect suggest --metric NAME --good G --bad B",
-	"                               [--testcase GLOB] [--machine M]",
-	"                               [--alpha A] [--json]",
-	"   or: perfsift bisect judge --metric NAME --good G --bad B",
-	"                             [same options] COMMIT",
-	"",
-	"G, B and COMMIT are recorded commits ('perfsift commits import'):",
-	"a sha prefix, or a label or kernel whose runs are at one commit.",
-	"Runs count at a commit when their variant carries it (import",
-	"--commit SHA).  G must come before B in the recorded order.",
-	"",
-	"Each tested commit from G to B is compared with G and with B by",
-	"Student's t on the commits' means, with one noise for the series:",
-	"the pooled within-commit sample standard deviation (n-1 per",
-	"commit, over every commit of the series with 2 runs or more).  A",
-	"commit unlike good and like bad is bad, the mirror image good;",
-	"unlike both, it is bad beyond bad, good beyond good, else 'between'",
-	"(a partial change); like both, 'unknown': more runs are needed, and",
-	"how many is said (for 90% power at A).",
-	"",
-	"suggest: the classification, the range between the last good",
-	"commit and the first bad one, the next commit to test (the middle",
-	"one of the untested commits in that range, by recorded order), the",
-	"commits still unknown there, and the git bisect commands that",
-	"reproduce the narrowing.  When no untested or unknown commit is",
-	"left, the first bad commit is found.",
-	"",
-	"judge: COMMIT's verdict as the exit status, for `git bisect run`: 0",
-	"good, 1 bad, 125 cannot tell yet (unknown: more runs; or between),",
-	"128 any error (so that git bisect stops rather than mark a commit",
-	"wrongly).  One line on stdout says why.",
-	"",
-	"    --metric NAME     the metric (a glob matching one series)",
-	"    --good G          a commit where the metric is as it should be",
-	"    --bad B           a later commit where it changed",
-	"    --testcase GLOB   only runs whose testcase matches",
-	"    --machine M       only runs on machine M",
-	"    --alpha A         significance level of each t-test (default",
-	"                      0.01)",
-	"    --json            suggest: one JSON document on stdout",
-	NULL,
-};
 
 struct bisect_args {
 	const char *metric, *good, *bad;
 	struct run_filter f;
 	double alpha;
 	int json;
+};
+
+static const char *const bisect_usage[] = {
+	"perfsift bisect suggest --metric NAME --good G --bad B\n"
+	"                        [--testcase GLOB] [--machine M]\n"
+	"                        [--alpha A] [--json]",
+	"perfsift bisect judge --metric NAME --good G --bad B\n"
+	"                      [same options] COMMIT",
+	NULL,
+};
+
+#define T struct bisect_args
+static const struct opt bisect_opts[] = {
+	OPT_METRIC(T, metric, "NAME",
+		   "the metric (a glob matching one series)"),
+	OPT_STRING(0, "good", T, good, "G",
+		   "a commit where the metric is as it should be"),
+	OPT_STRING(0, "bad", T, bad, "B", "a later commit where it changed"),
+	OPT_TESTCASE(T, f.testcase),
+	OPT_MACHINE(T, f.machine),
+	OPT_ALPHA(T, alpha, "the level of each single t-test of the "
+		  "sequence\n(default " OPT_STR(ALPHA_EACH_TEST) ")"),
+	OPT_JSON(T, json, "suggest: one JSON document on stdout"),
+	OPT_END(),
+};
+#undef T
+
+const struct cmd_options bisect_options = {
+	.name = "bisect",
+	.usage = bisect_usage,
+	.description =
+	"G, B and COMMIT are recorded commits ('perfsift commits import'):\n"
+	"a sha prefix, or a label or kernel whose runs are at one commit.\n"
+	"Runs count at a commit when their variant carries it (import\n"
+	"--commit SHA).  G must come before B in the recorded order.\n"
+	"\n"
+	"Each tested commit from G to B is compared with G and with B by\n"
+	"Student's t on the commits' means, with one noise for the series:\n"
+	"the pooled within-commit sample standard deviation (n-1 per\n"
+	"commit, over every commit of the series with 2 runs or more).  A\n"
+	"commit unlike good and like bad is bad, the mirror image good;\n"
+	"unlike both, it is bad beyond bad, good beyond good, else 'between'\n"
+	"(a partial change); like both, 'unknown': more runs are needed, and\n"
+	"how many is said (for 90% power at A).\n"
+	"\n"
+	"suggest: the classification, the range between the last good\n"
+	"commit and the first bad one, the next commit to test (the middle\n"
+	"one of the untested commits in that range, by recorded order), the\n"
+	"commits still unknown there, and the git bisect commands that\n"
+	"reproduce the narrowing.  When no untested or unknown commit is\n"
+	"left, the first bad commit is found.\n"
+	"\n"
+	"judge: COMMIT's verdict as the exit status, for `git bisect run`: 0\n"
+	"good, 1 bad, 125 cannot tell yet (unknown: more runs; or between),\n"
+	"128 any error (so that git bisect stops rather than mark a commit\n"
+	"wrongly).  One line on stdout says why.\n",
+	.options = bisect_opts,
 };
 
 /* one series of the history: rows[0..nr), one metric, testcase, ... */
@@ -89,61 +101,35 @@ static void series_name(const struct history_row *r, FILE *f)
 		fprintf(f, ", machine %s", r->machine);
 }
 
+/*
+ * The options; the COMMIT of judge to *commit.  -1 when the command
+ * ends here (*status: after --help or a usage error), else 0.
+ */
 static int parse_args(int argc, const char **argv, struct bisect_args *a,
-		      int judge)
+		      const char **commit, int *status)
 {
-	enum { O_METRIC = 256, O_GOOD, O_BAD, O_TESTCASE, O_MACHINE, O_ALPHA,
-	       O_JSON };
-	static const struct option opts[] = {
-		{ "metric", required_argument, NULL, O_METRIC },
-		{ "good", required_argument, NULL, O_GOOD },
-		{ "bad", required_argument, NULL, O_BAD },
-		{ "testcase", required_argument, NULL, O_TESTCASE },
-		{ "machine", required_argument, NULL, O_MACHINE },
-		{ "alpha", required_argument, NULL, O_ALPHA },
-		{ "json", no_argument, NULL, O_JSON },
-		{ 0 },
-	};
-	int c;
-
 	memset(a, 0, sizeof(*a));
-	a->alpha = 0.01;
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case O_METRIC: a->metric = optarg; break;
-		case O_GOOD: a->good = optarg; break;
-		case O_BAD: a->bad = optarg; break;
-		case O_TESTCASE: a->f.testcase = optarg; break;
-		case O_MACHINE: a->f.machine = optarg; break;
-		case O_ALPHA:
-			if (str_to_double(optarg, &a->alpha) ||
-			    !(a->alpha > 0 && a->alpha < 1))
-				return usage_error(bisect_usage, "--alpha wants "
-						   "a number in (0, 1), got "
-						   "'%s'", optarg);
-			break;
-		case O_JSON:
-			if (judge)
-				return usage_error(bisect_usage, "judge answers "
-						   "by its exit status; --json "
-						   "is suggest's");
-			a->json = 1;
-			break;
-		default:
-			return usage_error(bisect_usage, "bad option");
-		}
-	}
+	a->alpha = ALPHA_EACH_TEST;
+	argc = parse_options(argc, argv, &bisect_options, a, 0, status);
+	if (argc < 0)
+		return -1;
+	*status = EXIT_USAGE;
+	if (commit && a->json)
+		return usage_error(&bisect_options, "judge answers by its exit "
+				   "status; --json is suggest's"), -1;
 	if (!a->metric || !a->good || !a->bad)
-		return usage_error(bisect_usage, "--metric, --good and --bad "
-				   "are needed");
-	if (judge && optind + 1 != argc)
-		return usage_error(bisect_usage, "judge wants one COMMIT");
-	if (!judge && optind != argc)
-		return usage_error(bisect_usage, "unexpected argument '%s'",
-				   argv[optind]);
-	return EXIT_OK;
+		return usage_error(&bisect_options, "--metric, --good and "
+				   "--bad are needed"), -1;
+	if (commit && argc != 1)
+		return usage_error(&bisect_options, "judge wants one COMMIT"),
+		       -1;
+	if (!commit && argc)
+		return usage_error(&bisect_options, "unexpected argument '%s'",
+				   argv[0]), -1;
+	if (commit)
+		*commit = argv[0];
+	*status = EXIT_OK;
+	return 0;
 }
 
 static const char *sha12(const char *sha, char *buf)
@@ -152,17 +138,11 @@ static const char *sha12(const char *sha, char *buf)
 	return buf;
 }
 
-/*
- * Resolve good and bad and read the one series of the metric; EXIT_OK
- * or the exit status after an error message.
- */
-static int load(struct db *db, const struct bisect_args *a,
-		struct commit_row *good, struct commit_row *bad,
-		struct history_row **rows, size_t *nr, struct bseries *s)
+/* Resolve --good and --bad, good first; EXIT_OK or a status said */
+static int resolve_ends(struct db *db, const struct bisect_args *a,
+			struct commit_row *good, struct commit_row *bad)
 {
-	struct direction_overrides dirs = { 0 };
 	char b1[13], b2[13];
-	size_t i;
 	int r;
 
 	r = commits_resolve(db, a->good, good);
@@ -182,6 +162,45 @@ static int load(struct db *db, const struct bisect_args *a,
 		      sha12(bad->sha, b2), bad->position);
 		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
+
+/* rows[0..nr) hold one series, else the series are listed: 0 or -1 */
+static int one_series(const struct history_row *rows, size_t nr,
+		      const char *metric)
+{
+	size_t i;
+
+	for (i = 1; i < nr && history_same_series(&rows[0], &rows[i]); i++)
+		;
+	if (i == nr)
+		return 0;
+	error("'%s' matches more than one series; choose one with "
+	      "--metric, --testcase or --machine:", metric);
+	for (i = 0; i < nr; i++) {
+		if (i && history_same_series(&rows[i - 1], &rows[i]))
+			continue;
+		fputs("    ", stderr);
+		series_name(&rows[i], stderr);
+		fputc('\n', stderr);
+	}
+	return -1;
+}
+
+/*
+ * Resolve good and bad and read the one series of the metric; EXIT_OK
+ * or the exit status after an error message.
+ */
+static int load(struct db *db, const struct bisect_args *a,
+		struct commit_row *good, struct commit_row *bad,
+		struct history_row **rows, size_t *nr, struct bseries *s)
+{
+	struct direction_overrides dirs = { 0 };
+	size_t i;
+	int status = resolve_ends(db, a, good, bad);
+
+	if (status)
+		return status;
 	if (query_history(db, &a->f, a->metric, rows, nr))
 		return EXIT_ENV;
 	if (!*nr) {
@@ -190,22 +209,8 @@ static int load(struct db *db, const struct bisect_args *a,
 		      a->metric);
 		return EXIT_USAGE;
 	}
-	for (i = 1; i < *nr && history_same_series(&(*rows)[0], &(*rows)[i]); i++)
-		;
-	if (i < *nr) {
-		size_t j;
-
-		error("'%s' matches more than one series; choose one with "
-		      "--metric, --testcase or --machine:", a->metric);
-		for (j = 0; j < *nr; j++) {
-			if (j && history_same_series(&(*rows)[j - 1], &(*rows)[j]))
-				continue;
-			fputs("    ", stderr);
-			series_name(&(*rows)[j], stderr);
-			fputc('\n', stderr);
-		}
+	if (one_series(*rows, *nr, a->metric))
 		return EXIT_USAGE;
-	}
 	if (direction_load(db, &dirs))
 		return EXIT_ENV;
 	s->r = *rows;
@@ -289,6 +294,36 @@ static void suggestion_release(struct suggestion *sg)
 	free(sg->between);
 }
 
+/*
+ * The next commit to test: an unknown commit in the range is run again
+ * first (as Pinpoint adds attempts to an unknown change rather than
+ * test around it), the one nearest the middle of the range, unless no
+ * number of runs there would do without more at good and bad; else the
+ * middle one of the untested commits.
+ */
+static void choose_next(const struct bisect_result *res,
+			struct suggestion *sg)
+{
+	size_t mid = (sg->lg + sg->fb) / 2, i;
+
+	for (i = 0; i < sg->nk; i++) {
+		const struct bisect_point *p =
+			&res->points[sg->point_of[sg->unknown[i]] - 1];
+
+		if (p->cls.more_runs <= 0)
+			continue;
+		if (sg->next == SIZE_MAX ||
+		    (sg->unknown[i] > mid ? sg->unknown[i] - mid :
+		     mid - sg->unknown[i]) < (sg->next > mid ? sg->next - mid :
+					       mid - sg->next))
+			sg->next = sg->unknown[i];
+	}
+	if (sg->next == SIZE_MAX && sg->nu)
+		sg->next = sg->untested[(sg->nu - 1) / 2];
+	else if (sg->next == SIZE_MAX && sg->nk)
+		sg->next = sg->unknown[0];
+}
+
 static int suggest_build(struct db *db, const struct bisect_result *res,
 			 const struct commit_row *good,
 			 const struct commit_row *bad, struct suggestion *sg)
@@ -325,30 +360,7 @@ static int suggest_build(struct db *db, const struct bisect_result *res,
 		else
 			sg->between[sg->nb++] = i;
 	}
-	/*
-	 * An unknown commit in the range is run again first (as Pinpoint
-	 * adds attempts to an unknown change rather than test around it),
-	 * the one nearest the middle of the range, unless no number of
-	 * runs there would do without more at good and bad; else the
-	 * middle one of the untested commits.
-	 */
-	for (i = 0; i < sg->nk; i++) {
-		const struct bisect_point *p =
-			&res->points[sg->point_of[sg->unknown[i]] - 1];
-		size_t mid = (sg->lg + sg->fb) / 2;
-
-		if (p->cls.more_runs <= 0)
-			continue;
-		if (sg->next == SIZE_MAX ||
-		    (sg->unknown[i] > mid ? sg->unknown[i] - mid :
-		     mid - sg->unknown[i]) < (sg->next > mid ? sg->next - mid :
-					       mid - sg->next))
-			sg->next = sg->unknown[i];
-	}
-	if (sg->next == SIZE_MAX && sg->nu)
-		sg->next = sg->untested[(sg->nu - 1) / 2];
-	else if (sg->next == SIZE_MAX && sg->nk)
-		sg->next = sg->unknown[0];
+	choose_next(res, sg);
 	return 0;
 }
 
@@ -414,6 +426,34 @@ static double change_pct(const struct bisect_point *good,
 	return good->mean ? 100 * (bad->mean / good->mean - 1) : NAN;
 }
 
+/* The series, its test level and its noise: a new object */
+static json_t *series_json(const struct bseries *s, const struct bisect_args *a,
+			   const struct bisect_result *res)
+{
+	json_t *o = history_series_json(s->r, s->direction);
+	json_t *noise = json_object();
+
+	json_object_set_new(o, "alpha", json_real(a->alpha));
+	json_object_set_new(noise, "sd", json_finite(res->noise.sd));
+	json_object_set_new(noise, "df", json_real(res->noise.df));
+	json_object_set_new(noise, "commits",
+			    json_integer((json_int_t)res->noise.commits));
+	json_object_set_new(o, "noise", noise);
+	return o;
+}
+
+/* The shas of the commits sg->c[idx[0..n)] */
+static json_t *shas_json(const struct suggestion *sg, const size_t *idx,
+			 size_t n)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(sg->c[idx[i]].sha));
+	return arr;
+}
+
 static int suggest_json(const struct bseries *s, const struct bisect_args *a,
 			const struct bisect_result *res,
 			const struct suggestion *sg,
@@ -422,25 +462,10 @@ static int suggest_json(const struct bseries *s, const struct bisect_args *a,
 {
 	const struct bisect_point *gp = &res->points[0];
 	const struct bisect_point *bp = &res->points[res->nr - 1];
-	json_t *o = json_object(), *arr, *noise;
+	json_t *o = series_json(s, a, res), *arr;
 	double pct = change_pct(gp, bp);
 	size_t i;
 
-	json_object_set_new(o, "metric", json_string(s->r->metric));
-	json_object_set_new(o, "unit", s->r->unit ? json_string(s->r->unit) :
-						  json_null());
-	json_object_set_new(o, "direction",
-			    json_string(direction_name(s->direction)));
-	json_object_set_new(o, "testcase", json_string(s->r->testcase));
-	json_object_set_new(o, "params", json_string(s->r->params));
-	json_object_set_new(o, "machine", json_string(s->r->machine));
-	json_object_set_new(o, "alpha", json_real(a->alpha));
-	noise = json_object();
-	json_object_set_new(noise, "sd", json_finite(res->noise.sd));
-	json_object_set_new(noise, "df", json_real(res->noise.df));
-	json_object_set_new(noise, "commits",
-			    json_integer((json_int_t)res->noise.commits));
-	json_object_set_new(o, "noise", noise);
 	json_object_set_new(o, "given_good", json_string(good->sha));
 	json_object_set_new(o, "given_bad", json_string(bad->sha));
 	json_object_set_new(o, "change_pct", json_finite(pct));
@@ -462,14 +487,8 @@ static int suggest_json(const struct bseries *s, const struct bisect_args *a,
 	for (i = sg->lg + 1; i <= sg->fb; i++)
 		json_array_append_new(arr, json_string(sg->c[i].sha));
 	json_object_set_new(o, "candidates", arr);
-	arr = json_array();
-	for (i = 0; i < sg->nk; i++)
-		json_array_append_new(arr, json_string(sg->c[sg->unknown[i]].sha));
-	json_object_set_new(o, "undecided", arr);
-	arr = json_array();
-	for (i = 0; i < sg->nb; i++)
-		json_array_append_new(arr, json_string(sg->c[sg->between[i]].sha));
-	json_object_set_new(o, "between", arr);
+	json_object_set_new(o, "undecided", shas_json(sg, sg->unknown, sg->nk));
+	json_object_set_new(o, "between", shas_json(sg, sg->between, sg->nb));
 	json_object_set_new(o, "conflicts",
 			    json_integer((json_int_t)res->conflicts));
 	arr = json_array();
@@ -484,6 +503,99 @@ static int suggest_json(const struct bseries *s, const struct bisect_args *a,
 	return print_json_steal(o) ? EXIT_ENV : EXIT_OK;
 }
 
+/* One tested commit's row of suggest's table. */
+static void point_text(struct table *t, const struct commit_row *c,
+		       const struct bisect_point *p)
+{
+	char buf[13];
+
+	table_addf(t, "%ld", c->position);
+	table_addf(t, "%s", sha12(c->sha, buf));
+	table_addf(t, "%zu", p->n);
+	table_addf(t, "%.6g", p->mean);
+	if (p->n > 1)
+		table_addf(t, "%.4g", p->sd);
+	else
+		table_addf(t, "-");
+	table_addf(t, "%.2g", p->cls.p_good);
+	table_addf(t, "%.2g", p->cls.p_bad);
+	if (p->cls.verdict == BISECT_UNKNOWN && p->cls.more_runs > 0)
+		table_addf(t, "unknown: %ld more run%s", p->cls.more_runs,
+			   p->cls.more_runs == 1 ? "" : "s");
+	else if (p->cls.verdict == BISECT_UNKNOWN)
+		table_addf(t, "unknown: more runs here and at good and bad");
+	else
+		table_addf(t, "%s", bisect_verdict_name(p->cls.verdict));
+	table_addf(t, "%s", c->subject);
+}
+
+/* The tested commits of the range, a row each. */
+static void points_text(const struct bisect_result *res,
+			const struct suggestion *sg, FILE *f)
+{
+	struct table t;
+	size_t i;
+
+	table_init(&t, 9, 0x7cul);
+	table_addf(&t, "POS");
+	table_addf(&t, "COMMIT");
+	table_addf(&t, "N");
+	table_addf(&t, "MEAN");
+	table_addf(&t, "SD(n-1)");
+	table_addf(&t, "P(GOOD)");
+	table_addf(&t, "P(BAD)");
+	table_addf(&t, "VERDICT");
+	table_addf(&t, "SUBJECT");
+	for (i = 0; i < sg->nc; i++)
+		if (sg->point_of[i])
+			point_text(&t, &sg->c[i],
+				   &res->points[sg->point_of[i] - 1]);
+	table_print(&t, f);
+	table_release(&t);
+	fputc('\n', f);
+}
+
+/* Where the narrowing stands: found, stuck between, or what is next. */
+static void narrowing_text(const struct suggestion *sg, FILE *f)
+{
+	const struct commit_row *lg = &sg->c[sg->lg], *fb = &sg->c[sg->fb];
+	const struct commit_row *next;
+	char b1[13], b2[13];
+
+	if (sg->next == SIZE_MAX && !sg->nb) {
+		fprintf(f, "first bad commit: %s (position %ld) %s\n",
+			fb->sha, fb->position, fb->subject);
+		fprintf(f, "last good commit: %s (position %ld) %s\n",
+			lg->sha, lg->position, lg->subject);
+		return;
+	}
+	if (sg->next == SIZE_MAX) {
+		fprintf(f, "no commit is left to test, but %zu between the "
+			"last good %s (position %ld) and the first bad %s "
+			"(position %ld) %s at a level between good's and "
+			"bad's: the change came in more than one step, or "
+			"depends on something else\n", sg->nb,
+			sha12(lg->sha, b1), lg->position, sha12(fb->sha, b2),
+			fb->position, sg->nb == 1 ? "is" : "are");
+		return;
+	}
+	fprintf(f, "range: after %s (position %ld, good) up to %s "
+		"(position %ld, bad): %zu candidate%s, %zu untested, "
+		"%zu unknown, %zu between\n", sha12(lg->sha, b1),
+		lg->position, sha12(fb->sha, b2), fb->position,
+		sg->fb - sg->lg, sg->fb - sg->lg == 1 ? "" : "s", sg->nu,
+		sg->nk, sg->nb);
+	next = &sg->c[sg->next];
+	if (!sg->point_of[sg->next])
+		fprintf(f, "next: test %s (position %ld), the middle of the "
+			"%zu untested: %s\n", next->sha, next->position,
+			sg->nu, next->subject);
+	else
+		fprintf(f, "next: run %s (position %ld) again, it is "
+			"unknown: %s\n", next->sha, next->position,
+			next->subject);
+}
+
 static void suggest_text(const struct bseries *s, const struct bisect_args *a,
 			 const struct bisect_result *res,
 			 const struct suggestion *sg,
@@ -493,9 +605,7 @@ static void suggest_text(const struct bseries *s, const struct bisect_args *a,
 	const struct bisect_point *gp = &res->points[0];
 	const struct bisect_point *bp = &res->points[res->nr - 1];
 	double pct = change_pct(gp, bp);
-	struct table t;
 	char b1[13], b2[13];
-	size_t i;
 
 	fputs("bisect: ", f);
 	series_name(s->r, f);
@@ -508,87 +618,13 @@ static void suggest_text(const struct bseries *s, const struct bisect_args *a,
 	fprintf(f, "Student's t against good and bad, alpha %g; noise: pooled "
 		"within-commit sd(n-1) %.4g, %g df from %zu commits\n\n",
 		a->alpha, res->noise.sd, res->noise.df, res->noise.commits);
-	table_init(&t, 9, 0x7cul);
-	table_addf(&t, "POS");
-	table_addf(&t, "COMMIT");
-	table_addf(&t, "N");
-	table_addf(&t, "MEAN");
-	table_addf(&t, "SD(n-1)");
-	table_addf(&t, "P(GOOD)");
-	table_addf(&t, "P(BAD)");
-	table_addf(&t, "VERDICT");
-	table_addf(&t, "SUBJECT");
-	for (i = 0; i < sg->nc; i++) {
-		const struct bisect_point *p;
-
-		if (!sg->point_of[i])
-			continue;
-		p = &res->points[sg->point_of[i] - 1];
-		table_addf(&t, "%ld", sg->c[i].position);
-		table_addf(&t, "%s", sha12(sg->c[i].sha, b1));
-		table_addf(&t, "%zu", p->n);
-		table_addf(&t, "%.6g", p->mean);
-		if (p->n > 1)
-			table_addf(&t, "%.4g", p->sd);
-		else
-			table_addf(&t, "-");
-		table_addf(&t, "%.2g", p->cls.p_good);
-		table_addf(&t, "%.2g", p->cls.p_bad);
-		if (p->cls.verdict == BISECT_UNKNOWN && p->cls.more_runs > 0)
-			table_addf(&t, "unknown: %ld more run%s",
-				   p->cls.more_runs,
-				   p->cls.more_runs == 1 ? "" : "s");
-		else if (p->cls.verdict == BISECT_UNKNOWN)
-			table_addf(&t, "unknown: more runs here and at good "
-				   "and bad");
-		else
-			table_addf(&t, "%s",
-				   bisect_verdict_name(p->cls.verdict));
-		table_addf(&t, "%s", sg->c[i].subject);
-	}
-	table_print(&t, f);
-	table_release(&t);
-	fputc('\n', f);
+	points_text(res, sg, f);
 	if (res->conflicts)
 		fprintf(f, "warning: %zu commit%s after the first bad one "
 			"like good: a second change in the range, or noise; "
 			"the range below follows the first bad commit\n",
 			res->conflicts, res->conflicts == 1 ? " is" : "s are");
-	if (sg->next == SIZE_MAX && !sg->nb) {
-		fprintf(f, "first bad commit: %s (position %ld) %s\n",
-			sg->c[sg->fb].sha, sg->c[sg->fb].position,
-			sg->c[sg->fb].subject);
-		fprintf(f, "last good commit: %s (position %ld) %s\n",
-			sg->c[sg->lg].sha, sg->c[sg->lg].position,
-			sg->c[sg->lg].subject);
-	} else if (sg->next == SIZE_MAX) {
-		fprintf(f, "no commit is left to test, but %zu between the "
-			"last good %s (position %ld) and the first bad %s "
-			"(position %ld) %s at a level between good's and "
-			"bad's: the change came in more than one step, or "
-			"depends on something else\n", sg->nb,
-			sha12(sg->c[sg->lg].sha, b1), sg->c[sg->lg].position,
-			sha12(sg->c[sg->fb].sha, b2), sg->c[sg->fb].position,
-			sg->nb == 1 ? "is" : "are");
-	} else {
-		fprintf(f, "range: after %s (position %ld, good) up to %s "
-			"(position %ld, bad): %zu candidate%s, %zu untested, "
-			"%zu unknown, %zu between\n", sha12(sg->c[sg->lg].sha, b1),
-			sg->c[sg->lg].position, sha12(sg->c[sg->fb].sha, b2),
-			sg->c[sg->fb].position, sg->fb - sg->lg,
-			sg->fb - sg->lg == 1 ? "" : "s", sg->nu, sg->nk,
-			sg->nb);
-		if (!sg->point_of[sg->next])
-			fprintf(f, "next: test %s (position %ld), the middle "
-				"of the %zu untested: %s\n",
-				sg->c[sg->next].sha, sg->c[sg->next].position,
-				sg->nu, sg->c[sg->next].subject);
-		else
-			fprintf(f, "next: run %s (position %ld) again, it is "
-				"unknown: %s\n", sg->c[sg->next].sha,
-				sg->c[sg->next].position,
-				sg->c[sg->next].subject);
-	}
+	narrowing_text(sg, f);
 	fputs("git commands that reproduce this narrowing:\n", f);
 	git_commands(res, sg, good, bad, NULL, f);
 }
@@ -630,8 +666,7 @@ static int bisect_suggest(int argc, const char **argv,
 	struct db *db;
 	int status;
 
-	status = parse_args(argc, argv, &a, 0);
-	if (status)
+	if (parse_args(argc, argv, &a, NULL, &status))
 		return status;
 	db = cmd_db(ctx);
 	if (!db)
@@ -675,21 +710,21 @@ static int judge(int argc, const char **argv, struct perfsift_ctx *ctx)
 	struct bisection b = { 0 };
 	struct commit_row c = { 0 };
 	struct bisect_args a;
+	const char *commit;
 	struct db *db;
 	char buf[13];
 	size_t i;
 	int status, r;
 
-	status = parse_args(argc, argv, &a, 1);
-	if (status)
-		return 128;
+	if (parse_args(argc, argv, &a, &commit, &status))
+		return status == EXIT_OK ? EXIT_OK : 128;
 	db = cmd_db(ctx);
 	if (!db)
 		return 128;
 	status = bisection_open(db, &a, &b);
 	if (status)
 		goto out;
-	r = commits_resolve(db, argv[argc - 1], &c);
+	r = commits_resolve(db, commit, &c);
 	if (r) {
 		status = r == -2 ? EXIT_ENV : EXIT_USAGE;
 		goto out;
@@ -722,12 +757,15 @@ out:
 
 int cmd_bisect(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	if (argc < 2)
-		return usage_error(bisect_usage, "a subcommand is needed: "
-				   "suggest or judge");
-	if (!strcmp(argv[1], "suggest"))
+	if (argc >= 2 && !strcmp(argv[1], "suggest"))
 		return bisect_suggest(argc - 1, argv + 1, ctx);
-	if (!strcmp(argv[1], "judge"))
+	if (argc >= 2 && !strcmp(argv[1], "judge"))
 		return judge(argc - 1, argv + 1, ctx);
-	return usage_error(bisect_usage, "unknown subcommand '%s'", argv[1]);
+	if (parse_options_help(argc, argv, &bisect_options))
+		return EXIT_OK;
+	if (argc < 2)
+		return usage_error(&bisect_options, "a subcommand is needed: "
+				   "suggest or judge");
+	return usage_error(&bisect_options, "unknown subcommand '%s'",
+			   argv[1]);
 }

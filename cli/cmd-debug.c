@@ -7,38 +7,57 @@
  */
 #include "core/compat.h"
 #include "mail/mail.h"
+#include "import/importer.h"
 #include "cmd.h"
 #include "store/query.h"
-#include "import/importer.h"
 
-const char *const debug_usage[] = {
-	"usage: perfsift debug dump",
-	"   or: perfsift debug mail [--lines] FILE",
-	"   or: perfsift debug mmtests-extract [--test NAME] DIR",
-	"",
-	"dump: print every import, run, parameter, sample, aggregate, text",
-	"table and skipped row, series point and histogram bin as",
-	"tab-separated text (paths left out), for tests.",
-	"",
-	"mail: print what the mail decoder reads in FILE: 'kind mbox', 'kind",
-	"eml' or 'kind text', then per message 'message N', its headers,",
-	"'text:', its decoded lines each after '|', and 'end' (or",
-	"'broken').  With --lines each line is",
-	"'LINE<TAB>QUOTE-DEPTH<TAB>|TEXT', the quote prefix stripped;",
-	"without, the whole decoded line, as tests/mail-ref/gmime-dump",
-	"prints it.  Exits 3 if a message is broken (the error names its",
-	"line).",
-	"",
-	"mmtests-extract: run the MMTests extractor of a test on DIR",
-	"(work/log/<run>/iter-N/<test>, or its logs/; the test is DIR's",
-	"name unless --test) and print each value it finds as",
-	"'OP<TAB>REP<TAB>T<TAB>VALUE<TAB>FILE:LINE' (REP 0: the iteration;",
-	"T '-': the run's value, else an observation at T), then '# ops:'",
-	"and the operations in MMTests' order with their direction.",
+struct debug_args {
+	int lines;
+	const char *test;
+};
+
+static const char *const debug_usage[] = {
+	"perfsift debug dump",
+	"perfsift debug mail [--lines] FILE",
+	"perfsift debug mmtests-extract [--test NAME] DIR",
 	NULL,
 };
 
-/* perfsift debug mail: see debug_usage. */
+static const struct opt debug_opts[] = {
+	OPT_BOOL(0, "lines", struct debug_args, lines,
+		 "mail: each line with its number and quote depth"),
+	OPT_STRING(0, "test", struct debug_args, test, "NAME",
+		   "mmtests-extract: the test, not DIR's name"),
+	OPT_END(),
+};
+
+const struct cmd_options debug_options = {
+	.name = "debug",
+	.usage = debug_usage,
+	.description =
+	"dump: print every import, run, parameter, sample, aggregate, text\n"
+	"table and skipped row, series point and histogram bin as\n"
+	"tab-separated text (paths left out), for tests.\n"
+	"\n"
+	"mail: print what the mail decoder reads in FILE: 'kind mbox', 'kind\n"
+	"eml' or 'kind text', then per message 'message N', its headers,\n"
+	"'text:', its decoded lines each after '|', and 'end' (or\n"
+	"'broken').  With --lines each line is\n"
+	"'LINE<TAB>QUOTE-DEPTH<TAB>|TEXT', the quote prefix stripped;\n"
+	"without, the whole decoded line, as tests/mail-ref/gmime-dump\n"
+	"prints it.  Exits 3 if a message is broken (the error names its\n"
+	"line).\n"
+	"\n"
+	"mmtests-extract: run the MMTests extractor of a test on DIR\n"
+	"(work/log/<run>/iter-N/<test>, or its logs/; the test is DIR's\n"
+	"name unless --test) and print each value it finds as\n"
+	"'OP<TAB>REP<TAB>T<TAB>VALUE<TAB>FILE:LINE' (REP 0: the iteration;\n"
+	"T '-': the run's value, else an observation at T), then '# ops:'\n"
+	"and the operations in MMTests' order with their direction.\n",
+	.options = debug_opts,
+};
+
+/* perfsift debug mail: see debug_options. */
 static int dump_mail(const char *path, int lines)
 {
 	struct input in;
@@ -134,45 +153,46 @@ static int dump_series(struct db *db)
 	return EXIT_OK;
 }
 
+/*
+ * What dump prints, a query each.  Runs are numbered by order, not id,
+ * so that goldens are stable; row_number() numbers them in one pass.
+ */
+static const char *const dump_queries[] = {
+	"SELECT 'import', format, size FROM imports ORDER BY id",
+	"SELECT 'run', row_number() OVER (ORDER BY r.id), r.suite,"
+	" v.testcase, v.params, v.machine, v.kernel,"
+	" nullif(v.commit_sha, ''), nullif(v.label, ''), r.iteration,"
+	" r.start_time, r.line FROM runs r JOIN variants v ON v.id ="
+	" r.variant_id ORDER BY r.id",
+	"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
+	" runs) SELECT 'sample', n.k, m.name, m.unit, s.value,"
+	" coalesce(CAST(s.line AS TEXT), 'NULL')"
+	" || CASE WHEN s.derived <> 0 THEN ' derived' ELSE '' END"
+	" || coalesce(' ' || src.path, '')"
+	" FROM samples s JOIN n ON n.id = s.run_id JOIN metrics m ON"
+	" m.id = s.metric_id LEFT JOIN sources src ON src.id ="
+	" s.source_id ORDER BY s.run_id, m.name",
+	"SELECT 'aggregate', nullif(v.label, ''), v.kernel,"
+	" nullif(v.commit_sha, ''), v.testcase, v.params, v.machine,"
+	" m.name, a.stat, a.value, a.stddev, a.stddev_kind,"
+	" a.stddev_source, a.n, a.marker, a.line FROM aggregates a JOIN"
+	" variants v ON v.id = a.variant_id JOIN metrics m ON m.id ="
+	" a.metric_id ORDER BY a.id",
+	"SELECT 'table', seq, line, kind, title, columns, rows_read,"
+	" rows_skipped FROM import_tables ORDER BY import_id, seq",
+	"SELECT 'skip', line, table_seq, reason, text FROM import_skips"
+	" ORDER BY import_id, seq",
+	"SELECT 'kind', name, CASE kind WHEN 1 THEN 'counter' WHEN 2"
+	" THEN 'gauge' WHEN 3 THEN 'exact' END FROM metrics WHERE kind"
+	" IS NOT NULL ORDER BY name",
+};
+
 static int dump(struct db *db)
 {
-	/*
-	 * Runs are numbered by order, not id, so that goldens are stable;
-	 * row_number() numbers them in one pass.
-	 */
-	static const char *const queries[] = {
-		"SELECT 'import', format, size FROM imports ORDER BY id",
-		"SELECT 'run', row_number() OVER (ORDER BY r.id), r.suite,"
-		" v.testcase, v.params, v.machine, v.kernel,"
-		" nullif(v.commit_sha, ''), nullif(v.label, ''), r.iteration,"
-		" r.start_time, r.line FROM runs r JOIN variants v ON v.id ="
-		" r.variant_id ORDER BY r.id",
-		"WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM"
-		" runs) SELECT 'sample', n.k, m.name, m.unit, s.value,"
-		" coalesce(CAST(s.line AS TEXT), 'NULL')"
-		" || CASE WHEN s.derived <> 0 THEN ' derived' ELSE '' END"
-		" || coalesce(' ' || src.path, '')"
-		" FROM samples s JOIN n ON n.id = s.run_id JOIN metrics m ON"
-		" m.id = s.metric_id LEFT JOIN sources src ON src.id ="
-		" s.source_id ORDER BY s.run_id, m.name",
-		"SELECT 'aggregate', nullif(v.label, ''), v.kernel,"
-		" nullif(v.commit_sha, ''), v.testcase, v.params, v.machine,"
-		" m.name, a.stat, a.value, a.stddev, a.stddev_kind,"
-		" a.stddev_source, a.n, a.marker, a.line FROM aggregates a JOIN"
-		" variants v ON v.id = a.variant_id JOIN metrics m ON m.id ="
-		" a.metric_id ORDER BY a.id",
-		"SELECT 'table', seq, line, kind, title, columns, rows_read,"
-		" rows_skipped FROM import_tables ORDER BY import_id, seq",
-		"SELECT 'skip', line, table_seq, reason, text FROM import_skips"
-		" ORDER BY import_id, seq",
-		"SELECT 'kind', name, CASE kind WHEN 1 THEN 'counter' WHEN 2"
-		" THEN 'gauge' WHEN 3 THEN 'exact' END FROM metrics WHERE kind"
-		" IS NOT NULL ORDER BY name",
-	};
 	size_t q;
 
-	for (q = 0; q < ARRAY_SIZE(queries); q++) {
-		struct stmt *st = db_prepare(db, queries[q]);
+	for (q = 0; q < ARRAY_SIZE(dump_queries); q++) {
+		struct stmt *st = db_prepare(db, dump_queries[q]);
 		int i, n, rc;
 
 		if (!st)
@@ -202,17 +222,41 @@ static const struct importer *extractor(const char *cmd)
 {
 	const struct importer *const *imp;
 	const char *dash = strrchr(cmd, '-');
-	size_t i, nr;
+	size_t i, nr, len;
 
 	if (!dash || strcmp(dash, "-extract"))
 		return NULL;
+	len = (size_t)(dash - cmd);
 	imp = importer_list(&nr);
 	for (i = 0; i < nr; i++)
 		if (imp[i]->extract && imp[i]->family &&
-		    strlen(imp[i]->family) == (size_t)(dash - cmd) &&
-		    !strncmp(imp[i]->family, cmd, (size_t)(dash - cmd)))
+		    strlen(imp[i]->family) == len &&
+		    !strncmp(imp[i]->family, cmd, len))
 			return imp[i];
 	return NULL;
+}
+
+/* debug mail and debug FAMILY-extract: argv[0] is the subcommand */
+static int debug_file(int argc, const char **argv,
+		      const struct importer *imp)
+{
+	struct debug_args a = { 0, NULL };
+	const char *cmd = argv[0];
+	int mail = !imp, status;
+
+	argc = parse_options(argc, argv, &debug_options, &a, 0, &status);
+	if (argc < 0)
+		return status;
+	if (mail && (argc != 1 || a.test))
+		return usage_error(&debug_options, "expected 'debug mail "
+				   "[--lines] FILE'");
+	if (mail)
+		return dump_mail(argv[0], a.lines);
+	if (argc != 1 || a.lines)
+		return usage_error(&debug_options, "expected 'debug %s "
+				   "[--test NAME] DIR'", cmd);
+	return imp->extract(argv[0], a.test, stdout) ? EXIT_BADINPUT :
+	       EXIT_OK;
 }
 
 int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)
@@ -220,27 +264,14 @@ int cmd_debug(int argc, const char **argv, struct perfsift_ctx *ctx)
 	const struct importer *imp;
 	struct db *db;
 
-	if (argc >= 3 && !strcmp(argv[1], "mail")) {
-		int lines = argc == 4 && !strcmp(argv[2], "--lines");
-
-		if (argc != 3 + lines)
-			return usage_error(debug_usage, "expected 'debug mail "
-					   "[--lines] FILE'");
-		return dump_mail(argv[argc - 1], lines);
-	}
-	if (argc >= 3 && (imp = extractor(argv[1]))) {
-		const char *part = NULL;
-
-		if (argc == 5 && !strcmp(argv[2], "--test"))
-			part = argv[3];
-		else if (argc != 3)
-			return usage_error(debug_usage, "expected 'debug %s "
-					   "[--test NAME] DIR'", argv[1]);
-		return imp->extract(argv[argc - 1], part, stdout) ?
-		       EXIT_BADINPUT : EXIT_OK;
-	}
+	if (argc >= 2 && !strcmp(argv[1], "mail"))
+		return debug_file(argc - 1, argv + 1, NULL);
+	if (argc >= 2 && (imp = extractor(argv[1])))
+		return debug_file(argc - 1, argv + 1, imp);
+	if (parse_options_help(argc, argv, &debug_options))
+		return EXIT_OK;
 	if (argc != 2 || strcmp(argv[1], "dump"))
-		return usage_error(debug_usage, "expected 'debug dump' or "
+		return usage_error(&debug_options, "expected 'debug dump' or "
 				   "'debug mail FILE'");
 	db = cmd_db(ctx);
 	return db ? dump(db) : EXIT_ENV;

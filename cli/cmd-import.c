@@ -11,42 +11,7 @@
 #include "import/import.h"
 #include "import/importer.h"
 #include "cmd.h"
-#include <getopt.h>
 #include <unistd.h>
-
-const char *const import_usage[] = {
-	"usage: perfsift import [OPTIONS] PATH...",
-	"",
-	"Import benchmark output: files, directories (recursively), '-' for",
-	"standard input; .gz is read transparently.  The format is detected",
-	"from the first bytes of each file.  A directory that an importer",
-	"knows as one result (an lkp run directory) is imported as one; files",
-	"in walked directories that no importer knows are skipped and counted.",
-	"Each result is imported whole or not at all; content imported before",
-	"is skipped, and a changed directory replaces its earlier import.",
-	"Tables in text and mail are read row by row: a row that cannot be",
-	"read is skipped with a warning naming its line (`perfsift show`",
-	"lists what was skipped), and the rest of the table imports.",
-	"--label, --kernel and --commit name one variant: on an input that",
-	"holds several (two commits, say) they are refused, as they would",
-	"merge them; --machine, --testcase and --param name what all the",
-	"variants share and apply to all.",
-	"",
-	"    --format F      do not detect: read every file as format F",
-	"    --kernel K      kernel version of the runs (overrides the file)",
-	"    --commit SHA    commit of the runs",
-	"    --label L       the variant's name (default: kernel, else commit)",
-	"    --machine M     machine the runs ran on",
-	"    --testcase T    testcase name",
-	"    --param k=v     a run parameter (repeatable)",
-	"    --dry-run       parse and report, write nothing",
-	"    --strict        refuse a result that has any warning (a row",
-	"                    skipped, a printed change that does not follow)",
-	"-q, --quiet         no per-file lines and no progress line",
-	"",
-	"Formats (--format):",
-	NULL,
-};
 
 /* The formats, from the importer registry: `perfsift help import`. */
 void import_help_formats(FILE *f)
@@ -71,6 +36,135 @@ void import_help_formats(FILE *f)
 }
 
 static int quiet, progress;
+
+/* --param k=v, repeated */
+struct param_list {
+	struct kv *v;		/* keys owned (xstrndup), values argv's */
+	size_t nr, alloc;
+};
+
+/* The options of an import (import_opts) and what they own. */
+struct import_args {
+	struct import_opts o;
+	struct param_list params;
+	char *commit;		/* owned: --commit, lowercased */
+	int quiet;
+};
+
+/* A hex sha (4..64 digits), lowercased in place as git prints it. */
+static int check_commit(char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < 4 || n > 64)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] >= 'A' && s[i] <= 'F')
+			s[i] = (char)(s[i] - 'A' + 'a');
+		if (!strchr("0123456789abcdef", s[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* --format F: one of the registry's, else they are listed */
+static int opt_format(const struct opt *o UNUSED, const char *arg,
+		      void *format)
+{
+	size_t n, k;
+	const struct importer *const *imp;
+
+	if (importer_find(arg)) {
+		*(const char **)format = arg;
+		return 0;
+	}
+	imp = importer_list(&n);
+	error("unknown format '%s'; formats:", arg);
+	for (k = 0; k < n; k++)
+		fprintf(stderr, "    %s\n", imp[k]->name);
+	return OPT_ERR_SAID;
+}
+
+static int opt_commit(const struct opt *o UNUSED, const char *arg,
+		      void *commit)
+{
+	char **sha = commit;
+
+	free(*sha);
+	*sha = xstrdup(arg);
+	if (check_commit(*sha))
+		return error("--commit wants a hex sha, got '%s'", arg);
+	return 0;
+}
+
+static int opt_param(const struct opt *o UNUSED, const char *arg,
+		     void *param_list)
+{
+	struct param_list *l = param_list;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg)
+		return error("--param wants k=v, got '%s'", arg);
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	l->v[l->nr].key = xstrndup(arg, (size_t)(eq - arg));
+	l->v[l->nr].value = eq + 1;
+	l->nr++;
+	return 0;
+}
+
+static const char *const import_usage[] = {
+	"perfsift import [OPTIONS] PATH...",
+	NULL,
+};
+
+#define T struct import_args
+static const struct opt import_opts[] = {
+	OPT_CALLBACK(0, "format", T, o.format, "F",
+		     "do not detect: read every file as format F",
+		     opt_format, 0),
+	OPT_STRING(0, "kernel", T, o.ovr.kernel, "K",
+		   "kernel version of the runs (overrides the file)"),
+	OPT_CALLBACK(0, "commit", T, commit, "SHA", "commit of the runs",
+		     opt_commit, 0),
+	OPT_STRING(0, "label", T, o.ovr.label, "L",
+		   "the variant's name (default: kernel, else commit)"),
+	OPT_STRING(0, "machine", T, o.ovr.machine, "M",
+		   "machine the runs ran on"),
+	OPT_STRING(0, "testcase", T, o.ovr.testcase, "T", "testcase name"),
+	OPT_CALLBACK(0, "param", T, params, "k=v",
+		     "a run parameter (repeatable)", opt_param, 0),
+	OPT_BOOL(0, "dry-run", T, o.dry_run, "parse and report, write nothing"),
+	OPT_BOOL(0, "strict", T, o.strict,
+		 "refuse a result that has any warning (a row\n"
+		 "skipped, a printed change that does not follow)"),
+	OPT_BOOL('q', "quiet", T, quiet,
+		 "no per-file lines and no progress line"),
+	OPT_END(),
+};
+#undef T
+
+const struct cmd_options import_options = {
+	.name = "import",
+	.usage = import_usage,
+	.description =
+	"Import benchmark output: files, directories (recursively), '-' for\n"
+	"standard input; .gz is read transparently.  The format is detected\n"
+	"from the first bytes of each file.  A directory that an importer\n"
+	"knows as one result (an lkp run directory) is imported as one; files\n"
+	"in walked directories that no importer knows are skipped and counted.\n"
+	"Each result is imported whole or not at all; content imported before\n"
+	"is skipped, and a changed directory replaces its earlier import.\n"
+	"Tables in text and mail are read row by row: a row that cannot be\n"
+	"read is skipped with a warning naming its line (`perfsift show`\n"
+	"lists what was skipped), and the rest of the table imports.\n"
+	"--label, --kernel and --commit name one variant: on an input that\n"
+	"holds several (two commits, say) they are refused, as they would\n"
+	"merge them; --machine, --testcase and --param name what all the\n"
+	"variants share and apply to all.\n",
+	.options = import_opts,
+	.epilogue = "Formats (--format):\n",
+	.more_help = import_help_formats,
+};
 
 /* The throw-away database of a dry run, removed at exit. */
 static char dry_path[64];
@@ -368,193 +462,135 @@ static long commit_window(void)
 	return ms;
 }
 
-/* A hex sha (4..64 digits), lowercased in place as git prints it. */
-static int check_commit(char *s)
+/*
+ * Import files[0..nr) a batch of results at a time, t counting them:
+ * the items not tried after a database error stopped it.
+ */
+static long import_all(struct db *db, struct import_opts *o,
+		       const struct import_item *files, size_t nr,
+		       struct tally *t)
 {
-	size_t n = strlen(s), i;
+	size_t i;
 
-	if (n < 4 || n > 64)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] >= 'A' && s[i] <= 'F')
-			s[i] = (char)(s[i] - 'A' + 'a');
-		if (!strchr("0123456789abcdef", s[i]))
-			return -1;
-	}
-	return 0;
-}
-
-int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
-{
-	enum { O_FORMAT = 256, O_KERNEL, O_COMMIT, O_LABEL, O_MACHINE,
-	       O_TESTCASE, O_PARAM, O_DRY_RUN, O_STRICT };
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, O_FORMAT },
-		{ "kernel", required_argument, NULL, O_KERNEL },
-		{ "commit", required_argument, NULL, O_COMMIT },
-		{ "label", required_argument, NULL, O_LABEL },
-		{ "machine", required_argument, NULL, O_MACHINE },
-		{ "testcase", required_argument, NULL, O_TESTCASE },
-		{ "param", required_argument, NULL, O_PARAM },
-		{ "dry-run", no_argument, NULL, O_DRY_RUN },
-		{ "strict", no_argument, NULL, O_STRICT },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct import_opts o = { 0 };
-	struct kv *params = NULL;
-	size_t nr_params = 0, alloc_params = 0, nr_files, nr_bad, i;
-	struct tally t = { 0 };
-	long nr_env = 0;
-	struct import_item *files;
-	char *first_variant = NULL;
-	struct db *db;
-	int c, status;
-
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "q", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case O_FORMAT:
-			if (!importer_find(optarg)) {
-				size_t n, k;
-				const struct importer *const *imp =
-					importer_list(&n);
-
-				error("unknown format '%s'; formats:", optarg);
-				for (k = 0; k < n; k++)
-					fprintf(stderr, "    %s\n", imp[k]->name);
-				status = EXIT_USAGE;
-				goto out;
-			}
-			o.format = optarg;
-			break;
-		case O_KERNEL: o.ovr.kernel = optarg; break;
-		case O_COMMIT:
-			if (check_commit(optarg)) {
-				status = usage_error(import_usage, "--commit "
-						     "wants a hex sha, got '%s'",
-						     optarg);
-				goto out;
-			}
-			o.ovr.commit = optarg;
-			break;
-		case O_LABEL: o.ovr.label = optarg; break;
-		case O_MACHINE: o.ovr.machine = optarg; break;
-		case O_TESTCASE: o.ovr.testcase = optarg; break;
-		case O_PARAM: {
-			const char *eq = strchr(optarg, '=');
-
-			if (!eq || eq == optarg) {
-				status = usage_error(import_usage, "--param "
-						     "wants k=v, got '%s'",
-						     optarg);
-				goto out;
-			}
-			ALLOC_GROW(params, nr_params + 1, alloc_params);
-			params[nr_params].key = xstrndup(optarg,
-						(size_t)(eq - optarg));
-			params[nr_params].value = eq + 1;
-			nr_params++;
-			break;
-		}
-		case O_DRY_RUN: o.dry_run = 1; break;
-		case O_STRICT: o.strict = 1; break;
-		case 'q': quiet = 1; break;
-		default:
-			status = usage_error(import_usage, "bad option");
-			goto out;
-		}
-	}
-	o.ovr.params = params;
-	o.ovr.nr_params = nr_params;
-	if (optind >= argc) {
-		status = usage_error(import_usage, "no PATH to import");
-		goto out;
-	}
-
-	/* a dry run on a database that does not exist yet: in memory */
-	if (o.dry_run && access(ctx->db_path, F_OK))
-		ctx->db_path = dry_run_db();
-	db = cmd_db(ctx);
-	if (!db) {
-		status = EXIT_ENV;
-		goto out;
-	}
-	o.first_variant = &first_variant;
-	o.db_path = ctx->db_path;
-	t.dry_run = o.dry_run;
-	o.on_message = on_message;
-	o.on_message_data = &t;
-	t.db = db;
-	files = import_expand(argv + optind, (size_t)(argc - optind), &o,
-			      &nr_files, &nr_bad);
-	progress = !quiet && nr_files > 1 && isatty(2);
-	t.failed = (long)nr_bad;
-	/* parse ahead of storing where an importer allows it */
-	o.pipe = import_pipe_start(db, &o, files, nr_files);
-	/* several results a commit; a dry run commits nothing */
-	db_batch_start(db, o.dry_run ? 0 : commit_window());
-	for (i = 0; i < nr_files; i++) {
+	for (i = 0; i < nr; i++) {
 		if (progress) {
 			fprintf(stderr, "\r\033[Kimporting %zu/%zu %s", i + 1,
-				nr_files, files[i].path);
+				nr, files[i].path);
 			fflush(stderr);
 		}
-		t.item = i;
-		if (!import_held(db, &o, &files[i], &t)) {
-			if (db_batch_open(db) && i + 1 < nr_files &&
+		t->item = i;
+		if (!import_held(db, o, &files[i], t)) {
+			if (db_batch_open(db) && i + 1 < nr &&
 			    !db_batch_due(db))
 				continue;	/* more results for the batch */
-			if (!commit_held(&t, i + 1, 0))
+			if (!commit_held(t, i + 1, 0))
 				continue;
 		}
 		/* the database, not the input: stop, say so once */
 		if (db_batch_abort(db))
-			i = import_again(db, &o, files, i, &t);
+			i = import_again(db, o, files, i, t);
 		else
-			release_held(&t);
-		nr_env = (long)(nr_files - i - 1);
-		break;
+			release_held(t);
+		return (long)(nr - i - 1);
 	}
+	return 0;
+}
+
+/* "imported 2 files: 4 runs, 40 samples; 1 skipped" */
+static void print_total(const struct tally *t, int env_error, long nr_env)
+{
+	printf("%s", t->dry_run ? "would import" : "imported");
+	if (t->ok || (!t->dirs && !t->messages))
+		printf(" %ld file%s%s", t->ok, t->ok == 1 ? "" : "s",
+		       t->dirs || t->messages ? "," : "");
+	if (t->dirs)
+		printf(" %ld director%s%s", t->dirs,
+		       t->dirs == 1 ? "y" : "ies", t->messages ? "," : "");
+	if (t->messages)
+		printf(" %ld message%s", t->messages,
+		       t->messages == 1 ? "" : "s");
+	printf(": %ld run%s, %ld sample%s", t->runs, t->runs == 1 ? "" : "s",
+	       t->samples, t->samples == 1 ? "" : "s");
+	if (t->aggregates)
+		printf(", %ld aggregate%s", t->aggregates,
+		       t->aggregates == 1 ? "" : "s");
+	if (t->series)
+		printf(", %ld series point%s", t->series,
+		       t->series == 1 ? "" : "s");
+	if (t->already)
+		printf("; %ld already imported", t->already);
+	if (t->skipped)
+		printf("; %ld skipped", t->skipped);
+	if (t->failed + t->usage)
+		printf("; %ld failed", t->failed + t->usage);
+	if (env_error)
+		printf("; stopped on a database error, %ld not tried", nr_env);
+	putchar('\n');
+}
+
+/* Import paths[0..n) as o says; an exit status. */
+static int import_paths(struct perfsift_ctx *ctx, struct import_opts *o,
+			const char **paths, size_t n)
+{
+	struct tally t = { 0 };
+	struct import_item *files;
+	char *first_variant = NULL;
+	size_t nr_files, nr_bad;
+	struct db *db;
+	long nr_env;
+
+	/* a dry run on a database that does not exist yet: in memory */
+	if (o->dry_run && access(ctx->db_path, F_OK))
+		ctx->db_path = dry_run_db();
+	db = cmd_db(ctx);
+	if (!db)
+		return EXIT_ENV;
+	o->first_variant = &first_variant;
+	o->db_path = ctx->db_path;
+	t.dry_run = o->dry_run;
+	o->on_message = on_message;
+	o->on_message_data = &t;
+	t.db = db;
+	files = import_expand(paths, n, o, &nr_files, &nr_bad);
+	progress = !quiet && nr_files > 1 && isatty(2);
+	t.failed = (long)nr_bad;
+	/* parse ahead of storing where an importer allows it */
+	o->pipe = import_pipe_start(db, o, files, nr_files);
+	/* several results a commit; a dry run commits nothing */
+	db_batch_start(db, o->dry_run ? 0 : commit_window());
+	nr_env = import_all(db, o, files, nr_files, &t);
 	clear_progress();
-	import_pipe_stop(o.pipe);
-	o.pipe = NULL;
+	import_pipe_stop(o->pipe);
+	o->pipe = NULL;
 	free(t.held);
 	import_items_free(files, nr_files);
 	free(first_variant);
-	printf("%s", o.dry_run ? "would import" : "imported");
-	if (t.ok || (!t.dirs && !t.messages))
-		printf(" %ld file%s%s", t.ok, t.ok == 1 ? "" : "s",
-		       t.dirs || t.messages ? "," : "");
-	if (t.dirs)
-		printf(" %ld director%s%s", t.dirs, t.dirs == 1 ? "y" : "ies",
-		       t.messages ? "," : "");
-	if (t.messages)
-		printf(" %ld message%s", t.messages,
-		       t.messages == 1 ? "" : "s");
-	printf(": %ld run%s, %ld sample%s", t.runs, t.runs == 1 ? "" : "s",
-	       t.samples, t.samples == 1 ? "" : "s");
-	if (t.aggregates)
-		printf(", %ld aggregate%s", t.aggregates,
-		       t.aggregates == 1 ? "" : "s");
-	if (t.series)
-		printf(", %ld series point%s", t.series,
-		       t.series == 1 ? "" : "s");
-	if (t.already)
-		printf("; %ld already imported", t.already);
-	if (t.skipped)
-		printf("; %ld skipped", t.skipped);
-	if (t.failed + t.usage)
-		printf("; %ld failed", t.failed + t.usage);
-	if (db->env_error)
-		printf("; stopped on a database error, %ld not tried", nr_env);
-	putchar('\n');
-	status = db->env_error ? EXIT_ENV : t.usage ? EXIT_USAGE :
-		 t.failed ? EXIT_BADINPUT : EXIT_OK;
+	print_total(&t, db->env_error, nr_env);
+	return db->env_error ? EXIT_ENV : t.usage ? EXIT_USAGE :
+	       t.failed ? EXIT_BADINPUT : EXIT_OK;
+}
+
+int cmd_import(int argc, const char **argv, struct perfsift_ctx *ctx)
+{
+	struct import_args a = { .quiet = 0 };
+	size_t i;
+	int status;
+
+	argc = parse_options(argc, argv, &import_options, &a, 0, &status);
+	if (argc < 0)
+		goto out;
+	quiet = a.quiet;
+	a.o.ovr.commit = a.commit;
+	a.o.ovr.params = a.params.v;
+	a.o.ovr.nr_params = a.params.nr;
+	if (argc)
+		status = import_paths(ctx, &a.o, argv, (size_t)argc);
+	else
+		status = usage_error(&import_options, "no PATH to import");
 out:
-	for (i = 0; i < nr_params; i++)
-		free((char *)params[i].key);
-	free(params);
+	for (i = 0; i < a.params.nr; i++)
+		free((char *)a.params.v[i].key);
+	free(a.params.v);
+	free(a.commit);
 	return status;
 }

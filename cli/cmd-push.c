@@ -6,32 +6,45 @@
 #include "core/compat.h"
 #include "store/push.h"
 #include "cmd.h"
-#include <getopt.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const push_usage[] = {
-	"usage: perfsift push --to TARGET",
-	"",
-	"Copy every import of the database (--db) that TARGET does not hold",
-	"into TARGET, a postgresql:// URI or a perfsift SQLite file (made if",
-	"absent): its runs, samples, series, histograms, aggregates, members",
-	"and mail headers, with the variants and metrics they use (matched",
-	"by identity and name: TARGET's ids are its own).  An import is",
-	"recognised by its content hash, so a second push copies nothing;",
-	"each import is one transaction, so a push cut short leaves whole",
-	"imports only, and the next push copies the rest.  Imports still",
-	"running (or killed) in the database are skipped.  The recorded",
-	"commits and direction overrides TARGET lacks are copied too; a",
-	"commit keeps its position, so after pushing commits into a TARGET",
-	"that had some, run 'perfsift commits import' there again.",
-	"",
-	"Prints one line per import copied and a total.  Exit 2 when TARGET",
-	"is missing or is the database itself, 4 when a database cannot be",
-	"read or written.",
-	"",
-	"    --to TARGET     where to copy: postgresql://... or a file",
+struct push_args {
+	const char *target;
+};
+
+static const char *const push_usage[] = {
+	"perfsift push --to TARGET",
 	NULL,
+};
+
+static const struct opt push_opts[] = {
+	OPT_STRING(0, "to", struct push_args, target, "TARGET",
+		   "where to copy: postgresql://... or a file"),
+	OPT_END(),
+};
+
+const struct cmd_options push_options = {
+	.name = "push",
+	.usage = push_usage,
+	.description =
+	"Copy every import of the database (--db) that TARGET does not hold\n"
+	"into TARGET, a postgresql:// URI or a perfsift SQLite file (made if\n"
+	"absent): its runs, samples, series, histograms, aggregates, members\n"
+	"and mail headers, with the variants and metrics they use (matched\n"
+	"by identity and name: TARGET's ids are its own).  An import is\n"
+	"recognised by its content hash, so a second push copies nothing;\n"
+	"each import is one transaction, so a push cut short leaves whole\n"
+	"imports only, and the next push copies the rest.  Imports still\n"
+	"running (or killed) in the database are skipped.  The recorded\n"
+	"commits and direction overrides TARGET lacks are copied too; a\n"
+	"commit keeps its position, so after pushing commits into a TARGET\n"
+	"that had some, run 'perfsift commits import' there again.\n"
+	"\n"
+	"Prints one line per import copied and a total.  Exit 2 when TARGET\n"
+	"is missing or is the database itself, 4 when a database cannot be\n"
+	"read or written.\n",
+	.options = push_opts,
 };
 
 static void print_pushed(void *data UNUSED, const struct push_import *imp)
@@ -62,32 +75,23 @@ static int same_file(const char *a, const char *b)
 
 int cmd_push(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	enum { O_TO = 256 };
-	static const struct option opts[] = {
-		{ "to", required_argument, NULL, O_TO },
-		{ 0 },
-	};
 	struct push_result res = { .pushed = print_pushed };
+	struct push_args a = { NULL };
 	struct db to, *from;
-	const char *target = NULL;
-	int c, r;
+	const char *target;
+	int r;
 
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case O_TO: target = optarg; break;
-		default:
-			return usage_error(push_usage, "unknown option");
-		}
-	}
-	if (optind < argc)
-		return usage_error(push_usage, "unexpected argument '%s'",
-				   argv[optind]);
+	argc = parse_options(argc, argv, &push_options, &a, 0, &r);
+	if (argc < 0)
+		return r;
+	if (argc)
+		return usage_error(&push_options, "unexpected argument '%s'",
+				   argv[0]);
+	target = a.target;
 	if (!target || !*target)
-		return usage_error(push_usage, "--to TARGET is needed");
+		return usage_error(&push_options, "--to TARGET is needed");
 	if (same_file(ctx->db_path, target))
-		return usage_error(push_usage, "'%s' is the database itself",
+		return usage_error(&push_options, "'%s' is the database itself",
 				   target);
 	/* pushing from nothing is a mistake, not a new empty database */
 	if (!db_is_server(ctx->db_path) && access(ctx->db_path, F_OK)) {

@@ -9,36 +9,60 @@
 #include "stats/regressions.h"
 #include "core/sbuf.h"
 #include "cmd.h"
+#include "options.h"
 #include "table.h"
-#include <getopt.h>
 #include <jansson.h>
 
-const char *const regressions_usage[] = {
-	"usage: perfsift regressions [--base SEL] [--order git|import] [--alpha A]",
-	"                            [--min-change PCT] [--test T] [--fdr F]",
-	"                            [--json] [--exit-code]",
-	"",
-	"List every significant regression in the database: each variant",
-	"(label) against its predecessor -- in commit order when 'perfsift",
-	"commits import' placed every variant, else in import order -- or",
-	"every variant against --base.  The false discovery rate is held at",
-	"alpha over all the pairs together (Benjamini-Hochberg).  The tests",
-	"and the verdict are those of 'perfsift compare'.  Each regression",
-	"names the commits of the pair: the last good (the base's) and the",
-	"first bad (the variant's), with their subjects when recorded.",
-	"",
-	"    --base SEL        compare every variant with SEL instead",
-	"    --order O         git: in recorded commit order (an error when a",
-	"                      variant's commit is not recorded); import: in",
-	"                      import order; default: git when every variant",
-	"                      has a recorded commit, else import",
-	"    --alpha A         significance level (default 0.05)",
-	"    --min-change PCT  ignore significant changes below PCT %",
-	"    --test T          auto (default), welch or mwu",
-	"    --fdr F           bh (default) or none",
-	"    --json            one JSON document on stdout",
-	"    --exit-code       exit 1 if any regression is found, else 0",
+struct regressions_args {
+	struct compare_args cmp;
+	const char *base;
+	int order;		/* enum rg_order */
+	int json, exit_code;
+};
+
+static const struct opt_word order_words[] = {
+	{ "git", RG_ORDER_GIT },
+	{ "import", RG_ORDER_IMPORT },
+	{ NULL, 0 },
+};
+
+static const char *const regressions_usage[] = {
+	"perfsift regressions [--base SEL] [--order git|import] [--alpha A]\n"
+	"                     [--min-change PCT] [--test T] [--fdr F]\n"
+	"                     [--json] [--exit-code]",
 	NULL,
+};
+
+#define T struct regressions_args
+static const struct opt regressions_opts[] = {
+	OPT_STRING(0, "base", T, base, "SEL",
+		   "compare every variant with SEL instead"),
+	OPT_ENUM("order", T, order, "O",
+		 "git: in recorded commit order (an error when a\n"
+		 "variant's commit is not recorded); import: in\n"
+		 "import order; default: git when every variant\n"
+		 "has a recorded commit, else import", order_words),
+	OPT_COMPARE_TESTS(T, cmp.o),
+	OPT_JSON(T, json, "one JSON document on stdout"),
+	OPT_BOOL(0, "exit-code", T, exit_code,
+		 "exit 1 if any regression is found, else 0"),
+	OPT_END(),
+};
+#undef T
+
+const struct cmd_options regressions_options = {
+	.name = "regressions",
+	.usage = regressions_usage,
+	.description =
+	"List every significant regression in the database: each variant\n"
+	"(label) against its predecessor -- in commit order when 'perfsift\n"
+	"commits import' placed every variant, else in import order -- or\n"
+	"every variant against --base.  The false discovery rate is held at\n"
+	"alpha over all the pairs together (Benjamini-Hochberg).  The tests\n"
+	"and the verdict are those of 'perfsift compare'.  Each regression\n"
+	"names the commits of the pair: the last good (the base's) and the\n"
+	"first bad (the variant's), with their subjects when recorded.\n",
+	.options = regressions_opts,
 };
 
 static json_t *jcommit(const struct rg_commit *c)
@@ -203,63 +227,32 @@ static void print_text(const struct regressions *rg)
 
 int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	enum { O_BASE = 256, O_JSON, O_EXIT, O_ORDER };
-	static const struct option opts[] = {
-		{ "base", required_argument, NULL, O_BASE },
-		{ "order", required_argument, NULL, O_ORDER },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "min-change", required_argument, NULL, 'm' },
-		{ "test", required_argument, NULL, 't' },
-		{ "fdr", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "exit-code", no_argument, NULL, O_EXIT },
-		{ 0 },
-	};
-	struct cmp_opts o = CMP_OPTS_INIT;
+	struct regressions_args a = { .order = RG_ORDER_AUTO };
 	struct regressions rg;
-	const char *base = NULL;
-	enum rg_order order = RG_ORDER_AUTO;
-	int c, json = 0, exit_code = 0, r, status;
+	int r, status;
 
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case O_BASE: base = optarg; break;
-		case O_ORDER:
-			if (!strcmp(optarg, "git"))
-				order = RG_ORDER_GIT;
-			else if (!strcmp(optarg, "import"))
-				order = RG_ORDER_IMPORT;
-			else
-				return usage_error(regressions_usage, "--order "
-						   "takes git or import, not "
-						   "'%s'", optarg);
-			break;
-		case O_JSON: json = 1; break;
-		case O_EXIT: exit_code = 1; break;
-		default:
-			if (parse_cmp_common(c, optarg, &o, regressions_usage))
-				return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return usage_error(regressions_usage, "unexpected argument "
-				   "'%s'", argv[optind]);
+	compare_args_init(&a.cmp);
+	argc = parse_options(argc, argv, &regressions_options, &a, 0,
+			     &status);
+	if (argc < 0)
+		return status;
+	if (argc)
+		return usage_error(&regressions_options, "unexpected argument "
+				   "'%s'", argv[0]);
 	if (!cmd_db(ctx))
 		return EXIT_ENV;
 	xalloc_keep_freed();
-	r = regressions_find(&ctx->db, base, order, &o, &rg);
+	r = regressions_find(&ctx->db, a.base, a.order, &a.cmp.o, &rg);
 	if (r) {
 		regressions_release(&rg);
 		return r == -2 ? EXIT_USAGE : r == -3 ? EXIT_BADINPUT :
 		       EXIT_ENV;
 	}
-	if (json)
-		print_json(&rg, o.alpha, o.fdr);
+	if (a.json)
+		print_json(&rg, a.cmp.o.alpha, a.cmp.o.fdr);
 	else
 		print_text(&rg);
-	status = exit_code && rg.nr_regressions ? EXIT_FOUND : EXIT_OK;
+	status = a.exit_code && rg.nr_regressions ? EXIT_FOUND : EXIT_OK;
 	regressions_release(&rg);
 	return status;
 }

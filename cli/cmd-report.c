@@ -12,66 +12,12 @@
 #include "mail/message.h"
 #include "../report/report.h"
 #include "cmd.h"
-#include <getopt.h>
-
-const char *const report_usage[] = {
-	"usage: perfsift report BASE NEW... [--style lkp|mmtests] [--all]",
-	"                       [--tree T] [--subsys S] [compare's options]",
-	"                       [--from A] [--to A]... [--cc A]...",
-	"                       [--in-reply-to ID] [--attach-plots]",
-	"                       [-o FILE.eml] [--mbox FILE] [--send]",
-	"                       [--smtp URL] [--html DIR]",
-	"",
-	"The comparison of BASE and NEW (as 'perfsift compare' makes it) as",
-	"the post to the list.  lkp style: the kernel test robot's layout:",
-	"subject '[tree] [subsys] <sha10>: <metric> <pct>% regression', the",
-	"lead sentence naming the most important significant change (a",
-	"benchmark's headline metric first, then regressions, then the",
-	"smallest q), commit and base with their subjects, testcase, config,",
-	"compiler, machine, parameters, the %stddev %change %stddev table of",
-	"the significant rows (every row with --all), an ASCII chart of the",
-	"lead metric, and the perfsift commands that rebuild it.  mmtests",
-	"style: MMTests' compare-kernels tables.  Nothing significant: the",
-	"subject and the report say 'no significant change'.",
-	"",
-	"Without -o, --mbox, --send or --html the message goes to stdout",
-	"(only the subject and the text when no From is known).  The message:",
-	"From, To, Cc, Subject (RFC 2047 when not ASCII), Date, Message-ID",
-	"(its domain: the config's message-id-domain, else the host name),",
-	"In-Reply-To and References with --in-reply-to, or by themselves",
-	"when NEW's results were imported from a mail (a robot report: the",
-	"answer is 'Re:' its subject, in its thread); text/plain UTF-8;",
-	"--attach-plots adds each significant metric's chart as a PNG",
-	"(6 at most).  $SOURCE_DATE_EPOCH fixes Date (and so Message-ID).",
-	"",
-	"    --style S       lkp (default) or mmtests",
-	"    --all           every row in the table, not only significant ones",
-	"    --tree T        the subject's [T] (e.g. linus:master)",
-	"    --subsys S      the subject's [S] (e.g. mm)",
-	"    --by, --testcase, --metric, --machine, --ignore-param, --test,",
-	"    --alpha, --fdr, --min-change: as for 'perfsift compare'",
-	"    --from A        the sender (else PERFSIFT_FROM, else the config)",
-	"    --to A, --cc A  recipients (repeatable; else the config's)",
-	"    --in-reply-to ID  answer the message ID, in its thread",
-	"    --attach-plots  the significant metrics' charts as PNG parts",
-	"    -o FILE         write the message to FILE (replaced atomically)",
-	"    --mbox FILE     append it to the mbox FILE (mboxrd)",
-	"    --send          send it over SMTP (written to disk first: -o's",
-	"                    file, else ./report-DATE-ID.eml; a failed send",
-	"                    keeps it for 'perfsift send FILE')",
-	"    --smtp URL      smtp://host[:port] or smtps://... (else",
-	"                    PERFSIFT_SMTP_URL, else the config's smtp-url)",
-	"    --html DIR      write DIR/index.html: the tables and the charts",
-	"                    as inline SVG, a self-contained page",
-	"",
-	"Settings, the config file and the password: see 'perfsift help send'.",
-	NULL,
-};
+#include "options.h"
+#include "strlist.h"
 
 struct report_args {
-	struct cmp_opts o;
-	char *param;
-	enum report_style style;
+	struct compare_args cmp;
+	int style;		/* enum report_style */
 	int all, attach, send;
 	const char *tree, *subsys, *from, *in_reply_to, *smtp;
 	const char *out, *mbox, *html;
@@ -101,123 +47,137 @@ static void shell_word(struct sbuf *sb, const char *word)
 	sbuf_addch(sb, '\'');
 }
 
-static int parse_args(int argc, const char **argv, struct report_args *a)
+/* compare's options as typed, for the command that rebuilds the report */
+static int echo_compare_option(void *args, const struct opt *o,
+			       const char *arg)
 {
-	enum { O_BY = 256, O_TESTCASE, O_METRIC, O_MACHINE, O_IGNORE, O_ALL,
-	       O_STYLE, O_TREE, O_SUBSYS, O_FROM, O_TO, O_CC, O_IRT,
-	       O_ATTACH, O_MBOX, O_SEND, O_SMTP, O_HTML };
-	static const struct option opts[] = {
-		{ "by", required_argument, NULL, O_BY },
-		{ "testcase", required_argument, NULL, O_TESTCASE },
-		{ "metric", required_argument, NULL, O_METRIC },
-		{ "machine", required_argument, NULL, O_MACHINE },
-		{ "ignore-param", required_argument, NULL, O_IGNORE },
-		{ "test", required_argument, NULL, 't' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "fdr", required_argument, NULL, 'f' },
-		{ "min-change", required_argument, NULL, 'm' },
-		{ "all", no_argument, NULL, O_ALL },
-		{ "style", required_argument, NULL, O_STYLE },
-		{ "tree", required_argument, NULL, O_TREE },
-		{ "subsys", required_argument, NULL, O_SUBSYS },
-		{ "from", required_argument, NULL, O_FROM },
-		{ "to", required_argument, NULL, O_TO },
-		{ "cc", required_argument, NULL, O_CC },
-		{ "in-reply-to", required_argument, NULL, O_IRT },
-		{ "attach-plots", no_argument, NULL, O_ATTACH },
-		{ "output", required_argument, NULL, 'o' },
-		{ "mbox", required_argument, NULL, O_MBOX },
-		{ "send", no_argument, NULL, O_SEND },
-		{ "smtp", required_argument, NULL, O_SMTP },
-		{ "html", required_argument, NULL, O_HTML },
-		{ 0 },
-	};
-	int c;
+	struct report_args *a = args;
 
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "o:", opts,
-				NULL)) != -1) {
-		const char *name = NULL;
-
-		switch (c) {
-		case O_BY:
-			free(a->param);
-			a->param = NULL;
-			if (dim_parse(optarg, &a->o.dim, &a->param))
-				return usage_error(report_usage, "--by wants "
-						   "label, kernel, commit, "
-						   "machine or param:NAME, got "
-						   "'%s'", optarg);
-			name = "--by";
-			break;
-		case O_TESTCASE:
-			strlist_add(&a->o.testcase_globs, optarg);
-			name = "--testcase";
-			break;
-		case O_METRIC:
-			strlist_add(&a->o.metric_globs, optarg);
-			name = "--metric";
-			break;
-		case O_MACHINE:
-			a->o.machine = optarg;
-			name = "--machine";
-			break;
-		case O_IGNORE:
-			strlist_add(&a->o.ignore_params, optarg);
-			name = "--ignore-param";
-			break;
-		case O_ALL: a->all = 1; break;
-		case O_STYLE:
-			if (!strcmp(optarg, "lkp"))
-				a->style = REPORT_LKP;
-			else if (!strcmp(optarg, "mmtests"))
-				a->style = REPORT_MMTESTS;
-			else
-				return usage_error(report_usage, "--style wants "
-						   "lkp or mmtests, got '%s'",
-						   optarg);
-			break;
-		case O_TREE: a->tree = optarg; break;
-		case O_SUBSYS: a->subsys = optarg; break;
-		case O_FROM: a->from = optarg; break;
-		case O_TO: strlist_add(&a->to, optarg); break;
-		case O_CC: strlist_add(&a->cc, optarg); break;
-		case O_IRT: a->in_reply_to = optarg; break;
-		case O_ATTACH: a->attach = 1; break;
-		case 'o': a->out = optarg; break;
-		case O_MBOX: a->mbox = optarg; break;
-		case O_SEND: a->send = 1; break;
-		case O_SMTP: a->smtp = optarg; break;
-		case O_HTML: a->html = optarg; break;
-		default:
-			if (parse_cmp_common(c, optarg, &a->o, report_usage))
-				return EXIT_USAGE;
-			name = c == 't' ? "--test" : c == 'a' ? "--alpha" :
-			       c == 'f' ? "--fdr" : "--min-change";
-		}
-		if (name) {
-			shell_word(&a->repro, name);
-			shell_word(&a->repro, optarg);
-		}
+	if (OPT_IS_IN(o, struct report_args, cmp)) {
+		sbuf_addf(&a->repro, " --%s", o->long_name);
+		shell_word(&a->repro, arg);
 	}
-	a->o.param = a->param;
-	if (argc - optind < 2)
-		return usage_error(report_usage, "need BASE and at least one NEW "
-				   "variant");
+	return 0;
+}
+
+static const struct opt_word style_words[] = {
+	{ "lkp", REPORT_LKP },
+	{ "mmtests", REPORT_MMTESTS },
+	{ NULL, 0 },
+};
+
+static const char *const report_usage[] = {
+	"perfsift report BASE NEW... [--style lkp|mmtests] [--all]\n"
+	"                [--tree T] [--subsys S] [compare's options]\n"
+	"                [--from A] [--to A]... [--cc A]...\n"
+	"                [--in-reply-to ID] [--attach-plots]\n"
+	"                [-o FILE.eml] [--mbox FILE] [--send]\n"
+	"                [--smtp URL] [--html DIR]",
+	NULL,
+};
+
+#define T struct report_args
+static const struct opt report_opts[] = {
+	OPT_ENUM("style", T, style, "S", "lkp (default) or mmtests",
+		 style_words),
+	OPT_BOOL(0, "all", T, all,
+		 "every row in the table, not only significant ones"),
+	OPT_STRING(0, "tree", T, tree, "T",
+		   "the subject's [T] (e.g. linus:master)"),
+	OPT_STRING(0, "subsys", T, subsys, "S",
+		   "the subject's [S] (e.g. mm)"),
+	OPT_STRING(0, "from", T, from, "A",
+		   "the sender (else PERFSIFT_FROM, else the config)"),
+	OPT_LIST("to", T, to, "A",
+		 "recipients (repeatable; else the config's)"),
+	OPT_LIST("cc", T, cc, "A",
+		 "copy recipients (repeatable; else the config's)"),
+	OPT_STRING(0, "in-reply-to", T, in_reply_to, "ID",
+		   "answer the message ID, in its thread"),
+	OPT_BOOL(0, "attach-plots", T, attach,
+		 "the significant metrics' charts as PNG parts"),
+	OPT_STRING('o', "output", T, out, "FILE",
+		   "write the message to FILE (replaced atomically)"),
+	OPT_STRING(0, "mbox", T, mbox, "FILE",
+		   "append it to the mbox FILE (mboxrd)"),
+	OPT_BOOL(0, "send", T, send,
+		 "send it over SMTP (written to disk first: -o's\n"
+		 "file, else ./report-DATE-ID.eml; a failed send\n"
+		 "keeps it for 'perfsift send FILE')"),
+	OPT_STRING(0, "smtp", T, smtp, "URL",
+		   "smtp://host[:port] or smtps://... (else\n"
+		   "PERFSIFT_SMTP_URL, else the config's smtp-url)"),
+	OPT_STRING(0, "html", T, html, "DIR",
+		   "write DIR/index.html: the tables and the charts\n"
+		   "as inline SVG, a self-contained page"),
+	OPT_GROUP("As for 'perfsift compare':"),
+	OPT_COMPARE_ROWS(T, cmp),
+	OPT_COMPARE_TESTS(T, cmp.o),
+	OPT_END(),
+};
+#undef T
+
+const struct cmd_options report_options = {
+	.name = "report",
+	.usage = report_usage,
+	.description =
+	"The comparison of BASE and NEW (as 'perfsift compare' makes it) as\n"
+	"the post to the list.  lkp style: the kernel test robot's layout:\n"
+	"subject '[tree] [subsys] <sha10>: <metric> <pct>% regression', the\n"
+	"lead sentence naming the most important significant change (a\n"
+	"benchmark's headline metric first, then regressions, then the\n"
+	"smallest q), commit and base with their subjects, testcase, config,\n"
+	"compiler, machine, parameters, the %stddev %change %stddev table of\n"
+	"the significant rows (every row with --all), an ASCII chart of the\n"
+	"lead metric, and the perfsift commands that rebuild it.  mmtests\n"
+	"style: MMTests' compare-kernels tables.  Nothing significant: the\n"
+	"subject and the report say 'no significant change'.\n"
+	"\n"
+	"Without -o, --mbox, --send or --html the message goes to stdout\n"
+	"(only the subject and the text when no From is known).  The message:\n"
+	"From, To, Cc, Subject (RFC 2047 when not ASCII), Date, Message-ID\n"
+	"(its domain: the config's message-id-domain, else the host name),\n"
+	"In-Reply-To and References with --in-reply-to, or by themselves\n"
+	"when NEW's results were imported from a mail (a robot report: the\n"
+	"answer is 'Re:' its subject, in its thread); text/plain UTF-8;\n"
+	"--attach-plots adds each significant metric's chart as a PNG\n"
+	"(6 at most).  $SOURCE_DATE_EPOCH fixes Date (and so Message-ID).\n",
+	.options = report_opts,
+	.epilogue = "Settings, the config file and the password: see "
+		    "'perfsift help send'.\n",
+	.hook = echo_compare_option,
+};
+
+/*
+ * The options (the selectors to argv[0..n), n returned), checked
+ * together; -1 with *status when the command ends here.
+ */
+static int parse_args(int argc, const char **argv, struct report_args *a,
+		      int *status)
+{
+	argc = parse_options(argc, argv, &report_options, a, 0, status);
+	if (argc < 0)
+		return -1;
+	compare_args_done(&a->cmp);
+	*status = EXIT_USAGE;
+	if (argc < 2)
+		return usage_error(&report_options, "need BASE and at least "
+				   "one NEW variant"), -1;
 	/* what only a message uses would be ignored by the page */
 	if (a->html && (a->out || a->mbox || a->send || a->attach ||
 			a->from || a->to.nr || a->cc.nr || a->in_reply_to ||
 			a->smtp || a->tree || a->subsys ||
 			a->style != REPORT_LKP))
-		return usage_error(report_usage, "--html writes a page, not a "
-				   "message: not with -o, --mbox, --send, "
+		return usage_error(&report_options, "--html writes a page, not "
+				   "a message: not with -o, --mbox, --send, "
 				   "--attach-plots, --from, --to, --cc, "
 				   "--in-reply-to, --smtp, --tree, --subsys or "
-				   "--style mmtests");
+				   "--style mmtests"), -1;
 	if (a->smtp && !a->send)
-		return usage_error(report_usage, "--smtp names the server for "
-				   "--send");
-	return EXIT_OK;
+		return usage_error(&report_options, "--smtp names the server "
+				   "for --send"), -1;
+	*status = EXIT_OK;
+	return argc;
 }
 
 /* Resolve the selectors (argv[0..n)) into var; an exit status. */
@@ -228,20 +188,24 @@ static int resolve(struct db *db, const char **argv, size_t n,
 	int r;
 
 	for (i = 0; i < n; i++) {
-		r = selector_resolve(db, argv[i], a->o.dim, a->param, &var[i]);
+		r = selector_resolve(db, argv[i], a->cmp.o.dim, a->cmp.o.param,
+				     &var[i]);
 		if (r)
 			return r == -1 ? EXIT_USAGE : EXIT_ENV;
 		for (j = 0; j < i; j++)
 			if (var[j].dim == var[i].dim &&
 			    !strcmp(var[j].value, var[i].value))
-				return usage_error(report_usage, "'%s' and '%s' "
-						   "are the same variant",
+				return usage_error(&report_options, "'%s' and "
+						   "'%s' are the same variant",
 						   var[j].text, var[i].text);
 	}
 	return EXIT_OK;
 }
 
-/* The significant metrics' charts as PNG attachments (6 at most). */
+/* --attach-plots attaches the charts of so many metrics at most */
+#define MAX_ATTACHED_CHARTS 6
+
+/* The significant metrics' charts as PNG attachments. */
 static void attach_charts(const struct report_req *rq,
 			  struct attachment *att, size_t *natt,
 			  struct sbuf *data)
@@ -250,7 +214,7 @@ static void attach_charts(const struct report_req *rq,
 	size_t i, j;
 
 	*natt = 0;
-	for (i = 0; i < c->nr && *natt < 6; i++) {
+	for (i = 0; i < c->nr && *natt < MAX_ATTACHED_CHARTS; i++) {
 		int sig = 0;
 
 		for (j = 0; j + 1 < c->nvar; j++)
@@ -293,6 +257,59 @@ static const char **recipients(const struct mail_settings *ms, size_t *n)
 	return r;
 }
 
+/* -o and --mbox: the message written where asked; 0 or -1 */
+static int store_message(const struct report_args *a,
+			 const struct mail_settings *ms, const struct sbuf *msg,
+			 time_t date)
+{
+	if (a->out) {
+		if (message_write_eml(a->out, msg->buf, msg->len))
+			return -1;
+		fprintf(stderr, "wrote %s\n", a->out);
+	}
+	if (a->mbox) {
+		if (message_append_mbox(a->mbox, msg->buf, msg->len, ms->from,
+					date))
+			return -1;
+		fprintf(stderr, "appended to %s\n", a->mbox);
+	}
+	return 0;
+}
+
+/* --send: the message on disk (-o's, else its own file), then sent */
+static int send_message(const struct report_args *a,
+			struct mail_settings *ms, const struct sbuf *msg,
+			const char *msgid)
+{
+	char *path = NULL;
+	const char *kept = a->out;
+	const char **rcpt;
+	size_t nrcpt;
+	int status = EXIT_ENV;
+
+	if (!kept) {
+		path = default_eml_path(msgid);
+		if (message_write_eml(path, msg->buf, msg->len)) {
+			free(path);
+			return EXIT_ENV;
+		}
+		fprintf(stderr, "wrote %s\n", path);
+		kept = path;
+	}
+	rcpt = recipients(ms, &nrcpt);
+	if (smtp_send(ms, ms->from, rcpt, nrcpt, msg->buf, msg->len)) {
+		fprintf(stderr, "perfsift: the message is kept in %s; "
+			"'perfsift send %s' tries again\n", kept, kept);
+	} else {
+		fprintf(stderr, "sent to %zu recipient%s via %s\n", nrcpt,
+			nrcpt == 1 ? "" : "s", ms->smtp_url);
+		status = EXIT_OK;
+	}
+	free(rcpt);
+	free(path);
+	return status;
+}
+
 /*
  * Build the message, write it where asked, send it; an exit status.
  * The message is on disk before a send is tried.
@@ -303,16 +320,14 @@ static int deliver(const struct report_args *a, struct mail_settings *ms,
 		   const char *references)
 {
 	struct message_spec m = { 0 };
-	struct attachment att[6];
-	struct sbuf data[6], msg = SBUF_INIT;
-	char *msgid = NULL, *path = NULL;
-	const char **rcpt;
-	size_t natt = 0, nrcpt, i;
-	int status = EXIT_ENV;
+	struct attachment att[MAX_ATTACHED_CHARTS];
+	struct sbuf data[MAX_ATTACHED_CHARTS], msg = SBUF_INIT;
+	char *msgid = NULL;
+	size_t natt = 0, i;
+	int status = EXIT_USAGE;
 
 	for (i = 0; i < ARRAY_SIZE(data); i++)
 		sbuf_init(&data[i], 0);
-	rcpt = recipients(ms, &nrcpt);
 	m.from = ms->from;
 	m.to = (const char *const *)ms->to.v;
 	m.nto = ms->to.nr;
@@ -329,52 +344,22 @@ static int deliver(const struct report_args *a, struct mail_settings *ms,
 		m.att = att;
 		m.natt = natt;
 	}
-	if (message_build(&m, &msg, &msgid)) {
-		status = EXIT_USAGE;
+	if (message_build(&m, &msg, &msgid))
 		goto out;
-	}
-	if (!a->out && !a->mbox && !a->send) {
-		fwrite(msg.buf, 1, msg.len, stdout);
-		status = EXIT_OK;
-		goto out;
-	}
-	if (a->out) {
-		if (message_write_eml(a->out, msg.buf, msg.len))
-			goto out;
-		fprintf(stderr, "wrote %s\n", a->out);
-	}
-	if (a->mbox) {
-		if (message_append_mbox(a->mbox, msg.buf, msg.len, ms->from,
-					m.date))
-			goto out;
-		fprintf(stderr, "appended to %s\n", a->mbox);
-	}
-	if (a->send) {
-		if (!a->out) {
-			path = default_eml_path(msgid);
-			if (message_write_eml(path, msg.buf, msg.len))
-				goto out;
-			fprintf(stderr, "wrote %s\n", path);
-		}
-		if (smtp_send(ms, ms->from, rcpt, nrcpt, msg.buf, msg.len)) {
-			fprintf(stderr, "perfsift: the message is kept in %s; "
-				"'perfsift send %s' tries again\n",
-				a->out ? a->out : path, a->out ? a->out : path);
-			goto out;
-		}
-		fprintf(stderr, "sent to %zu recipient%s via %s\n", nrcpt,
-			nrcpt == 1 ? "" : "s", ms->smtp_url);
-	}
 	status = EXIT_OK;
+	if (!a->out && !a->mbox && !a->send)
+		fwrite(msg.buf, 1, msg.len, stdout);
+	else if (store_message(a, ms, &msg, m.date))
+		status = EXIT_ENV;
+	else if (a->send)
+		status = send_message(a, ms, &msg, msgid);
 out:
 	for (i = 0; i < natt; i++)
 		free((char *)att[i].name);
 	for (i = 0; i < ARRAY_SIZE(data); i++)
 		sbuf_release(&data[i]);
 	sbuf_release(&msg);
-	free(rcpt);
 	free(msgid);
-	free(path);
 	return status;
 }
 
@@ -407,15 +392,15 @@ static int settings(const struct report_args *a, struct mail_settings *ms)
 		ms->smtp_url = xstrdup(a->smtp);
 	}
 	if ((a->out || a->mbox || a->send) && !ms->from)
-		return usage_error(report_usage, "who sends it? --from, "
+		return usage_error(&report_options, "who sends it? --from, "
 				   "PERFSIFT_FROM or the config's 'from'");
 	if (a->send && !ms->to.nr)
-		return usage_error(report_usage, "to whom? --to or the config's "
-				   "'to'");
+		return usage_error(&report_options, "to whom? --to or the "
+				   "config's 'to'");
 	if (a->send && !ms->smtp_url)
-		return usage_error(report_usage, "through which server? --smtp "
-				   "URL, PERFSIFT_SMTP_URL or the config's "
-				   "'smtp-url'");
+		return usage_error(&report_options, "through which server? "
+				   "--smtp URL, PERFSIFT_SMTP_URL or the "
+				   "config's 'smtp-url'");
 	return EXIT_OK;
 }
 
@@ -442,110 +427,142 @@ static int html_page(const struct report_args *a,
 	return r ? EXIT_ENV : EXIT_OK;
 }
 
-int cmd_report(int argc, const char **argv, struct perfsift_ctx *ctx)
+/* The mail a post answers, and what it says of it. */
+struct reply {
+	char *msgid, *refs, *subject;	/* owned; NULL: NEW is no mail's */
+	const char *irt, *references;	/* the headers; NULL: none */
+};
+
+/* --in-reply-to, else the mail NEW's results came from; 0 or -1 */
+static int find_reply(struct db *db, const struct report_args *a,
+		      const struct selector *new, struct reply *rp)
 {
-	struct report_args a = { .o = CMP_OPTS_INIT, .style = REPORT_LKP };
-	struct mail_settings ms = { 0 };
+	int nmsg = 0;
+
+	memset(rp, 0, sizeof(*rp));
+	if (a->in_reply_to) {
+		rp->irt = a->in_reply_to;
+		return 0;
+	}
+	if (query_variant_message(db, new, &rp->msgid, &rp->refs,
+				  &rp->subject, &nmsg) < 0)
+		return -1;
+	if (rp->msgid) {
+		rp->irt = rp->msgid;
+		rp->references = *rp->refs ? rp->refs : NULL;
+	}
+	return 0;
+}
+
+static void reply_release(struct reply *rp)
+{
+	free(rp->msgid);
+	free(rp->refs);
+	free(rp->subject);
+}
+
+/*
+ * The post of cmp (of var[0..nvar), typed as names[]): printed, written
+ * or sent; an exit status.
+ */
+static int report_post(struct db *db, const struct report_args *a,
+		       struct mail_settings *ms, const char **names,
+		       struct selector *var, size_t nvar,
+		       const struct comparison *cmp)
+{
 	struct report_req rq = { 0 };
 	struct report_key key;
-	struct comparison cmp;
-	struct selector *var = NULL;
 	struct sbuf subject = SBUF_INIT, body = SBUF_INIT, repro = SBUF_INIT;
-	char *msgid = NULL, *refs = NULL, *orig_subject = NULL;
-	const char *irt = NULL, *references = NULL;
-	size_t nvar = 0, i;
-	struct db *db;
-	int status, nmsg = 0, have_cmp = 0;
+	struct reply rp;
+	size_t i;
+	int status = EXIT_ENV;
 
-	sbuf_init(&a.repro, 0);
-	status = parse_args(argc, argv, &a);
-	if (status)
+	if (find_reply(db, a, &var[1], &rp))
 		goto out;
-	if (!a.html) {
-		status = settings(&a, &ms);
-		if (status)
-			goto out;
-	}
-	status = EXIT_ENV;
-	db = cmd_db(ctx);
-	if (!db)
-		goto out;
-	nvar = (size_t)(argc - optind);
-	var = xcalloc(nvar, sizeof(*var));
-	status = resolve(db, argv + optind, nvar, &a, var);
-	if (status)
-		goto out;
-	a.o.mm_pool = a.style == REPORT_MMTESTS;
-	a.o.keep_samples = 1;	/* its charts draw each run */
-	if (compare_variants(db, var, nvar, &a.o, &cmp)) {
-		status = EXIT_ENV;
-		goto out;
-	}
-	have_cmp = 1;
-	if (!cmp.nr) {
-		error("no metric is shared by these variants%s",
-		      a.o.metric_globs.nr || a.o.testcase_globs.nr ||
-		      a.o.machine ? " with these filters" : "");
-		status = EXIT_USAGE;
-		goto out;
-	}
-	if (a.html) {
-		status = html_page(&a, &cmp, argv + optind, nvar);
-		goto out;
-	}
-	/* answer the mail NEW came from, unless told whom to answer */
-	if (a.in_reply_to) {
-		irt = a.in_reply_to;
-	} else if (query_variant_message(db, &var[1], &msgid, &refs,
-					 &orig_subject, &nmsg) < 0) {
-		status = EXIT_ENV;
-		goto out;
-	} else if (msgid) {
-		irt = msgid;
-		references = *refs ? refs : NULL;
-	}
 	for (i = 0; i < nvar; i++)
-		shell_word(&repro, argv[optind + i]);
-	sbuf_add(&repro, a.repro.buf, a.repro.len);
-	rq.style = a.style;
+		shell_word(&repro, names[i]);
+	sbuf_add(&repro, a->repro.buf, a->repro.len);
+	rq.style = a->style;
 	rq.db = db;
-	rq.c = &cmp;
+	rq.c = cmp;
 	rq.var = var;
 	rq.nvar = nvar;
-	rq.tree = a.tree;
-	rq.subsys = a.subsys;
-	rq.all = a.all;
+	rq.tree = a->tree;
+	rq.subsys = a->subsys;
+	rq.all = a->all;
 	rq.reproduce_args = repro.buf + 1;
-	rq.reply_subject = orig_subject && *orig_subject ? orig_subject : NULL;
-	if (report_build(&rq, &subject, &body, &key)) {
-		status = EXIT_ENV;
+	rq.reply_subject = rp.subject && *rp.subject ? rp.subject : NULL;
+	if (report_build(&rq, &subject, &body, &key))
 		goto out;
-	}
-	if (!ms.from && !a.out && !a.mbox && !a.send) {
+	if (!ms->from && !a->out && !a->mbox && !a->send) {
 		printf("Subject: %s\n\n%s", subject.buf, body.buf);
 		status = EXIT_OK;
-		goto out;
+	} else {
+		status = deliver(a, ms, &rq, subject.buf, body.buf, rp.irt,
+				 rp.references);
 	}
-	status = deliver(&a, &ms, &rq, subject.buf, body.buf, irt, references);
 out:
-	if (have_cmp)
-		comparison_release(&cmp);
-	for (i = 0; var && i < nvar; i++)
-		selector_release(&var[i]);
-	free(var);
-	free(a.param);
-	strlist_release(&a.o.testcase_globs);
-	strlist_release(&a.o.metric_globs);
-	strlist_release(&a.o.ignore_params);
-	strlist_release(&a.to);
-	strlist_release(&a.cc);
-	sbuf_release(&a.repro);
+	reply_release(&rp);
 	sbuf_release(&repro);
 	sbuf_release(&subject);
 	sbuf_release(&body);
+	return status;
+}
+
+/* Compare the selectors argv[0..nvar), then the page or the post. */
+static int report_comparison(struct db *db, const char **argv, size_t nvar,
+			     struct report_args *a, struct mail_settings *ms)
+{
+	struct selector *var = xcalloc(nvar, sizeof(*var));
+	struct comparison cmp;
+	size_t i;
+	int status = resolve(db, argv, nvar, a, var);
+
+	if (status)
+		goto out;
+	a->cmp.o.mm_pool = a->style == REPORT_MMTESTS;
+	a->cmp.o.keep_samples = 1;	/* its charts draw each run */
+	if (compare_variants(db, var, nvar, &a->cmp.o, &cmp)) {
+		status = EXIT_ENV;
+		goto out;
+	}
+	if (!cmp.nr) {
+		error("no metric is shared by these variants%s",
+		      a->cmp.o.metric_globs.nr || a->cmp.o.testcase_globs.nr ||
+		      a->cmp.o.machine ? " with these filters" : "");
+		status = EXIT_USAGE;
+	} else if (a->html) {
+		status = html_page(a, &cmp, argv, nvar);
+	} else {
+		status = report_post(db, a, ms, argv, var, nvar, &cmp);
+	}
+	comparison_release(&cmp);
+out:
+	for (i = 0; i < nvar; i++)
+		selector_release(&var[i]);
+	free(var);
+	return status;
+}
+
+int cmd_report(int argc, const char **argv, struct perfsift_ctx *ctx)
+{
+	struct report_args a = { .style = REPORT_LKP };
+	struct mail_settings ms = { 0 };
+	int status;
+
+	compare_args_init(&a.cmp);
+	sbuf_init(&a.repro, 0);
+	argc = parse_args(argc, argv, &a, &status);
+	if (argc >= 0 && !a.html)
+		status = settings(&a, &ms);
+	if (argc >= 0 && !status)
+		status = cmd_db(ctx) ? report_comparison(&ctx->db, argv,
+							 (size_t)argc, &a, &ms)
+				     : EXIT_ENV;
+	compare_args_release(&a.cmp);
+	strlist_release(&a.to);
+	strlist_release(&a.cc);
+	sbuf_release(&a.repro);
 	mail_settings_release(&ms);
-	free(msgid);
-	free(refs);
-	free(orig_subject);
 	return status;
 }

@@ -9,32 +9,7 @@
 #include "core/input.h"
 #include "mail/smtp.h"
 #include "cmd.h"
-#include <getopt.h>
 #include "mail/gmime.h"
-
-const char *const send_usage[] = {
-	"usage: perfsift send [--smtp URL] [--from A] [--to A]... [--cc A]... "
-	"FILE.eml...",
-	"",
-	"Send each FILE (one RFC 5322 message, as 'perfsift report' writes",
-	"it) as it is, over SMTP.  The sender is --from, else the file's",
-	"From, else PERFSIFT_FROM or 'from' in the config file.  The",
-	"recipients are the --to and --cc addresses when any is given, else",
-	"the file's To and Cc, else the settings' to and cc.  The server is",
-	"--smtp, else PERFSIFT_SMTP_URL, else smtp-url in the config file",
-	"(see README.md: the config file, STARTTLS, AUTH; the password only",
-	"from PERFSIFT_SMTP_PASSWORD or ~/.netrc).  One line per file sent;",
-	"a file that fails is named and the others are still sent.  Exit 2",
-	"for a missing sender, recipient or server or a bad config file, 3",
-	"for a file that cannot be read, 4 when the server or the network",
-	"fails (the highest of all files).",
-	"",
-	"    --smtp URL      smtp://host[:port] or smtps://host[:port]",
-	"    --from A        the envelope sender",
-	"    --to A, --cc A  the envelope recipients (repeatable; each may be",
-	"                    a comma-separated list)",
-	NULL,
-};
 
 /* Append the mailboxes of list (groups opened) to out. */
 static void add_mailboxes(struct addr_list *out, InternetAddressList *list)
@@ -90,8 +65,55 @@ static void add_unique(struct addr_list *out, const struct addr_list *in)
 }
 
 struct send_opts {
+	const char *smtp;		/* --smtp, or NULL */
 	const char *from;		/* --from, or NULL */
 	struct addr_list to, cc;	/* --to, --cc */
+};
+
+/* --to, --cc: value is the struct addr_list */
+static int opt_addresses(const struct opt *o UNUSED, const char *arg,
+			 void *list)
+{
+	addr_list_add_split(list, arg);
+	return 0;
+}
+
+static const char *const send_usage[] = {
+	"perfsift send [--smtp URL] [--from A] [--to A]... [--cc A]... "
+	"FILE.eml...",
+	NULL,
+};
+
+static const struct opt send_opts[] = {
+	OPT_STRING(0, "smtp", struct send_opts, smtp, "URL",
+		   "smtp://host[:port] or smtps://host[:port]"),
+	OPT_STRING(0, "from", struct send_opts, from, "A",
+		   "the envelope sender"),
+	OPT_CALLBACK(0, "to", struct send_opts, to, "A",
+		     "the envelope recipients (repeatable; each may be\n"
+		     "a comma-separated list)", opt_addresses, 0),
+	OPT_CALLBACK(0, "cc", struct send_opts, cc, "A",
+		     "more envelope recipients, as --to", opt_addresses, 0),
+	OPT_END(),
+};
+
+const struct cmd_options send_options = {
+	.name = "send",
+	.usage = send_usage,
+	.description =
+	"Send each FILE (one RFC 5322 message, as 'perfsift report' writes\n"
+	"it) as it is, over SMTP.  The sender is --from, else the file's\n"
+	"From, else PERFSIFT_FROM or 'from' in the config file.  The\n"
+	"recipients are the --to and --cc addresses when any is given, else\n"
+	"the file's To and Cc, else the settings' to and cc.  The server is\n"
+	"--smtp, else PERFSIFT_SMTP_URL, else smtp-url in the config file\n"
+	"(see README.md: the config file, STARTTLS, AUTH; the password only\n"
+	"from PERFSIFT_SMTP_PASSWORD or ~/.netrc).  One line per file sent;\n"
+	"a file that fails is named and the others are still sent.  Exit 2\n"
+	"for a missing sender, recipient or server or a bad config file, 3\n"
+	"for a file that cannot be read, 4 when the server or the network\n"
+	"fails (the highest of all files).\n",
+	.options = send_opts,
 };
 
 /* Send one file; returns an exit status. */
@@ -148,62 +170,46 @@ out:
 	return status;
 }
 
-int cmd_send(int argc, const char **argv, struct perfsift_ctx *ctx UNUSED)
+/* The settings with --smtp over them, and GMime; an exit status. */
+static int send_setup(const struct send_opts *o, struct mail_settings *s)
 {
-	enum { O_SMTP = 256, O_FROM, O_TO, O_CC };
-	static const struct option opts[] = {
-		{ "smtp", required_argument, NULL, O_SMTP },
-		{ "from", required_argument, NULL, O_FROM },
-		{ "to", required_argument, NULL, O_TO },
-		{ "cc", required_argument, NULL, O_CC },
-		{ 0 },
-	};
-	struct send_opts o = { 0 };
-	struct mail_settings s;
-	const char *smtp = NULL;
-	int c, i, r, status = EXIT_OK;
+	int r = mail_settings_load(s);
 
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case O_SMTP: smtp = optarg; break;
-		case O_FROM: o.from = optarg; break;
-		case O_TO: addr_list_add_split(&o.to, optarg); break;
-		case O_CC: addr_list_add_split(&o.cc, optarg); break;
-		default:
-			status = usage_error(send_usage, "unknown option");
-			goto out_opts;
-		}
+	if (r)
+		return r == -2 ? EXIT_ENV : EXIT_USAGE;
+	if (o->smtp) {
+		free(s->smtp_url);
+		s->smtp_url = xstrdup(o->smtp);
 	}
-	if (optind >= argc) {
-		status = usage_error(send_usage, "no FILE.eml to send");
-		goto out_opts;
-	}
-	if (smtp && smtp_url_check(smtp)) {
-		status = EXIT_USAGE;
-		goto out_opts;
-	}
-	r = mail_settings_load(&s);
-	if (r) {
-		status = r == -2 ? EXIT_ENV : EXIT_USAGE;
-		goto out;
-	}
-	if (smtp) {
-		free(s.smtp_url);
-		s.smtp_url = xstrdup(smtp);
-	}
-	if (!s.smtp_url) {
+	if (!s->smtp_url) {
 		error("no SMTP server: give --smtp URL, PERFSIFT_SMTP_URL or "
 		      "smtp-url in the config file");
+		return EXIT_USAGE;
+	}
+	return gmime_load() ? EXIT_ENV : EXIT_OK;
+}
+
+int cmd_send(int argc, const char **argv, struct perfsift_ctx *ctx UNUSED)
+{
+	struct send_opts o = { 0 };
+	struct mail_settings s;
+	int i, r, status;
+
+	argc = parse_options(argc, argv, &send_options, &o, 0, &status);
+	if (argc < 0)
+		goto out_opts;
+	if (!argc) {
+		status = usage_error(&send_options, "no FILE.eml to send");
+		goto out_opts;
+	}
+	if (o.smtp && smtp_url_check(o.smtp)) {
 		status = EXIT_USAGE;
-		goto out;
+		goto out_opts;
 	}
-	if (gmime_load()) {
-		status = EXIT_ENV;
+	status = send_setup(&o, &s);
+	if (status)
 		goto out;
-	}
-	for (i = optind; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		r = send_one(argv[i], &o, &s);
 		if (r > status)
 			status = r;

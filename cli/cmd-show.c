@@ -9,43 +9,75 @@
 #include "stats/stats.h"
 #include "core/strparse.h"
 #include "cmd.h"
+#include "options.h"
 #include "table.h"
-#include <getopt.h>
 #include <jansson.h>
 
-const char *const show_usage[] = {
-	"usage: perfsift show SELECTOR [--by DIM] [--metric GLOB]",
-	"                     [--testcase GLOB] [--machine M] [--json]",
-	"       perfsift show SELECTOR --series GLOB [...]",
-	"       perfsift show SELECTOR --percentiles P[,P...] [...]",
-	"",
-	"Show every value of one variant or run.  SELECTOR is a label, a",
-	"kernel version, a commit sha prefix, or run:ID for a single run.",
-	"The text form prints one table per testcase/params/machine, a",
-	"column per run, then n, the mean and the sample standard deviation",
-	"(n-1 divisor).  Aggregates (summaries imported as printed) follow.",
-	"",
-	"    --by DIM        what SELECTOR is: label, kernel, commit, machine",
-	"                    or param:NAME (default: a label, else a kernel,",
-	"                    else a commit prefix)",
-	"    --metric GLOB   only metrics matching GLOB",
-	"    --testcase GLOB only runs whose testcase matches",
-	"    --machine M     only runs on machine M",
-	"    --series GLOB   the time series of the matching metrics instead:",
-	"                    every point, t in seconds (epoch seconds for",
-	"                    monitors) with the offset from the run's first",
-	"                    point and the change from the previous point",
-	"    --percentiles P,P,...  from the histograms (fio json+ bins) of",
-	"                    the selected runs, merged exactly (bins summed):",
-	"                    each metric's count and its P-th percentiles as",
-	"                    fio computes them (the first bin whose running",
-	"                    count reaches P%); --metric narrows the metrics",
-	"    --json          one JSON document on stdout (SPEC §5.1; with",
-	"                    --series: {\"series\": [{run, metric, points:",
-	"                    [[t, value], ...]}]}; with --percentiles:",
-	"                    {\"percentiles\": [{metric, runs, count,",
-	"                    values: {P: v}}]})",
+struct show_args {
+	struct dim_arg by;
+	struct run_filter f;
+	const char *metric_glob, *series_glob, *pct_list;
+	int json;
+};
+
+static const char *const show_usage[] = {
+	"perfsift show SELECTOR [--by DIM] [--metric GLOB]\n"
+	"              [--testcase GLOB] [--machine M] [--json]\n"
+	"perfsift show SELECTOR --series GLOB [...]\n"
+	"perfsift show SELECTOR --percentiles P[,P...] [...]",
 	NULL,
+};
+
+#define T struct show_args
+static const struct opt show_opts[] = {
+	OPT_BY(T, by, "what SELECTOR is: label, kernel, commit, machine\n"
+	       "or param:NAME (default: a label, else a kernel,\n"
+	       "else a commit prefix)"),
+	OPT_METRIC_GLOB(T, metric_glob),
+	OPT_TESTCASE(T, f.testcase),
+	OPT_MACHINE(T, f.machine),
+	OPT_STRING(0, "series", T, series_glob, "GLOB",
+		   "the time series of the matching metrics instead:\n"
+		   "every point, t in seconds (epoch seconds for\n"
+		   "monitors) with the offset from the run's first\n"
+		   "point and the change from the previous point"),
+	OPT_STRING(0, "percentiles", T, pct_list, "P,P,...",
+		   "from the histograms (fio json+ bins) of\n"
+		   "the selected runs, merged exactly (bins summed):\n"
+		   "each metric's count and its P-th percentiles as\n"
+		   "fio computes them (the first bin whose running\n"
+		   "count reaches P%); --metric narrows the metrics"),
+	OPT_JSON(T, json, "one JSON document on stdout (SPEC §5.1; with\n"
+		 "--series: {\"series\": [{run, metric, points:\n"
+		 "[[t, value], ...]}]}; with --percentiles:\n"
+		 "{\"percentiles\": [{metric, runs, count,\n"
+		 "values: {P: v}}]})"),
+	OPT_END(),
+};
+#undef T
+
+const struct cmd_options show_options = {
+	.name = "show",
+	.usage = show_usage,
+	.description =
+	"Show every value of one variant or run.  SELECTOR is a label, a\n"
+	"kernel version, a commit sha prefix, or run:ID for a single run.\n"
+	"The text form prints one table per testcase/params/machine, a\n"
+	"column per run, then n, the mean and the sample standard deviation\n"
+	"(n-1 divisor).  Aggregates (summaries imported as printed) follow.\n",
+	.options = show_opts,
+};
+
+/* What show prints of a variant or a run: the queries' rows. */
+struct show_rows {
+	struct run_row *runs;
+	size_t nr;
+	struct sample_row *s;
+	size_t ns;
+	struct aggregate_row *a;
+	size_t na;
+	struct skip_row *sk;
+	size_t nsk;
 };
 
 #define MAX_RUN_COLUMNS 8
@@ -60,64 +92,69 @@ static void fmt_num(struct table *t, double v)
 		table_addf(t, "%.6g", v);
 }
 
-static int show_json(struct db *db, const struct run_row *runs, size_t nr,
-		     const struct sample_row *s, size_t ns,
-		     const struct aggregate_row *a, size_t na,
-		     const struct skip_row *sk, size_t nsk)
+static json_t *aggregate_json(const struct aggregate_row *a)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "label", a->label ? json_string(a->label) :
+						 json_null());
+	json_object_set_new(o, "kernel", *a->kernel ? json_string(a->kernel) :
+						    json_null());
+	json_object_set_new(o, "commit", a->commit ? json_string(a->commit) :
+						   json_null());
+	json_object_set_new(o, "testcase", *a->testcase ?
+			    json_string(a->testcase) : json_null());
+	json_object_set_new(o, "params", json_string(a->params));
+	json_object_set_new(o, "machine", *a->machine ?
+			    json_string(a->machine) : json_null());
+	json_object_set_new(o, "metric", json_string(a->metric));
+	json_object_set_new(o, "unit", a->unit ? json_string(a->unit) :
+					       json_null());
+	json_object_set_new(o, "stat", json_string(a->stat));
+	json_object_set_new(o, "value", json_real(a->value));
+	json_object_set_new(o, "stddev", json_finite(a->stddev));
+	json_object_set_new(o, "stddev_kind", a->stddev_kind ?
+			    json_string(a->stddev_kind) : json_null());
+	json_object_set_new(o, "n", a->n >= 0 ? json_integer(a->n) :
+						json_null());
+	json_object_set_new(o, "marker", a->marker ? json_string(a->marker) :
+						   json_null());
+	return o;
+}
+
+static json_t *skip_json(const struct skip_row *sk)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "path", json_string(sk->path));
+	json_object_set_new(o, "message", sk->message ?
+			    json_integer(sk->message) : json_null());
+	json_object_set_new(o, "line", json_integer(sk->line));
+	json_object_set_new(o, "reason", json_string(sk->reason));
+	json_object_set_new(o, "text", json_string(sk->text));
+	return o;
+}
+
+static int show_json(struct db *db, const struct show_rows *sr)
 {
 	json_t *doc = json_object(), *ja = json_array(), *jr = json_array();
 	json_t *jk = json_array();
 	size_t i, k = 0;
 
-	for (i = 0; i < nr; i++) {
-		json_t *o = run_to_json(db, &runs[i]), *vals = json_object();
+	for (i = 0; i < sr->nr; i++) {
+		json_t *o = run_to_json(db, &sr->runs[i]);
+		json_t *vals = json_object();
 
-		for (; k < ns && s[k].run_id == runs[i].id; k++)
-			json_object_set_new(vals, s[k].metric,
-					    json_real(s[k].value));
+		for (; k < sr->ns && sr->s[k].run_id == sr->runs[i].id; k++)
+			json_object_set_new(vals, sr->s[k].metric,
+					    json_real(sr->s[k].value));
 		json_object_set_new(o, "values", vals);
 		json_array_append_new(jr, o);
 	}
-	for (i = 0; i < na; i++) {
-		json_t *o = json_object();
-
-		json_object_set_new(o, "label", a[i].label ?
-				    json_string(a[i].label) : json_null());
-		json_object_set_new(o, "kernel", *a[i].kernel ?
-				    json_string(a[i].kernel) : json_null());
-		json_object_set_new(o, "commit", a[i].commit ?
-				    json_string(a[i].commit) : json_null());
-		json_object_set_new(o, "testcase", *a[i].testcase ?
-				    json_string(a[i].testcase) : json_null());
-		json_object_set_new(o, "params", json_string(a[i].params));
-		json_object_set_new(o, "machine", *a[i].machine ?
-				    json_string(a[i].machine) : json_null());
-		json_object_set_new(o, "metric", json_string(a[i].metric));
-		json_object_set_new(o, "unit", a[i].unit ?
-				    json_string(a[i].unit) : json_null());
-		json_object_set_new(o, "stat", json_string(a[i].stat));
-		json_object_set_new(o, "value", json_real(a[i].value));
-		json_object_set_new(o, "stddev", json_finite(a[i].stddev));
-		json_object_set_new(o, "stddev_kind", a[i].stddev_kind ?
-				    json_string(a[i].stddev_kind) :
-				    json_null());
-		json_object_set_new(o, "n", a[i].n >= 0 ? json_integer(a[i].n)
-							: json_null());
-		json_object_set_new(o, "marker", a[i].marker ?
-				    json_string(a[i].marker) : json_null());
-		json_array_append_new(ja, o);
-	}
-	for (i = 0; i < nsk; i++) {
-		json_t *o = json_object();
-
-		json_object_set_new(o, "path", json_string(sk[i].path));
-		json_object_set_new(o, "message", sk[i].message ?
-				    json_integer(sk[i].message) : json_null());
-		json_object_set_new(o, "line", json_integer(sk[i].line));
-		json_object_set_new(o, "reason", json_string(sk[i].reason));
-		json_object_set_new(o, "text", json_string(sk[i].text));
-		json_array_append_new(jk, o);
-	}
+	for (i = 0; i < sr->na; i++)
+		json_array_append_new(ja, aggregate_json(&sr->a[i]));
+	for (i = 0; i < sr->nsk; i++)
+		json_array_append_new(jk, skip_json(&sr->sk[i]));
 	json_object_set_new(doc, "runs", jr);
 	json_object_set_new(doc, "aggregates", ja);
 	json_object_set_new(doc, "skipped", jk);
@@ -200,17 +237,15 @@ static void show_group(const struct run_row *const *g, size_t n,
 	free(vals);
 }
 
-static void show_text(const struct run_row *runs, size_t nr,
-		      const struct sample_row *s, size_t ns,
-		      const struct aggregate_row *a, size_t na,
-		      const struct skip_row *sk, size_t nsk)
+/* The runs' lines, then a table per testcase/params/machine. */
+static void show_runs_text(const struct show_rows *sr)
 {
-	const struct run_row **g = xmalloc((nr + 1) * sizeof(*g));
-	char *done = xcalloc(nr + 1, 1);
+	const struct run_row **g = xmalloc((sr->nr + 1) * sizeof(*g));
+	char *done = xcalloc(sr->nr + 1, 1);
 	size_t i, j, n;
 
-	for (i = 0; i < nr; i++) {
-		const struct run_row *r = &runs[i];
+	for (i = 0; i < sr->nr; i++) {
+		const struct run_row *r = &sr->runs[i];
 
 		printf("run %" PRId64 ": label %s, kernel %s, commit %.12s, "
 		       "iteration %ld, %ld sample%s\n", r->id,
@@ -218,20 +253,52 @@ static void show_text(const struct run_row *runs, size_t nr,
 		       r->commit ? r->commit : "-", r->iteration,
 		       r->nr_samples, r->nr_samples == 1 ? "" : "s");
 	}
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < sr->nr; i++) {
 		if (done[i])
 			continue;
-		for (n = 0, j = i; j < nr; j++)
-			if (!done[j] && same_group(&runs[i], &runs[j])) {
-				g[n++] = &runs[j];
+		for (n = 0, j = i; j < sr->nr; j++)
+			if (!done[j] &&
+			    same_group(&sr->runs[i], &sr->runs[j])) {
+				g[n++] = &sr->runs[j];
 				done[j] = 1;
 			}
 		putchar('\n');
-		show_group(g, n, s, ns);
+		show_group(g, n, sr->s, sr->ns);
 	}
-	if (na) {
-		struct table t;
+	free(g);
+	free(done);
+}
 
+static void aggregate_text(struct table *t, const struct aggregate_row *a)
+{
+	table_addf(t, "%s", a->label ? a->label : "-");
+	table_addf(t, "%s", *a->testcase ? a->testcase : "-");
+	table_addf(t, "%s", a->metric);
+	table_addf(t, "%s", a->stat);
+	fmt_num(t, a->value);
+	if (isfinite(a->stddev) && a->stddev_kind &&
+	    !strcmp(a->stddev_kind, "relative"))
+		table_addf(t, "%.6g (%g%% relative)", a->stddev,
+			   a->stddev_source);
+	else if (isfinite(a->stddev))
+		table_addf(t, "%.6g (%s)", a->stddev,
+			   a->stddev_kind ? a->stddev_kind : "?");
+	else
+		table_addf(t, "-");
+	if (a->n >= 0)
+		table_addf(t, "%ld", a->n);
+	else
+		table_addf(t, "?");
+	table_addf(t, "%s", a->marker ? a->marker : "");
+}
+
+/* The aggregates' table, then the rows their imports skipped. */
+static void show_aggregates_text(const struct show_rows *sr)
+{
+	struct table t;
+	size_t i;
+
+	if (sr->na) {
 		printf("\naggregates (as the source printed them)\n");
 		table_init(&t, 8, 1UL << 4 | 1UL << 5 | 1UL << 6);
 		table_addf(&t, "LABEL");
@@ -242,43 +309,20 @@ static void show_text(const struct run_row *runs, size_t nr,
 		table_addf(&t, "STDDEV");
 		table_addf(&t, "N");
 		table_addf(&t, "MARKER");
-		for (i = 0; i < na; i++) {
-			table_addf(&t, "%s", a[i].label ? a[i].label : "-");
-			table_addf(&t, "%s", *a[i].testcase ? a[i].testcase
-							    : "-");
-			table_addf(&t, "%s", a[i].metric);
-			table_addf(&t, "%s", a[i].stat);
-			fmt_num(&t, a[i].value);
-			if (isfinite(a[i].stddev) && a[i].stddev_kind &&
-			    !strcmp(a[i].stddev_kind, "relative"))
-				table_addf(&t, "%.6g (%g%% relative)",
-					   a[i].stddev, a[i].stddev_source);
-			else if (isfinite(a[i].stddev))
-				table_addf(&t, "%.6g (%s)", a[i].stddev,
-					   a[i].stddev_kind ? a[i].stddev_kind
-							    : "?");
-			else
-				table_addf(&t, "-");
-			if (a[i].n >= 0)
-				table_addf(&t, "%ld", a[i].n);
-			else
-				table_addf(&t, "?");
-			table_addf(&t, "%s", a[i].marker ? a[i].marker : "");
-		}
+		for (i = 0; i < sr->na; i++)
+			aggregate_text(&t, &sr->a[i]);
 		table_print(&t, stdout);
 		table_release(&t);
 	}
-	if (nsk)
+	if (sr->nsk)
 		printf("\nrows skipped by the imports of these aggregates\n");
-	for (i = 0; i < nsk; i++) {
-		printf("%s", sk[i].path);
-		if (sk[i].message)
-			printf(" message %d", sk[i].message);
-		printf(":%ld: %s\n    | %s\n", sk[i].line, sk[i].reason,
-		       sk[i].text);
+	for (i = 0; i < sr->nsk; i++) {
+		printf("%s", sr->sk[i].path);
+		if (sr->sk[i].message)
+			printf(" message %d", sr->sk[i].message);
+		printf(":%ld: %s\n    | %s\n", sr->sk[i].line,
+		       sr->sk[i].reason, sr->sk[i].text);
 	}
-	free(g);
-	free(done);
 }
 
 static int show_series_json(const struct series_row *p, size_t n)
@@ -355,7 +399,7 @@ static int parse_pcts(const char *list, double **p, size_t *n)
 
 		if (str_double(&s, &v) || !(v > 0 && v <= 100)) {
 			free(*p);
-			return usage_error(show_usage, "--percentiles wants "
+			return usage_error(&show_options, "--percentiles wants "
 					   "numbers in (0, 100] separated by "
 					   "commas, got '%s'", list), -1;
 		}
@@ -365,7 +409,7 @@ static int parse_pcts(const char *list, double **p, size_t *n)
 			return 0;
 		if (*s++ != ',') {
 			free(*p);
-			return usage_error(show_usage, "--percentiles wants "
+			return usage_error(&show_options, "--percentiles wants "
 					   "numbers separated by commas, got "
 					   "'%s'", list), -1;
 		}
@@ -419,76 +463,64 @@ static void merge_bins(const struct series_row *rows, size_t i, size_t j,
 	free(pairs);
 }
 
-/* perfsift show SELECTOR --percentiles LIST: see show_usage. */
-static int show_percentiles(struct db *db, const struct run_filter *f,
-			    const char *metric_glob, const char *list,
-			    const char *text, int json)
+/* One metric's row of show --percentiles: into t, else into arr. */
+static void pct_row(const struct merged *m, const double *pct, size_t np,
+		    struct table *t, json_t *arr)
 {
-	struct series_row *rows;
-	double *pct;
-	size_t nr, np, i, j, k;
-	json_t *arr = NULL;
-	struct table t;
+	json_t *o = NULL, *vals = NULL;
+	size_t k;
 
-	if (parse_pcts(list, &pct, &np))
-		return EXIT_USAGE;
-	if (query_histograms(db, f, metric_glob, &rows, &nr)) {
-		free(pct);
-		return EXIT_ENV;
-	}
-	if (!nr) {
-		error("no histogram%s%s in '%s' (fio's json+ output keeps "
-		      "them)", metric_glob ? " matches " : "",
-		      metric_glob ? metric_glob : "", text);
-		free(pct);
-		series_rows_free(rows, nr);
-		return EXIT_USAGE;
-	}
-	if (json) {
-		arr = json_array();
+	if (arr) {
+		o = json_object();
+		vals = json_object();
+		json_object_set_new(o, "metric", json_string(m->metric));
+		json_object_set_new(o, "runs", json_integer(m->runs));
+		json_object_set_new(o, "count", json_real(m->total));
 	} else {
-		/* every column but the metric's right-aligned */
-		table_init(&t, 3 + np, ~1ul);
-		table_addf(&t, "METRIC");
-		table_addf(&t, "RUNS");
-		table_addf(&t, "COUNT");
-		for (k = 0; k < np; k++)
-			table_addf(&t, "P%g", pct[k]);
+		table_addf(t, "%s", m->metric);
+		table_addf(t, "%ld", m->runs);
+		table_addf(t, "%.0f", m->total);
 	}
+	for (k = 0; k < np; k++) {
+		double v = stats_hist_percentile(m->v, m->c, m->nr, pct[k]);
+		char key[32];
+
+		if (arr) {
+			snprintf(key, sizeof(key), "%g", pct[k]);
+			json_object_set_new(vals, key, json_finite(v));
+		} else {
+			fmt_num(t, v);
+		}
+	}
+	if (arr) {
+		json_object_set_new(o, "values", vals);
+		json_array_append_new(arr, o);
+	}
+}
+
+/* The percentiles of rows[0..nr) (by metric): a table, else JSON. */
+static void pct_print(const struct series_row *rows, size_t nr,
+		      const double *pct, size_t np, int json)
+{
+	json_t *arr = json ? json_array() : NULL;
+	struct table t;
+	size_t i, j, k;
+
+	/* every column but the metric's right-aligned */
+	table_init(&t, 3 + np, ~1ul);
+	table_addf(&t, "METRIC");
+	table_addf(&t, "RUNS");
+	table_addf(&t, "COUNT");
+	for (k = 0; k < np; k++)
+		table_addf(&t, "P%g", pct[k]);
 	for (i = 0; i < nr; i = j) {
 		struct merged m = { rows[i].metric, NULL, NULL, 0, 0, 0, 0 };
-		json_t *o = NULL, *vals = NULL;
 
 		for (j = i; j < nr && !strcmp(rows[j].metric, rows[i].metric);
 		     j++)
 			;
 		merge_bins(rows, i, j, &m);
-		if (json) {
-			o = json_object();
-			vals = json_object();
-			json_object_set_new(o, "metric", json_string(m.metric));
-			json_object_set_new(o, "runs", json_integer(m.runs));
-			json_object_set_new(o, "count", json_real(m.total));
-		} else {
-			table_addf(&t, "%s", m.metric);
-			table_addf(&t, "%ld", m.runs);
-			table_addf(&t, "%.0f", m.total);
-		}
-		for (k = 0; k < np; k++) {
-			double v = stats_hist_percentile(m.v, m.c, m.nr, pct[k]);
-			char key[32];
-
-			if (json) {
-				snprintf(key, sizeof(key), "%g", pct[k]);
-				json_object_set_new(vals, key, json_finite(v));
-			} else {
-				fmt_num(&t, v);
-			}
-		}
-		if (json) {
-			json_object_set_new(o, "values", vals);
-			json_array_append_new(arr, o);
-		}
+		pct_row(&m, pct, np, &t, arr);
 		free(m.v);
 		free(m.c);
 	}
@@ -501,139 +533,143 @@ static int show_percentiles(struct db *db, const struct run_filter *f,
 		json_decref(doc);
 	} else {
 		table_print(&t, stdout);
-		table_release(&t);
 	}
+	table_release(&t);
+}
+
+/* perfsift show SELECTOR --percentiles LIST: see show_options. */
+static int show_percentiles(struct db *db, const struct show_args *a,
+			    const char *text)
+{
+	struct series_row *rows;
+	double *pct;
+	size_t nr, np;
+
+	if (parse_pcts(a->pct_list, &pct, &np))
+		return EXIT_USAGE;
+	if (query_histograms(db, &a->f, a->metric_glob, &rows, &nr)) {
+		free(pct);
+		return EXIT_ENV;
+	}
+	if (nr)
+		pct_print(rows, nr, pct, np, a->json);
+	else
+		error("no histogram%s%s in '%s' (fio's json+ output keeps "
+		      "them)", a->metric_glob ? " matches " : "",
+		      a->metric_glob ? a->metric_glob : "", text);
 	free(pct);
 	series_rows_free(rows, nr);
+	return nr ? EXIT_OK : EXIT_USAGE;
+}
+
+/* perfsift show SELECTOR --series GLOB */
+static int show_series(struct db *db, const struct show_args *a,
+		       const char *text)
+{
+	struct series_row *p;
+	size_t np;
+	int status = EXIT_OK;
+
+	if (query_series(db, &a->f, a->series_glob, &p, &np))
+		return EXIT_ENV;
+	if (!np) {
+		error("no series matches '%s' in '%s'", a->series_glob, text);
+		status = EXIT_USAGE;
+	} else if (a->json) {
+		status = show_series_json(p, np);
+	} else {
+		show_series_text(p, np);
+	}
+	series_rows_free(p, np);
+	return status;
+}
+
+/* perfsift show SELECTOR: the values, the aggregates, the skipped rows */
+static int show_values(struct db *db, const struct show_args *a)
+{
+	struct show_rows sr = { 0 };
+	int status = EXIT_ENV;
+
+	if (query_runs(db, &a->f, &sr.runs, &sr.nr) ||
+	    query_samples(db, &a->f, a->metric_glob, &sr.s, &sr.ns) ||
+	    query_aggregates(db, &a->f, a->metric_glob, &sr.a, &sr.na) ||
+	    query_skips(db, &a->f, &sr.sk, &sr.nsk))
+		goto out;
+	if (a->f.run_id > 0 && !sr.nr) {
+		error("no run with id %" PRId64 "; see 'perfsift runs'",
+		      a->f.run_id);
+		status = EXIT_USAGE;
+	} else if (a->json) {
+		status = show_json(db, &sr);
+	} else {
+		show_runs_text(&sr);
+		show_aggregates_text(&sr);
+		status = EXIT_OK;
+	}
+out:
+	run_rows_free(sr.runs, sr.nr);
+	sample_rows_free(sr.s, sr.ns);
+	aggregate_rows_free(sr.a, sr.na);
+	skip_rows_free(sr.sk, sr.nsk);
+	return status;
+}
+
+/* SELECTOR as a run (run:ID) or a variant (sel) in f; an exit status */
+static int select_runs(struct db *db, const char *text,
+		       const struct dim_arg *by, struct run_filter *f,
+		       struct selector *sel)
+{
+	long run_id;
+	int r;
+
+	if (starts_with(text, "run:")) {
+		if (str_to_long(text + 4, &run_id) || run_id <= 0)
+			return usage_error(&show_options, "run:ID wants a run "
+					   "id, got '%s'", text);
+		f->run_id = run_id;
+		return EXIT_OK;
+	}
+	r = selector_resolve(db, text, by->dim, by->param, sel);
+	if (r) {
+		selector_release(sel);
+		return r == -1 ? EXIT_USAGE : EXIT_ENV;
+	}
+	f->sel = sel;
 	return EXIT_OK;
 }
 
 int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 {
-	enum { O_METRIC = 1, O_TESTCASE, O_MACHINE, O_JSON, O_BY, O_SERIES,
-	       O_PCT };
-	static const struct option opts[] = {
-		{ "by", required_argument, NULL, O_BY },
-		{ "series", required_argument, NULL, O_SERIES },
-		{ "percentiles", required_argument, NULL, O_PCT },
-		{ "metric", required_argument, NULL, O_METRIC },
-		{ "testcase", required_argument, NULL, O_TESTCASE },
-		{ "machine", required_argument, NULL, O_MACHINE },
-		{ "json", no_argument, NULL, O_JSON },
-		{ 0 },
-	};
-	const char *metric_glob = NULL, *series_glob = NULL, *text;
-	const char *pct_list = NULL;
-	struct run_filter f = { 0 };
+	struct show_args a = { .by = DIM_ARG_INIT };
 	struct selector sel;
-	struct run_row *runs = NULL;
-	struct sample_row *s = NULL;
-	struct aggregate_row *a = NULL;
-	struct skip_row *sk = NULL;
 	struct db *db;
-	size_t nr = 0, ns = 0, na = 0, nsk = 0;
-	int json = 0, c, status = EXIT_ENV, r;
-	enum dim dim = DIM_AUTO;
-	char *param = NULL;
-	long run_id = -1;
+	int status;
 
-	optind = 0;
-	while ((c = getopt_long(argc, (char *const *)argv, "", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case O_METRIC: metric_glob = optarg; break;
-		case O_SERIES: series_glob = optarg; break;
-		case O_PCT: pct_list = optarg; break;
-		case O_TESTCASE: f.testcase = optarg; break;
-		case O_MACHINE: f.machine = optarg; break;
-		case O_JSON: json = 1; break;
-		case O_BY:
-			free(param);
-			if (dim_parse(optarg, &dim, &param))
-				return usage_error(show_usage, "--by wants "
-						   "label, kernel, commit, "
-						   "machine or param:NAME");
-			break;
-		default:
-			free(param);
-			return usage_error(show_usage, "bad option");
-		}
-	}
-	if (optind + 1 != argc) {
-		free(param);
-		return usage_error(show_usage, "expected one SELECTOR");
-	}
-	text = argv[optind];
-	db = cmd_db(ctx);
-	if (!db) {
-		free(param);
-		return EXIT_ENV;
-	}
 	memset(&sel, 0, sizeof(sel));
-	if (starts_with(text, "run:")) {
-		if (str_to_long(text + 4, &run_id) || run_id <= 0) {
-			free(param);
-			return usage_error(show_usage, "run:ID wants a run id, "
-					   "got '%s'", text);
-		}
-		f.run_id = run_id;
-	} else {
-		r = selector_resolve(db, text, dim, param, &sel);
-		if (r) {
-			selector_release(&sel);
-			free(param);
-			return r == -1 ? EXIT_USAGE : EXIT_ENV;
-		}
-		f.sel = &sel;
-	}
-	if (pct_list) {
-		status = show_percentiles(db, &f, metric_glob, pct_list, text,
-					  json);
+	argc = parse_options(argc, argv, &show_options, &a, 0, &status);
+	if (argc < 0)
+		goto out;
+	status = EXIT_USAGE;
+	if (argc != 1) {
+		usage_error(&show_options, "expected one SELECTOR");
 		goto out;
 	}
-	if (series_glob) {
-		struct series_row *p;
-		size_t np;
-
-		if (query_series(db, &f, series_glob, &p, &np))
-			goto out;
-		if (!np) {
-			error("no series matches '%s' in '%s'", series_glob,
-			      text);
-			status = EXIT_USAGE;
-		} else if (json) {
-			status = show_series_json(p, np);
-		} else {
-			show_series_text(p, np);
-			status = EXIT_OK;
-		}
-		series_rows_free(p, np);
+	status = EXIT_ENV;
+	db = cmd_db(ctx);
+	if (!db)
 		goto out;
-	}
-	if (query_runs(db, &f, &runs, &nr) ||
-	    query_samples(db, &f, metric_glob, &s, &ns))
+	status = select_runs(db, argv[0], &a.by, &a.f, &sel);
+	if (status)
 		goto out;
-	if (query_aggregates(db, &f, metric_glob, &a, &na) ||
-	    query_skips(db, &f, &sk, &nsk))
-		goto out;
-	if (run_id > 0 && !nr) {
-		error("no run with id %ld; see 'perfsift runs'", run_id);
-		status = EXIT_USAGE;
-		goto out;
-	}
-	if (json)
-		status = show_json(db, runs, nr, s, ns, a, na, sk, nsk);
-	else {
-		show_text(runs, nr, s, ns, a, na, sk, nsk);
-		status = EXIT_OK;
-	}
+	if (a.pct_list)
+		status = show_percentiles(db, &a, argv[0]);
+	else if (a.series_glob)
+		status = show_series(db, &a, argv[0]);
+	else
+		status = show_values(db, &a);
 out:
-	run_rows_free(runs, nr);
-	sample_rows_free(s, ns);
-	aggregate_rows_free(a, na);
-	skip_rows_free(sk, nsk);
-	if (f.sel)
+	if (a.f.sel)
 		selector_release(&sel);
-	free(param);
+	free(a.by.param);
 	return status;
 }

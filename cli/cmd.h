@@ -6,6 +6,7 @@
  * It returns an exit status (err.h enum exit_status).
  */
 #include "store/db.h"
+#include "parse-options.h"
 
 struct perfsift_ctx {
 	const char *db_path;	/* --db, $PERFSIFT_DB, or ./perfsift.db */
@@ -37,23 +38,13 @@ int cmd_trend(int argc, const char **argv, struct perfsift_ctx *ctx);
 /* `perfsift help import`: the formats, from the importer registry. */
 void import_help_formats(FILE *f);
 
-/* Print a usage block (NULL-terminated lines) to f. */
-void usage_print(FILE *f, const char *const *usage);
-/* Print usage to stderr and return EXIT_USAGE. */
-int usage_error(const char *const *usage, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/*
- * The options compare and regressions share (--alpha, --min-change,
- * --test, --fdr; getopt codes 'a', 'm', 't', 'f'): 0 if handled, else
- * the usage error's exit status.
- */
-struct cmp_opts;
-struct strlist;
-int parse_cmp_common(int c, const char *arg, struct cmp_opts *o,
-		     const char *const *usage);
-/* Append s (borrowed) to a repeatable option's list; release frees it. */
-void strlist_add(struct strlist *l, const char *s);
-void strlist_release(struct strlist *l);
+/* Each command's options and help (parse-options.h), for the hub. */
+extern const struct cmd_options bisect_options, changepoints_options,
+	commits_options, compare_options, debug_options, import_options,
+	metrics_options, plot_options, push_options, regressions_options,
+	report_options, runs_options, send_options, show_options,
+	trend_options;
+
 /* Write a JSON value (stolen) to stdout, indented, with a newline. */
 struct json_t;
 int print_json_steal(struct json_t *v);
@@ -62,5 +53,12 @@ struct json_t *json_finite(double v);
 /* A run as the JSON object of SPEC §5.1 (new reference). */
 struct run_row;
 struct json_t *run_to_json(struct db *db, const struct run_row *r);
+/*
+ * The series of a history row (its metric, unit, direction, testcase,
+ * params and machine) as a new JSON object (cmd-changepoints.c).
+ */
+struct history_row;
+struct json_t *history_series_json(const struct history_row *r,
+				   int direction);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * Filter options shared by runs, metrics and show (see filter.h).
+ * Filter options shared by runs and metrics (see filter.h).
  */
 #include "core/compat.h"
 #include "filter.h"
@@ -10,28 +10,23 @@ void cli_filter_init(struct cli_filter *cf)
 	cf->dim = DIM_AUTO;
 }
 
-static void set_variant(struct cli_filter *cf, enum dim dim, const char *arg)
+int opt_filter_variant(const struct opt *o, const char *arg, void *value)
 {
-	if (cf->sel_text && cf->dim != dim)
-		die(EXIT_USAGE, "give only one of --label, --kernel, --commit");
+	struct cli_filter *cf = value;
+	enum dim dim = (enum dim)o->defval;
+
+	if (cf->sel_text && cf->dim != dim) {
+		error("give only one of --label, --kernel, --commit");
+		return OPT_ERR_SAID;
+	}
 	cf->dim = dim;
 	cf->sel_text = arg;
+	return 0;
 }
 
-int cli_filter_opt(struct cli_filter *cf, int c, const char *arg)
+int cli_filter_given(const struct cli_filter *cf)
 {
-	switch (c) {
-	case F_LABEL: set_variant(cf, DIM_LABEL, arg); break;
-	case F_KERNEL: set_variant(cf, DIM_KERNEL, arg); break;
-	case F_COMMIT: set_variant(cf, DIM_COMMIT, arg); break;
-	case F_MACHINE: cf->f.machine = arg; break;
-	case F_TESTCASE: cf->f.testcase = arg; break;
-	case F_SUITE: cf->f.suite = arg; break;
-	case F_JSON: cf->json = 1; return 1;
-	default: return 0;
-	}
-	cf->any = 1;
-	return 1;
+	return cf->sel_text || cf->f.machine || cf->f.testcase || cf->f.suite;
 }
 
 int cli_filter_resolve(struct cli_filter *cf, struct db *db, int *status)

@@ -5,7 +5,6 @@
  * run_builtin).
  */
 #include "core/compat.h"
-#include "core/strparse.h"
 #include "core/version.h"
 #include "cmd.h"
 #include <jansson.h>
@@ -18,92 +17,95 @@ struct cmd_struct {
 	const char *name;
 	int (*fn)(int, const char **, struct perfsift_ctx *);
 	const char *help;	/* one line for `perfsift help` */
-	const char *const *usage;
-	void (*more_help)(FILE *f);	/* printed after usage; may be NULL */
+	const struct cmd_options *options;	/* its usage and help */
 };
-
-
-extern const char *const bisect_usage[], *const commits_usage[],
-	*const compare_usage[], *const trend_usage[],
-	*const debug_usage[],
-	*const import_usage[], *const regressions_usage[],
-	*const metrics_usage[], *const plot_usage[], *const push_usage[],
-	*const report_usage[],
-	*const runs_usage[], *const send_usage[], *const show_usage[];
 
 static const struct cmd_struct commands[] = {
 	{ "bisect", cmd_bisect,
 	  "guide a bisection: the next commit to test, and verdicts for "
-	  "git bisect run", bisect_usage, NULL },
+	  "git bisect run", &bisect_options },
 	{ "changepoints", cmd_changepoints,
 	  "the change points of a metric's history, in commit order",
-	  trend_usage, NULL },
+	  &changepoints_options },
 	{ "commits", cmd_commits,
-	  "record commit order from a git repository", commits_usage, NULL },
+	  "record commit order from a git repository", &commits_options },
 	{ "compare", cmd_compare,
-	  "compare variants, with significance", compare_usage, NULL },
+	  "compare variants, with significance", &compare_options },
 	{ "debug", cmd_debug,
-	  "dump the database as text (for tests)", debug_usage, NULL },
+	  "dump the database as text (for tests)", &debug_options },
 	{ "import", cmd_import,
-	  "import benchmark output into the database", import_usage,
-	  import_help_formats },
+	  "import benchmark output into the database", &import_options },
 	{ "metrics", cmd_metrics,
 	  "list metrics, with unit, direction and run counts",
-	  metrics_usage, NULL },
+	  &metrics_options },
 	{ "plot", cmd_plot,
 	  "draw a chart with gnuplot: compare, sweep, series, latency, trend",
-	  plot_usage, NULL },
+	  &plot_options },
 	{ "push", cmd_push,
 	  "copy the database into a server (or a file), import by import",
-	  push_usage, NULL },
+	  &push_options },
 	{ "regressions", cmd_regressions,
 	  "every significant regression in the database",
-	  regressions_usage, NULL },
+	  &regressions_options },
 	{ "report", cmd_report,
 	  "the comparison as a post to the list: lkp or MMTests style, "
-	  "an .eml, an mbox, SMTP, or an HTML page", report_usage, NULL },
+	  "an .eml, an mbox, SMTP, or an HTML page", &report_options },
 	{ "runs", cmd_runs,
 	  "list runs, with variant, testcase, machine, samples",
-	  runs_usage, NULL },
+	  &runs_options },
 	{ "send", cmd_send,
-	  "send .eml files written before over SMTP", send_usage, NULL },
+	  "send .eml files written before over SMTP", &send_options },
 	{ "show", cmd_show,
-	  "all values of one run or variant", show_usage, NULL },
+	  "all values of one run or variant", &show_options },
 	{ "trend", cmd_trend,
 	  "a metric per commit, in commit order, change points marked",
-	  trend_usage, NULL },
+	  &trend_options },
 };
 
+/* The hub's own options, before the command's name. */
+struct main_args {
+	const char *db_path;
+	int version;
+};
+
+static int opt_db(const struct opt *o UNUSED, const char *arg, void *db_path)
+{
+	/*
+	 * SQLite takes "" for a private temporary database: an import there
+	 * would be lost at exit.
+	 */
+	if (!*arg)
+		return error("--db needs a path, got an empty one");
+	*(const char **)db_path = arg;
+	return 0;
+}
+
 static const char *const main_usage[] = {
-	"usage: perfsift [--db PATH|URL] COMMAND [OPTIONS] [ARGS]",
-	"       perfsift help [COMMAND]",
-	"       perfsift --version",
-	"",
-	"The database is --db PATH, else $PERFSIFT_DB, else ./perfsift.db;",
-	"it is created on first use.  A postgresql:// URL (libpq's, without",
-	"a password: ~/.pgpass or PGPASSWORD) names a team's server instead.",
+	"perfsift [--db PATH|URL] COMMAND [OPTIONS] [ARGS]\n"
+	"perfsift help [COMMAND]\n"
+	"perfsift --version",
 	NULL,
 };
 
-void usage_print(FILE *f, const char *const *usage)
-{
-	for (; *usage; usage++)
-		fprintf(f, "%s\n", *usage);
-}
+static const struct opt main_opts[] = {
+	OPT_CALLBACK(0, "db", struct main_args, db_path, "PATH|URL",
+		     "the database (see above)", opt_db, 0),
+	OPT_BOOL(0, "version", struct main_args, version,
+		 "print perfsift's version"),
+	OPT_END(),
+};
 
-int usage_error(const char *const *usage, const char *fmt, ...)
-{
-	va_list ap;
+static void list_commands(FILE *f);
 
-	fflush(stdout);
-	fputs("perfsift: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage_print(stderr, usage);
-	return EXIT_USAGE;
-}
+static const struct cmd_options main_options = {
+	.usage = main_usage,
+	.description =
+	"The database is --db PATH, else $PERFSIFT_DB, else ./perfsift.db;\n"
+	"it is created on first use.  A postgresql:// URL (libpq's, without\n"
+	"a password: ~/.pgpass or PGPASSWORD) names a team's server instead.\n",
+	.options = main_opts,
+	.more_help = list_commands,
+};
 
 struct json_t *json_finite(double v)
 {
@@ -136,11 +138,11 @@ static const struct cmd_struct *find_cmd(const char *name)
 	return NULL;
 }
 
+/* After the hub's help: the commands, a line each. */
 static void list_commands(FILE *f)
 {
 	size_t i;
 
-	usage_print(f, main_usage);
 	fprintf(f, "\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].help);
@@ -152,11 +154,11 @@ static int cmd_help(int argc, const char **argv)
 	const struct cmd_struct *c;
 
 	if (argc < 2) {
-		list_commands(stdout);
+		options_help(&main_options, stdout, 1);
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help")) {
-		usage_print(stdout, main_usage);
+		options_help(&main_options, stdout, 0);
 		return EXIT_OK;
 	}
 	c = find_cmd(argv[1]);
@@ -165,9 +167,7 @@ static int cmd_help(int argc, const char **argv)
 		      argv[1]);
 		return EXIT_USAGE;
 	}
-	usage_print(stdout, c->usage);
-	if (c->more_help)
-		c->more_help(stdout);
+	options_help(c->options, stdout, 1);
 	return EXIT_OK;
 }
 
@@ -183,77 +183,46 @@ static int finish_stdout(int status)
 	return status;
 }
 
+static const char *default_db_path(void)
+{
+	const char *path = getenv("PERFSIFT_DB");
+
+	return path && *path ? path : "perfsift.db";
+}
+
 int main(int argc, const char **argv)
 {
 	struct perfsift_ctx ctx = { 0 };
+	struct main_args a = { default_db_path(), 0 };
 	const struct cmd_struct *c;
-	const char *help_argv[3];
-	char *cmd_argv0;
-	int i, status;
+	int n, status;
 
-	ctx.db_path = getenv("PERFSIFT_DB");
-	if (!ctx.db_path || !*ctx.db_path)
-		ctx.db_path = "perfsift.db";
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--db")) {
-			if (i + 1 >= argc)
-				return usage_error(main_usage,
-						   "--db needs a path");
-			ctx.db_path = argv[++i];
-			if (!*ctx.db_path)
-				return usage_error(main_usage, "--db needs a "
-						   "path, got an empty one");
-		} else if (starts_with(argv[i], "--db=")) {
-			ctx.db_path = argv[i] + 5;
-			/*
-			 * SQLite takes "" for a private temporary database:
-			 * an import there would be lost at exit.
-			 */
-			if (!*ctx.db_path)
-				return usage_error(main_usage, "--db needs a "
-						   "path, got an empty one");
-		} else if (!strcmp(argv[i], "--version")) {
-			printf("perfsift %s\n", PERFSIFT_VERSION);
-			return finish_stdout(EXIT_OK);
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			list_commands(stdout);
-			return finish_stdout(EXIT_OK);
-		} else {
-			return usage_error(main_usage, "unknown option '%s'",
-					   argv[i]);
-		}
+	n = parse_options(argc, argv, &main_options, &a,
+			  PARSE_OPT_STOP_AT_NON_OPTION, &status);
+	if (n < 0)
+		return finish_stdout(status);
+	if (a.version) {
+		printf("perfsift %s\n", PERFSIFT_VERSION);
+		return finish_stdout(EXIT_OK);
 	}
-	if (i >= argc) {
-		list_commands(stderr);
+	if (!n) {
+		options_help(&main_options, stderr, 1);
 		return EXIT_USAGE;
 	}
-	argc -= i;
-	argv += i;
+	if (argv[0][0] == '-')
+		return usage_error(&main_options, "unknown option '%s'",
+				   argv[0]);
 	if (!strcmp(argv[0], "help"))
-		return finish_stdout(cmd_help(argc, argv));
-	/* git: "perfsift X --help" is "perfsift help X" */
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			help_argv[0] = "help";
-			help_argv[1] = argv[0];
-			help_argv[2] = NULL;
-			return finish_stdout(cmd_help(2, help_argv));
-		}
-	}
+		return finish_stdout(cmd_help(n, argv));
 	c = find_cmd(argv[0]);
 	if (!c) {
 		error("'%s' is not a perfsift command; see 'perfsift help'",
 		      argv[0]);
 		return EXIT_USAGE;
 	}
-	/* getopt's own messages then read "perfsift import: ..." */
-	cmd_argv0 = xstrfmt("perfsift %s", argv[0]);
-	argv[0] = cmd_argv0;
-	status = c->fn(argc, argv, &ctx);
+	ctx.db_path = a.db_path;
+	status = c->fn(n, argv, &ctx);
 	if (ctx.db.sq || ctx.db.pg)
 		db_close(&ctx.db);
-	free(cmd_argv0);
 	return finish_stdout(status);
 }
