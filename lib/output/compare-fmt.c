@@ -1057,26 +1057,10 @@ static const char *mm_tstat_label(enum mm_tstat st, int higher, int style)
 	return style == 2020 ? l2020[!!higher][st] : lnow[!!higher][st];
 }
 
-/* The harmonic mean, or NAN when a value is <= 0 (MMTests' -1). */
-static double mm_hmean(const double *x, size_t n)
-{
-	double s = 0;
-	size_t i;
-
-	if (!n)
-		return NAN;
-	for (i = 0; i < n; i++) {
-		if (!(x[i] > 0))
-			return NAN;
-		s += 1 / x[i];
-	}
-	return (double)n / s;
-}
-
 /* The mean MMTests compares for this direction. */
 static double mm_tmean(const double *x, size_t n, int higher)
 {
-	return higher ? mm_hmean(x, n) : stats_mean(x, n);
+	return higher ? stats_hmean(x, n) : stats_mean(x, n);
 }
 
 /* The spread beside it: 2020 plain n-1; current HStddev for Hmean. */
