@@ -9,7 +9,7 @@
 #include "core/sbuf.h"
 #include "output/compare-fmt.h"
 #include "html.h"
-#include "plot.h"
+#include "output/plot.h"
 #include <ctype.h>
 #include <sys/stat.h>
 #include <unistd.h>

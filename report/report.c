@@ -7,7 +7,7 @@
 #include "core/strparse.h"
 #include "core/version.h"
 #include "output/compare-fmt.h"
-#include "../plots/plot.h"
+#include "output/plot.h"
 #include "store/commits.h"
 #include "store/direction.h"
 #include "report.h"
