@@ -840,8 +840,7 @@ static void mm_group_lines(const struct mm_group *g, FILE *f)
 
 	mm_kernels(c, (int)(g->wl + 1 + g->wo) + MM_COLUMN, MM_COLUMN, f);
 	if (g->any_samples) {
-		/* the lines of each statistic in row order, in blocks on
-		 * both cores */
+		/* each statistic's lines in row order, in blocks */
 		struct mm_tab tab = {
 			.c = c, .lo = g->i, .hi = g->k, .wl = g->wl,
 			.wo = g->wo, .all = g->all, .tree = g->tree,

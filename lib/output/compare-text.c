@@ -18,8 +18,11 @@ enum { COL_BASE = 1, COL_NEW = 2, COL_CI = 4 };
 /* The right-aligned columns: CHANGE, the interval, P and Q. */
 #define TEXT_RIGHT (0xfUL << 3)
 
+/* Footnotes a text comparison numbers; notes past them get none. */
+#define TEXT_NOTES_MAX 16
+
 struct notes {
-	const char *text[16];
+	const char *text[TEXT_NOTES_MAX];
 	size_t nr;
 };
 

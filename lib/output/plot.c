@@ -17,6 +17,10 @@ static const char *const colors[PLOT_MAX_VARIANTS] = {
 #define REGRESSION_COLOR "#b00000"
 #define IMPROVEMENT_COLOR "#006400"
 #define REFERENCE_COLOR "#505050"
+/* Room around the data, a fraction of its span: no point on the frame */
+#define Y_PAD 0.05
+/* Room above a compare panel's bars, for the change labels */
+#define LABEL_ROOM 0.18
 
 /* ---- building a plot ---- */
 
@@ -497,9 +501,9 @@ static void compare_axes(struct sbuf *out, const struct plot *p,
 	sbuf_addstr(out, "set xrange [-0.6:");
 	plot_add_double(out, (double)p->nr_variants - 0.4);
 	sbuf_addstr(out, "]\nset yrange [");
-	plot_add_double(out, lo < 0 ? lo - 0.05 * span : 0);
+	plot_add_double(out, lo < 0 ? lo - Y_PAD * span : 0);
 	sbuf_addch(out, ':');
-	plot_add_double(out, hi + 0.18 * span);
+	plot_add_double(out, hi + LABEL_ROOM * span);
 	sbuf_addstr(out, "]\nset xtics nomirror scale 0 (");
 	for (v = 0; v < p->nr_variants; v++) {
 		const struct plot_bar *b = &pn->bars[v];
@@ -668,11 +672,8 @@ static void lines_yrange(struct sbuf *out, const struct plot_panel *pn)
 		hi = 1;
 	}
 	y_format(out, lo, hi);
-	/*
-	 * 5% of room above and below, so that no point sits on the frame,
-	 * but not below 0 for values that cannot be negative
-	 */
-	pad = hi > lo ? (hi - lo) * 0.05 : fmax(fabs(hi) * 0.05, 1);
+	/* room above and below, none below 0 when no value is negative */
+	pad = hi > lo ? (hi - lo) * Y_PAD : fmax(fabs(hi) * Y_PAD, 1);
 	sbuf_addstr(out, "set yrange [");
 	plot_add_double(out, lo >= 0 && lo - pad < 0 ? 0 : lo - pad);
 	sbuf_addch(out, ':');
