@@ -186,6 +186,18 @@ static int lkp_fail_row(const struct comparison *c, const struct cmp_row *r)
 	return 1;
 }
 
+/* A line of a table's head: base's part, then each new variant's. */
+static void lkp_head(const struct comparison *c, const char *base,
+		     const char *each, FILE *f)
+{
+	size_t v;
+
+	fputs(base, f);
+	for (v = 1; v < c->nvar; v++)
+		fputs(each, f);
+	fputc('\n', f);
+}
+
 /*
  * The block as ncompare prints it (the 2020 robot report in samples/lkp):
  * "fails:runs" (the count blank when 0) in the value columns, the
@@ -202,13 +214,8 @@ static void lkp_fail_block(const struct comparison *c, const size_t *order,
 		any = lkp_fail_row(c, &c->rows[order[j]]);
 	if (!any)
 		return;
-	fprintf(f, "       fail:runs");
-	for (v = 1; v < c->nvar; v++)
-		fprintf(f, "  %%reproduction    fail:runs");
-	fprintf(f, "\n           |");
-	for (v = 1; v < c->nvar; v++)
-		fprintf(f, "             |             |");
-	fputc('\n', f);
+	lkp_head(c, "       fail:runs", "  %reproduction    fail:runs", f);
+	lkp_head(c, "           |", "             |             |", f);
 	for (j = 0; j < nr; j++) {
 		const struct cmp_row *r = &c->rows[order[j]];
 		const struct agg_stat *b;
@@ -265,18 +272,11 @@ static void lkp_header(const struct comparison *c, FILE *f,
 	fprintf(f, "%16.16s ", lkp_title(c, 0));
 	for (v = 1; v < c->nvar; v++)
 		fprintf(f, "%27.27s ", lkp_title(c, v));
-	fprintf(f, "\n---------------- ");
-	for (v = 1; v < c->nvar; v++)
-		fprintf(f, "--------------------------- ");
 	fputc('\n', f);
+	lkp_head(c, "---------------- ", "--------------------------- ", f);
 	lkp_fail_block(c, order, nr, f);
-	fprintf(f, "         %%stddev");
-	for (v = 1; v < c->nvar; v++)
-		fprintf(f, "     %%change         %%stddev");
-	fprintf(f, "\n             \\  ");
-	for (v = 1; v < c->nvar; v++)
-		fprintf(f, "        |                \\  ");
-	fputc('\n', f);
+	lkp_head(c, "         %stddev", "     %change         %stddev", f);
+	lkp_head(c, "             \\  ", "        |                \\  ", f);
 }
 
 /* ncompare's avg0 when the base's mean is 0 */
