@@ -24,7 +24,10 @@ struct cfmt_side {
 	double mean;		/* NAN: missing */
 	double sd;		/* cmp_side.sd; NAN: missing or none */
 	double min, max;	/* NAN unless from samples */
-	/* an aggregate's, as imported (borrowed); NULL for other sides */
+	/*
+	 * The imported statistic's name, spread kind and marker, as
+	 * cmp_extra() gives them: an aggregate's (borrowed; NULL: none)
+	 */
 	const char *stat, *sd_kind, *marker;
 };
 
