@@ -5,7 +5,8 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
-#include "../plots/plot.h"
+#include "output/plot.h"
+#include "../plots/load.h"
 #include "cmd.h"
 #include "options.h"
 

@@ -1,6 +1,6 @@
 /*
  * report --html: a comparison as one self-contained page (html.h).
- * The tables follow the text format of compare (compare-fmt.c); each
+ * The tables follow the text format of compare (compare-text.c); each
  * significant row's chart is gnuplot's SVG, inlined after its ids are
  * made unique to the chart and everything that could reach outside the
  * page (XML declaration, namespaces, scripts, links) is dropped.
@@ -9,7 +9,7 @@
 #include "core/sbuf.h"
 #include "output/compare-fmt.h"
 #include "html.h"
-#include "plot.h"
+#include "output/plot.h"
 #include <ctype.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -12,7 +12,7 @@
 #include "stats/changepoint.h"
 #include "stats/stats.h"
 #include "store/commits.h"
-#include "plot.h"
+#include "load.h"
 #include <ctype.h>
 
 /* Series panels: each with its own legend of runs. */
@@ -64,109 +64,7 @@ static void add_vs(struct sbuf *sb, const struct plot_request *rq)
 		sbuf_addf(sb, "%s%s", i ? " vs " : "", rq->var[i].name);
 }
 
-/* ", testcase T on M (params P)", from the parts that are known */
-static void add_group(struct sbuf *sb, const char *testcase,
-		      const char *machine, const char *params)
-{
-	if (*testcase)
-		sbuf_addf(sb, ", %s", testcase);
-	if (*machine)
-		sbuf_addf(sb, " on %s", machine);
-	if (*params)
-		sbuf_addf(sb, " (%s)", params);
-}
-
-static char *unit_label(const char *unit)
-{
-	return xstrdup(unit && *unit ? unit : "no unit recorded");
-}
-
 /* ---- compare ---- */
-
-static int same_group(const struct cmp_row *a, const struct cmp_row *b)
-{
-	return !strcmp(a->testcase, b->testcase) &&
-	       !strcmp(a->params, b->params) &&
-	       !strcmp(a->machine, b->machine);
-}
-
-static void compare_bar(const struct cmp_row *r, size_t v,
-			struct plot_bar *b, int *aggregate)
-{
-	const struct cmp_side *s = &r->side[v];
-
-	b->mean = b->err = b->change_pct = NAN;
-	b->n = -1;
-	if (s->source == SIDE_NONE)
-		return;
-	b->mean = s->mean;
-	b->n = s->n;
-	if (s->source == SIDE_SAMPLES) {
-		b->err = s->nv > 1 ? s->sd : NAN;
-		b->runs = xmalloc((s->nv ? s->nv : 1) * sizeof(*b->runs));
-		memcpy(b->runs, s->v, s->nv * sizeof(*b->runs));
-		b->nr_runs = s->nv;
-	} else {
-		b->err = s->sd;
-		*aggregate = 1;
-	}
-	if (v) {
-		const struct cmp_vs *vs = &r->vs[v - 1];
-
-		b->change_pct = vs->change_pct;
-		if (vs->significant && vs->verdict == CMP_REGRESSION)
-			b->mark = MARK_REGRESSION;
-		else if (vs->significant && vs->verdict == CMP_IMPROVEMENT)
-			b->mark = MARK_IMPROVEMENT;
-	}
-}
-
-void plot_compare_rows(const struct comparison *c, const size_t *rows,
-		       size_t nr, const char *const *names, struct plot *out)
-{
-	const struct cmp_row *first = &c->rows[rows[0]];
-	struct sbuf sb = SBUF_INIT;
-	size_t i, v;
-	int one_group = 1, aggregate = 0;
-
-	if (!nr || nr > PLOT_MAX_PANELS)
-		BUG("a compare chart of %zu rows", nr);
-	memset(out, 0, sizeof(*out));
-	out->kind = PLOT_COMPARE;
-	out->variants = xcalloc(c->nvar, sizeof(*out->variants));
-	out->nr_variants = c->nvar;
-	for (v = 0; v < c->nvar; v++)
-		out->variants[v] = xstrdup(names ? names[v]
-						 : selector_label(&c->var[v]));
-	for (i = 1; i < nr; i++)
-		one_group &= same_group(first, &c->rows[rows[i]]);
-	for (i = 0; i < nr; i++) {
-		const struct cmp_row *r = &c->rows[rows[i]];
-		struct plot_panel *pn;
-
-		sbuf_addstr(&sb, r->metric);
-		if (!one_group)
-			add_group(&sb, r->testcase, r->machine, r->params);
-		pn = plot_add_panel_take(out, sbuf_detach(&sb, NULL),
-					 unit_label(r->unit));
-		pn->bars = xcalloc(c->nvar, sizeof(*pn->bars));
-		for (v = 0; v < c->nvar; v++)
-			compare_bar(r, v, &pn->bars[v], &aggregate);
-	}
-	for (v = 0; v < c->nvar; v++)
-		sbuf_addf(&sb, "%s%s", v ? " vs " : "", out->variants[v]);
-	if (one_group)
-		add_group(&sb, first->testcase, first->machine, first->params);
-	out->title = sbuf_detach(&sb, NULL);
-	sbuf_addf(&sb, "bars: mean ± sample standard deviation (n-1); "
-		  "points: runs; change against %s, * significant "
-		  "(%s < %g)", out->variants[0],
-		  c->opts.fdr ? "Benjamini-Hochberg q" : "p", c->opts.alpha);
-	if (aggregate)
-		sbuf_addstr(&sb, "; imported summaries: the source's "
-			    "standard deviation");
-	out->subtitle = sbuf_detach(&sb, NULL);
-}
 
 static int load_compare(struct db *db, const struct plot_request *rq,
 			struct plot *p)
@@ -668,7 +566,7 @@ static int load_sweep(struct db *db, const struct plot_request *rq,
 	else
 		sbuf_addf(&sb, "%s%s: ", s.what, rq->x_param ? "" : "N");
 	add_vs(&sb, rq);
-	pn = plot_add_panel_take(p, NULL, unit_label(s.unit));
+	pn = plot_add_panel_take(p, NULL, plot_unit_label(s.unit));
 	for (l = 0; l < s.nr_lines; l++) {
 		const struct sweep_line *sl = &s.line[l];
 		struct plot_line *ln;
@@ -931,7 +829,7 @@ static int series_panel(struct plot *p, const struct plot_request *rq,
 				 counter ? xstrfmt("%s%sper second",
 						   m->unit ? m->unit : "",
 						   m->unit ? " " : "") :
-					   unit_label(m ? m->unit : NULL));
+					   plot_unit_label(m ? m->unit : NULL));
 	for (i = 0; i < d->nr_tr; i++)
 		nruns += !strcmp(d->tr[i].pt[0].metric, name);
 	if (nruns > PLOT_MAX_LINES)
@@ -1302,7 +1200,7 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 		if (*rows[i].machine)
 			sbuf_addf(&t, "  %s", rows[i].machine);
 		pn = plot_add_panel_take(p, sbuf_detach(&t, NULL),
-					 unit_label(rows[i].unit));
+					 plot_unit_label(rows[i].unit));
 		ln = plot_add_line_take(pn, xstrdup("mean +- sd per commit"),
 					0);
 		for (k = 0; k < n; k = c) {

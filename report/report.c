@@ -7,7 +7,7 @@
 #include "core/strparse.h"
 #include "core/version.h"
 #include "output/compare-fmt.h"
-#include "../plots/plot.h"
+#include "output/plot.h"
 #include "store/commits.h"
 #include "store/direction.h"
 #include "report.h"
@@ -366,7 +366,7 @@ static int lkp_body(const struct report_req *rq, const struct report_key *key,
 	sbuf_addstr(body, "---------------------------------------------------"
 		    "----------------------------------------------->\n\n");
 	if (key->row || rq->all) {
-		/* the lkp table's spread is lkp's: compare-fmt.c, lkp_err() */
+		/* the lkp table's spread is lkp's: compare-lkp.c, lkp_err() */
 		sbuf_addf(body, "%s; %%stddev is lkp's: the population "
 			  "stddev (n) in %% of the mean:\n\n", rq->all ?
 			  "Every metric compared" : "The significant changes");

@@ -4,13 +4,13 @@
  * The report a regression hunt ends with (SPEC §9): a comparison written
  * as the kernel test robot writes its mails (lkp style) or as MMTests'
  * compare-kernels prints its tables (mmtests style), and that text as an
- * RFC 5322 message (message.c).  This folder sits above plots/: a report
- * holds an ASCII chart and may attach PNG ones.
+ * RFC 5322 message (message.c).  A report holds an ASCII chart and may
+ * attach PNG ones, drawn through output/plot.h.
  */
 #include <stddef.h>
 #include "core/sbuf.h"
 #include "stats/compare.h"
-#include "../plots/plot.h"
+#include "output/plot.h"
 
 enum report_style { REPORT_LKP, REPORT_MMTESTS };
 

@@ -11,6 +11,17 @@ enum cmp_format {
 	FMT_TEXT, FMT_MMTESTS, FMT_LKP, FMT_JSON, FMT_CSV, FMT_MARKDOWN,
 };
 
+/*
+ * The MMTests versions whose tables --format mmtests prints for metrics
+ * MMTests summarises (cmp_opts.mm_style): 2020 (rev 345f82be, which
+ * wrote the logs our extractors read; also what 0 means) and the
+ * current one.
+ */
+enum mmtests_style {
+	MMTESTS_STYLE_2020 = 2020,
+	MMTESTS_STYLE_CURRENT = 2026,
+};
+
 /* "text" -> FMT_TEXT ...; -1 if unknown. */
 int cmp_format_parse(const char *s);
 /* Write c to f; all = every row, else only significant changes. 0/-1. */

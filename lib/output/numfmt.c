@@ -203,8 +203,8 @@ static int digits_of(uint64_t m, int min, char *d)
  * n less the '0's that end d[0..n), keeping the first digit: eight at a
  * time while they are there (a word compared with "00000000", and the
  * zero bytes at its top counted), then one by one.  %.15g of 7499.508
- * strips eight of "749950800000000": a loop a byte took a tenth of the
- * JSON writer's instructions.
+ * strips eight of "749950800000000", and the JSON writer's numbers are
+ * mostly such.
  */
 static int without_zeros(const char *d, int n)
 {
@@ -241,8 +241,7 @@ size_t fmt_fixed(char *buf, double v, int prec, int plus)
 	n = digits_of(m, prec + 1, d);
 	/*
 	 * Copies of a constant size, which the compiler makes a few moves
-	 * (a call each took more than the digits): n <= 20, prec <= 17,
-	 * and buf holds NUMFMT_BUF
+	 * rather than calls: n <= 20, prec <= 17, and buf holds NUMFMT_BUF
 	 */
 	memcpy(buf + pos, d, 24);
 	pos += n - prec;
@@ -257,64 +256,66 @@ size_t fmt_fixed(char *buf, double v, int prec, int plus)
 	return (size_t)pos;
 }
 
-size_t fmt_general(char *buf, double v, int prec)
+/*
+ * floor(log10 |v|) or one off it, for a finite v != 0: the decimal
+ * exponent from the binary one.  The binary one read from the bits, as
+ * frexp() would give it (a subnormal, rare, goes through frexp()).
+ */
+static int decimal_exponent(double v)
 {
-	double a = fabs(v);
-	char d[24 + 24];	/* the digits, and room to copy 24 past them */
-	uint64_t m, top;
-	int e, n, pos = 0;
+	uint64_t bits;
+	int e;
 
-	if (!isfinite(v) || prec < 1 || prec > 17)
-		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
-	if (a == 0)
-		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
-	/*
-	 * The decimal exponent from the binary one, then corrected.  The
-	 * binary one read from the bits, as frexp() would give it (a
-	 * subnormal, rare, goes through frexp()).
-	 */
-	{
-		uint64_t bits;
-
-		memcpy(&bits, &v, sizeof(bits));
-		e = (int)(bits >> 52 & 0x7ff);
-		if (e)
-			e -= 1022;
-		else
-			frexp(v, &e);
-	}
+	memcpy(&bits, &v, sizeof(bits));
+	e = (int)(bits >> 52 & 0x7ff);
+	if (e)
+		e -= 1022;
+	else
+		frexp(v, &e);
 	/*
 	 * floor((e - 1) log10 2) without floor(): 78913 / 2^18 is log10 2
 	 * to 1e-6, which gives the same integer for every exponent a
 	 * double has (-1074 to 1024)
 	 */
 	e = (e - 1) * 78913;
-	e = e >= 0 ? e / 262144 : -((-e + 262143) / 262144);
-	top = pow10_u[prec];
-	if (scaled_round(a, prec - 1 - e, &m))
-		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
-	if (m < top / 10) {		/* the estimate was one too high */
-		e--;
-		if (scaled_round(a, prec - 1 - e, &m))
-			return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	return e >= 0 ? e / 262144 : -((-e + 262143) / 262144);
+}
+
+/*
+ * a > 0 rounded to prec significant digits: *m with
+ * 10^(prec-1) <= *m < 10^prec, and *e its decimal exponent (corrected
+ * from decimal_exponent()'s estimate).  0, or -1 when only snprintf
+ * can tell.
+ */
+static int general_digits(double a, int prec, int *e, uint64_t *m)
+{
+	uint64_t top = pow10_u[prec];
+
+	*e = decimal_exponent(a);
+	if (scaled_round(a, prec - 1 - *e, m))
+		return -1;
+	if (*m < top / 10) {		/* the estimate was one too high */
+		--*e;
+		if (scaled_round(a, prec - 1 - *e, m))
+			return -1;
 	}
-	if (m >= top) {			/* one too low, or rounding carried */
-		e++;
-		if (scaled_round(a, prec - 1 - e, &m))
-			return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	if (*m >= top) {		/* one too low, or rounding carried */
+		++*e;
+		if (scaled_round(a, prec - 1 - *e, m))
+			return -1;
 	}
-	if (m < top / 10 || m >= top)
-		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
-	/* top / 10 <= m < top: exactly prec digits */
-	n = digits_of(m, prec, d);
-	n = without_zeros(d, n);	/* %g drops trailing zeros */
-	if (signbit(v))
-		buf[pos++] = '-';
-	/*
-	 * The pieces are copied with constant sizes, which the compiler
-	 * makes a few moves (a call each cost more than the digits): n <=
-	 * 17 digits, -e - 1 <= 4 zeros, buf holds NUMFMT_BUF
-	 */
+	return *m < top / 10 || *m >= top ? -1 : 0;
+}
+
+/*
+ * The n digits d (trailing zeros dropped) of exponent e in %g's layout
+ * at buf + pos; returns the end.  The pieces are copied with constant
+ * sizes, which the compiler makes a few moves rather than calls: n <=
+ * 17 digits, -e - 1 <= 4 zeros, buf holds NUMFMT_BUF, d 24 past n.
+ */
+static int general_layout(char *buf, int pos, const char *d, int n, int e,
+			  int prec)
+{
 	if (e < -4 || e >= prec) {
 		buf[pos++] = d[0];
 		if (n > 1) {
@@ -347,6 +348,24 @@ size_t fmt_general(char *buf, double v, int prec)
 		memcpy(buf + pos, d + e + 1, 24);
 		pos += n - e - 1;
 	}
+	return pos;
+}
+
+size_t fmt_general(char *buf, double v, int prec)
+{
+	char d[24 + 24];	/* the digits, and room to copy 24 past them */
+	uint64_t m;
+	int e, n, pos = 0;
+
+	if (!isfinite(v) || prec < 1 || prec > 17 || v == 0 ||
+	    general_digits(fabs(v), prec, &e, &m))
+		return (size_t)snprintf(buf, NUMFMT_BUF, "%.*g", prec, v);
+	/* exactly prec digits */
+	n = digits_of(m, prec, d);
+	n = without_zeros(d, n);	/* %g drops trailing zeros */
+	if (signbit(v))
+		buf[pos++] = '-';
+	pos = general_layout(buf, pos, d, n, e, prec);
 	buf[pos] = '\0';
 	return (size_t)pos;
 }

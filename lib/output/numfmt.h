@@ -2,13 +2,13 @@
 #define NUMFMT_H
 /*
  * printf's "%.*f" and "%.*g" for doubles, byte for byte, without printf.
- * A comparison prints a dozen numbers a row, and at 20,000 rows glibc's
- * exact conversion (multi-precision arithmetic for every digit) is most
- * of the time of a text table.  The digits are computed here in 64-bit
- * long double arithmetic, and whenever that could round differently from
- * the exact value (a remainder within the arithmetic's error of a half,
- * a magnitude past 2^53 once scaled, NaN or infinity) the number is
- * handed to snprintf instead: the result is always printf's.
+ * A comparison prints a dozen numbers a row, and glibc's exact
+ * conversion does multi-precision arithmetic for every digit of each.
+ * The digits are computed here in 64-bit long double arithmetic, and
+ * whenever that could round differently from the exact value (a
+ * remainder within the arithmetic's error of a half, a magnitude past
+ * 2^53 once scaled, NaN or infinity) the number is handed to snprintf
+ * instead: the result is always printf's.
  * tests/unit/t-numfmt.c holds them to snprintf on millions of values.
  */
 #include <stddef.h>

@@ -195,6 +195,21 @@ double stats_sd_sample(const double *x, size_t n)
 	return sd_from(x, n, stats_mean(x, n), (double)(n - 1));
 }
 
+double stats_hmean(const double *x, size_t n)
+{
+	double inv_sum = 0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		inv_sum += 1 / x[i];
+	}
+	return (double)n / inv_sum;
+}
+
 double stats_quantile_sorted(const double *sorted, size_t n, double p)
 {
 	double h, g, lo_v, d;
@@ -220,7 +235,7 @@ double stats_quantile_sorted(const double *sorted, size_t n, double p)
 
 int stats_moments(const double *x, size_t n, struct stats_moments *out)
 {
-	double mean, lo, hi, inv_sum = 0, ss = 0, f = 1;
+	double mean, lo, hi, ss = 0, f = 1;
 	int same;
 	size_t i;
 
@@ -246,13 +261,7 @@ int stats_moments(const double *x, size_t n, struct stats_moments *out)
 	out->sd_pop = same ? 0 : sd_of(ss, f, (double)n);
 	out->sd_sample = n < 2 ? NAN : same ? 0 : sd_of(ss, f,
 							(double)(n - 1));
-	if (lo > 0) {
-		for (i = 0; i < n; i++)
-			inv_sum += 1 / x[i];
-		out->hmean = same ? lo : (double)n / inv_sum;
-	} else {
-		out->hmean = NAN;
-	}
+	out->hmean = same && lo > 0 ? lo : stats_hmean(x, n);
 	return 0;
 }
 
@@ -315,7 +324,7 @@ double stats_mmtests_best_mean(const double *x, size_t n, double pct,
 			       int higher_is_better, int harmonic)
 {
 	double buf[STATS_STACK_N], *v, *best, r;
-	size_t k, i;
+	size_t k;
 
 	if (n == 0 || isnan(pct) || !stats_all_finite(x, n))
 		return NAN;
@@ -324,18 +333,7 @@ double stats_mmtests_best_mean(const double *x, size_t n, double pct,
 		return NAN;
 	k = mmtests_count(n, pct);
 	best = higher_is_better ? v + (n - k) : v;
-	if (!harmonic) {
-		r = stats_mean(best, k);
-	} else {
-		double inv = 0;
-
-		r = NAN;
-		if (best[0] > 0) {
-			for (i = 0; i < k; i++)
-				inv += 1 / best[i];
-			r = (double)k / inv;
-		}
-	}
+	r = harmonic ? stats_hmean(best, k) : stats_mean(best, k);
 	put_sorted(v, buf);
 	return r;
 }

@@ -84,6 +84,14 @@ double stats_mean(const double *x, size_t n);
 double stats_sd_sample(const double *x, size_t n);
 
 /*
+ * Harmonic mean, n / sum(1 / x[i]) summed in order; NAN if n == 0 or a
+ * value is not above 0 (zero, negative or NaN: MMTests' -1 for an
+ * undefined mean).  The hmean fields above are this, except that equal
+ * values give that value exactly.
+ */
+double stats_hmean(const double *x, size_t n);
+
+/*
  * Quantile of already sorted (ascending) data, p in [0,1], linear
  * interpolation between closest ranks (Hyndman-Fan type 7, numpy default).
  * NAN if n == 0 or p is outside [0,1].

@@ -1,12 +1,12 @@
 /*
- * t-plot.c - unit tests of plots/plot.c, the pure part of the charts:
+ * t-plot.c - unit tests of lib/output/plot.c, the pure part of the charts:
  * gnuplot string escaping, round-tripping numbers, the output format by
  * extension, and the script of a hand-made plot (names quoted, numbers
  * only in the data blocks, the text terminal's wrapped heading).
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
-#include "../../plots/plot.h"
+#include "output/plot.h"
 #include "test-lib.h"
 
 static void quoted(const char *in, const char *want)

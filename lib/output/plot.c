@@ -7,7 +7,7 @@
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
-#include "plot.h"
+#include "output/plot.h"
 
 /* Okabe and Ito's palette: told apart by colour-blind readers too. */
 static const char *const colors[PLOT_MAX_VARIANTS] = {
@@ -17,6 +17,10 @@ static const char *const colors[PLOT_MAX_VARIANTS] = {
 #define REGRESSION_COLOR "#b00000"
 #define IMPROVEMENT_COLOR "#006400"
 #define REFERENCE_COLOR "#505050"
+/* Room around the data, a fraction of its span: no point on the frame */
+#define Y_PAD 0.05
+/* Room above a compare panel's bars, for the change labels */
+#define LABEL_ROOM 0.18
 
 /* ---- building a plot ---- */
 
@@ -90,6 +94,11 @@ void plot_line_add(struct plot_line *l, double x, double y, double err)
 	l->pt[l->nr].err = err;
 	l->pt[l->nr].n = 0;
 	l->nr++;
+}
+
+char *plot_unit_label(const char *unit)
+{
+	return xstrdup(unit && *unit ? unit : "no unit recorded");
 }
 
 /* ---- text ---- */
@@ -478,15 +487,13 @@ static void y_format(struct sbuf *out, double lo, double hi)
 		sbuf_addstr(out, "set format y \"%g\"\n");
 }
 
-static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
-			  const struct plot_opts *o)
+/* The ranges of a compare panel, and its variants as the x tics. */
+static void compare_axes(struct sbuf *out, const struct plot *p,
+			 const struct plot_panel *pn)
 {
-	const struct plot_panel *pn = &p->panels[i];
 	double lo, hi, span;
 	size_t v;
-	int any_err = 0, any_runs = 0, lab = 0;
 
-	panel_title(out, p, i, o);
 	bars_range(p, pn, &lo, &hi);
 	span = hi - lo;
 	y_format(out, lo, hi);
@@ -494,9 +501,9 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 	sbuf_addstr(out, "set xrange [-0.6:");
 	plot_add_double(out, (double)p->nr_variants - 0.4);
 	sbuf_addstr(out, "]\nset yrange [");
-	plot_add_double(out, lo < 0 ? lo - 0.05 * span : 0);
+	plot_add_double(out, lo < 0 ? lo - Y_PAD * span : 0);
 	sbuf_addch(out, ':');
-	plot_add_double(out, hi + 0.18 * span);
+	plot_add_double(out, hi + LABEL_ROOM * span);
 	sbuf_addstr(out, "]\nset xtics nomirror scale 0 (");
 	for (v = 0; v < p->nr_variants; v++) {
 		const struct plot_bar *b = &pn->bars[v];
@@ -507,7 +514,18 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 			sbuf_addf(out, " (n=%ld)", b->n);
 		sbuf_addf(out, "\" %zu", v);
 	}
-	sbuf_addstr(out, ")\nunset label\n");
+	sbuf_addstr(out, ")\n");
+}
+
+/* Each new variant's change above its bar, in its mark's colour. */
+static void compare_labels(struct sbuf *out, const struct plot *p,
+			   const struct plot_panel *pn,
+			   const struct plot_opts *o)
+{
+	size_t v;
+	int lab = 0;
+
+	sbuf_addstr(out, "unset label\n");
 	for (v = 1; v < p->nr_variants; v++) {
 		const struct plot_bar *b = &pn->bars[v];
 		char text[64];
@@ -524,6 +542,18 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 			  b->mark == MARK_IMPROVEMENT ? IMPROVEMENT_COLOR :
 			  "black");
 	}
+}
+
+static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
+			  const struct plot_opts *o)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	size_t v;
+	int any_err = 0, any_runs = 0;
+
+	panel_title(out, p, i, o);
+	compare_axes(out, p, pn);
+	compare_labels(out, p, pn, o);
 	for (v = 0; v < p->nr_variants; v++) {
 		any_err |= isfinite(pn->bars[v].mean) &&
 			   isfinite(pn->bars[v].err);
@@ -623,24 +653,12 @@ static void bisect_marks(struct sbuf *out, int bisect,
 			  "ps 2.2", m[i].rgb, m[i].pt);
 }
 
-static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
-			const struct plot_opts *o)
+/* The y range of a lines panel: every point with its error bar. */
+static void lines_yrange(struct sbuf *out, const struct plot_panel *pn)
 {
-	const struct plot_panel *pn = &p->panels[i];
-	double lo, hi, pad;
+	double lo = INFINITY, hi = -INFINITY, pad;
 	size_t l, k;
 
-	panel_title(out, p, i, o);
-	sbuf_addstr(out, "set xlabel ");
-	add_string(out, p->xlabel ? p->xlabel : "");
-	sbuf_addch(out, '\n');
-	if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
-		sweep_axis(out, p);
-	else
-		sbuf_addstr(out, "set xrange [0:*]\nset autoscale xfixmax\n"
-			    "set xtics nomirror autofreq\n");
-	lo = INFINITY;
-	hi = -INFINITY;
 	for (l = 0; l < pn->nr_lines; l++)
 		for (k = 0; k < pn->lines[l].nr; k++) {
 			const struct plot_point *pt = &pn->lines[l].pt[k];
@@ -654,47 +672,66 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 		hi = 1;
 	}
 	y_format(out, lo, hi);
-	/*
-	 * 5% of room above and below, so that no point sits on the frame,
-	 * but not below 0 for values that cannot be negative
-	 */
-	pad = hi > lo ? (hi - lo) * 0.05 : fmax(fabs(hi) * 0.05, 1);
+	/* room above and below, none below 0 when no value is negative */
+	pad = hi > lo ? (hi - lo) * Y_PAD : fmax(fabs(hi) * Y_PAD, 1);
 	sbuf_addstr(out, "set yrange [");
 	plot_add_double(out, lo >= 0 && lo - pad < 0 ? 0 : lo - pad);
 	sbuf_addch(out, ':');
 	plot_add_double(out, hi + pad);
-	sbuf_addstr(out, "]\nunset label\nplot ");
-	for (l = 0; l < pn->nr_lines; l++) {
-		const struct plot_line *ln = &pn->lines[l];
-		char what[32], color[32];
+	sbuf_addstr(out, "]\n");
+}
 
-		/* variant < 0: a reference line, in grey */
-		if (ln->variant < 0)
-			snprintf(color, sizeof(color), "lc rgb \"%s\"",
-				 REFERENCE_COLOR);
-		else
-			snprintf(color, sizeof(color), "lt %d",
-				 ln->variant % PLOT_MAX_VARIANTS + 1);
-		snprintf(what, sizeof(what), "L%zu", l + 1);
-		if (l)
-			sbuf_addstr(out, ", \\\n     ");
-		block_name(out, i, what);
-		if (ln->bisect)
-			bisect_marks(out, ln->bisect, o->format);
-		else if (ln->dash)
-			sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5",
-				  color, ln->dash);
-		else if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
-			sbuf_addf(out, " using 1:2:3 with yerrorlines %s",
-				  color);
-		else
-			sbuf_addf(out, " using 1:2 with linespoints %s ps 0.9",
-				  color);
-		if (ln->point_type)
-			sbuf_addf(out, " pt %d", ln->point_type);
-		sbuf_addstr(out, " title ");
-		add_string(out, ln->name);
-	}
+/* Line l of panel i in the plot command: its data, style and title. */
+static void lines_line(struct sbuf *out, const struct plot *p, size_t i,
+		       size_t l, const struct plot_opts *o)
+{
+	const struct plot_line *ln = &p->panels[i].lines[l];
+	char what[32], color[32];
+
+	/* variant < 0: a reference line, in grey */
+	if (ln->variant < 0)
+		snprintf(color, sizeof(color), "lc rgb \"%s\"",
+			 REFERENCE_COLOR);
+	else
+		snprintf(color, sizeof(color), "lt %d",
+			 ln->variant % PLOT_MAX_VARIANTS + 1);
+	snprintf(what, sizeof(what), "L%zu", l + 1);
+	if (l)
+		sbuf_addstr(out, ", \\\n     ");
+	block_name(out, i, what);
+	if (ln->bisect)
+		bisect_marks(out, ln->bisect, o->format);
+	else if (ln->dash)
+		sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5", color,
+			  ln->dash);
+	else if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
+		sbuf_addf(out, " using 1:2:3 with yerrorlines %s", color);
+	else
+		sbuf_addf(out, " using 1:2 with linespoints %s ps 0.9", color);
+	if (ln->point_type)
+		sbuf_addf(out, " pt %d", ln->point_type);
+	sbuf_addstr(out, " title ");
+	add_string(out, ln->name);
+}
+
+static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
+			const struct plot_opts *o)
+{
+	size_t l;
+
+	panel_title(out, p, i, o);
+	sbuf_addstr(out, "set xlabel ");
+	add_string(out, p->xlabel ? p->xlabel : "");
+	sbuf_addch(out, '\n');
+	if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
+		sweep_axis(out, p);
+	else
+		sbuf_addstr(out, "set xrange [0:*]\nset autoscale xfixmax\n"
+			    "set xtics nomirror autofreq\n");
+	lines_yrange(out, &p->panels[i]);
+	sbuf_addstr(out, "unset label\nplot ");
+	for (l = 0; l < p->panels[i].nr_lines; l++)
+		lines_line(out, p, i, l, o);
 	sbuf_addch(out, '\n');
 }
 

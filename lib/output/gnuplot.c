@@ -8,7 +8,7 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "core/run.h"
-#include "plot.h"
+#include "output/plot.h"
 #include <ctype.h>
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,19 +1,17 @@
 #ifndef PLOT_H
 #define PLOT_H
 /*
- * Charts as gnuplot scripts (SPEC §9).  Three steps, each its own file:
- * load.c reads what a chart shows from the database into a struct plot
- * (through lib/store queries and the compare engine), plot.c turns a
- * struct plot into a gnuplot script with the data inline (a pure
- * function: data in, text out), and gnuplot.c runs gnuplot on the
- * script, writing the output under a temporary name that is renamed
- * into place only when gnuplot succeeded.
- *
- * Nothing in lib/ or importers/ includes this header.
+ * Charts as gnuplot scripts (SPEC §9): the model of a chart (struct
+ * plot), drawn by plot.c as a gnuplot script with the data inline (a
+ * pure function: data in, text out), and gnuplot.c, which runs gnuplot
+ * on the script, writing the output under a temporary name that is
+ * renamed into place only when gnuplot succeeded.  plot-compare.c makes
+ * the chart of a comparison's rows.  Below both users: plots/ (the
+ * charts of `perfsift plot`, read from the database) and report/ (a
+ * report's chart).
  */
 #include <stddef.h>
-#include <stdint.h>
-#include "store/query.h"
+#include "core/sbuf.h"
 
 struct comparison;
 
@@ -118,6 +116,8 @@ struct plot_panel *plot_add_panel_take(struct plot *p, char *title,
 struct plot_line *plot_add_line_take(struct plot_panel *panel, char *name,
 				     int variant);
 void plot_line_add(struct plot_line *l, double x, double y, double err);
+/* A panel's y label: the unit, or that none was recorded; caller frees. */
+char *plot_unit_label(const char *unit);
 
 /* ---- script (plot.c) ---- */
 
@@ -154,41 +154,7 @@ void plot_add_quoted(struct sbuf *out, const char *s);
 /* A finite double with the fewest digits (up to 17) that read back to it. */
 void plot_add_double(struct sbuf *out, double v);
 
-/* ---- data (load.c) ---- */
-
-/* A variant or a run, as the command line named it. */
-struct plot_variant {
-	const char *name;		/* borrowed: what the user typed */
-	const struct selector *sel;	/* borrowed; NULL for a run: */
-	int64_t run_id;			/* run:ID (series only) */
-};
-
-struct plot_request {
-	enum plot_kind kind;
-	const struct plot_variant *var;	/* borrowed */
-	size_t nr_var;
-	enum dim dim;			/* --by (compare lines rows up along
-					 * it) */
-	const char *param;		/* the NAME of --by param:NAME */
-	const char *metric_glob;	/* NULL: every metric */
-	const char *testcase_glob;	/* NULL: any */
-	const char *machine;		/* NULL: any */
-	const char *x_param;		/* sweep --x NAME; NULL: the metric's
-					 * trailing number */
-	const char *good, *bad;		/* trend: mark the bisection from
-					 * good to bad; NULL: none */
-	double alpha;			/* its significance level */
-};
-
-/*
- * Fill *out (zeroed first) with what rq asks to draw.  Returns 0; -1
- * after error() when the request cannot be drawn (no data matches, too
- * many metrics or runs, no numeric parameter: the user's to change,
- * exit 2); -2 after error() on a database error (exit 4).  *out is
- * released on failure.
- */
-int plot_load(struct db *db, const struct plot_request *rq,
-	      struct plot *out);
+/* ---- a comparison's chart (plot-compare.c) ---- */
 
 /*
  * Fill *out (zeroed first) with the compare chart of the rows
