@@ -24,8 +24,8 @@ static int opt_format(const struct opt *o UNUSED, const char *arg,
 
 /* The MMTests versions of --mmtests-style (compare.h, cmp_opts.mm_style) */
 static const struct opt_word mm_style_words[] = {
-	{ "2020", 2020 },
-	{ "current", 2026 },
+	{ "2020", MMTESTS_STYLE_2020 },
+	{ "current", MMTESTS_STYLE_CURRENT },
 	{ NULL, 0 },
 };
 
