@@ -370,7 +370,7 @@ static int commit_held(struct tally *t, size_t next, size_t done)
  * A message of a mail file, as the driver finishes it (no result is
  * open then).  An mbox is one item of thousands of results: they are
  * committed when the batch is due, not held to the item's end, so that
- * memory stays bounded (the 1 GB mbox took 78 MiB holding them).
+ * memory stays bounded however many messages the file holds.
  */
 static void on_message(const struct import_result *r, void *data)
 {

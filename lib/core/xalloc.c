@@ -78,14 +78,13 @@ static size_t huge_round(size_t size)
 /*
  * The big arrays that xalloc_keep_freed() keeps: regressions makes one
  * comparison after another, each with the same few arrays of a few MB,
- * and faulted each in anew (26,000 page faults, the kernel zeroing and
- * unmapping a tenth of its time; on this VM fresh pages now and then
- * cost ten times as much).  free_big() keeps up to KEPT_MAX of them,
+ * and faulted each in anew (the kernel zeroing and unmapping pages for a
+ * tenth of its time).  free_big() keeps up to KEPT_MAX of them,
  * KEPT_BYTES in all; map_huge() takes back one of the size it needs
  * and zeroes it itself when its caller wants zeros.  A comparison's
  * rows' chunk (4 MiB), its range of samples (4) and their slab (2) are
- * 10 MiB: with room for 8, one of them was faulted anew each time (a
- * seventh of regressions' samples in the kernel zeroing pages).
+ * 10 MiB: the room must hold all three of one comparison, or one of
+ * them is faulted anew each time.
  */
 #define KEPT_MAX 8
 #define KEPT_BYTES ((size_t)16 << 20)

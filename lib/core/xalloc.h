@@ -19,9 +19,7 @@ void *xrealloc(void *ptr, size_t size);
 void xalloc_keep_freed(void);
 /*
  * Arrays of a megabyte or more, on transparent huge pages where the
- * kernel gives them (madvise): one page fault for 2 MiB instead of 512
- * (a 20,000-metric compare took 7,374 faults, 3,173 with its big
- * arrays here).
+ * kernel gives them (madvise): one page fault for 2 MiB instead of 512.
  * Smaller ones, and every one in a sanitizer's build (so that it still
  * sees their bounds), are malloc()'s.  The caller keeps the size: it is
  * passed back to xrealloc_big() and free_big().

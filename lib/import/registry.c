@@ -49,8 +49,8 @@ const struct importer *importer_detect(const char *path, const char *head,
 		/*
 		 * A text importer (text_new: it reads lines, tables in
 		 * files and mail) is not offered a JSON document: its
-		 * detect() would read the head line by line to say no
-		 * (7 % of a fio file's import)
+		 * detect() would read the head line by line to say no,
+		 * a cost every fio file would pay
 		 */
 		if (json && importer_table[i]->text_new)
 			continue;

@@ -1,15 +1,14 @@
-#ifndef REPORT_GMIME_H
-#define REPORT_GMIME_H
+#ifndef MAIL_GMIME_H
+#define MAIL_GMIME_H
 /*
  * GMime, loaded when a command first builds or reads a message
  * (gmime_load()), not linked: the library and GLib, GObject, GIO and
  * theirs are fifteen shared objects whose loading and constructors
- * cost every perfsift process 2-3 ms of its start (perfsift --version
- * took 4.4 ms, a program linked with them and doing nothing 4.3, one
- * without 1.7), for the two commands that use them.  The functions
+ * would more than double the start of every perfsift process
+ * (docs/performance.md), for the two commands that use them.  The functions
  * used are pointers of the prototypes' types in struct gmime_api; the
  * defines below turn the calls of the files that include this header
- * (report/message.c, cli/cmd-send.c), and those GMime's and GObject's
+ * (lib/mail/message.c, cli/cmd-send.c), and those GMime's and GObject's
  * macros expand to, into calls through them.
  */
 #include <gmime/gmime.h>
