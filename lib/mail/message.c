@@ -149,30 +149,21 @@ static char *bracketed(const char *id)
 		       *id == '<' ? "" : ">");
 }
 
-int message_build(const struct message_spec *m, struct sbuf *out,
-		  char **msgid)
+/* The message's headers (its Message-ID made here): 0 or -1. */
+static int set_headers(GMimeMessage *msg, const struct message_spec *m,
+		       char **msgid)
 {
-	GMimeMessage *msg;
-	GMimeTextPart *text;
-	GMimeStream *mem;
-	GMimeFormatOptions *fo;
-	GByteArray *bytes;
 	GDateTime *dt;
 	size_t i;
-	int ret = -1;
 
-	*msgid = NULL;
-	if (gmime_load())
-		return -1;
-	msg = g_mime_message_new(TRUE);
 	if (add_addresses(g_mime_message_get_from(msg), m->from, "From"))
-		goto out;
+		return -1;
 	for (i = 0; i < m->nto; i++)
 		if (add_addresses(g_mime_message_get_to(msg), m->to[i], "To"))
-			goto out;
+			return -1;
 	for (i = 0; i < m->ncc; i++)
 		if (add_addresses(g_mime_message_get_cc(msg), m->cc[i], "Cc"))
-			goto out;
+			return -1;
 	g_mime_message_set_subject(msg, m->subject, "utf-8");
 	dt = g_date_time_new_from_unix_utc(m->date);
 	g_mime_message_set_date(msg, dt);
@@ -194,46 +185,57 @@ int message_build(const struct message_spec *m, struct sbuf *out,
 	}
 	g_mime_object_set_header((GMimeObject *)msg, "User-Agent",
 				 "perfsift", NULL);
+	return 0;
+}
 
-	/*
-	 * The body's own UTF-8 bytes (g_mime_text_part_set_text() would
-	 * convert them to the smallest charset that holds them, such as
-	 * iso-8859-1); 7bit or 8bit when every line fits, else
-	 * quoted-printable
-	 */
-	text = g_mime_text_part_new_with_subtype("plain");
-	{
-		GMimeStream *s = g_mime_stream_mem_new_with_buffer(m->body,
-							strlen(m->body));
-		GMimeDataWrapper *w = g_mime_data_wrapper_new_with_stream(s,
+/*
+ * The body, and its attachments in a multipart/mixed after it.  The
+ * body's own UTF-8 bytes (g_mime_text_part_set_text() would convert
+ * them to the smallest charset that holds them, such as iso-8859-1);
+ * 7bit or 8bit when every line fits, else quoted-printable.
+ */
+static void set_body(GMimeMessage *msg, const struct message_spec *m)
+{
+	GMimeTextPart *text = g_mime_text_part_new_with_subtype("plain");
+	GMimeStream *s = g_mime_stream_mem_new_with_buffer(m->body,
+							   strlen(m->body));
+	GMimeDataWrapper *w = g_mime_data_wrapper_new_with_stream(s,
 					GMIME_CONTENT_ENCODING_DEFAULT);
+	GMimeMultipart *mp;
+	size_t i;
 
-		g_mime_part_set_content((GMimePart *)text, w);
-		g_object_unref(w);
-		g_object_unref(s);
-	}
+	g_mime_part_set_content((GMimePart *)text, w);
+	g_object_unref(w);
+	g_object_unref(s);
 	g_mime_text_part_set_charset(text, "UTF-8");
 	g_mime_part_set_content_encoding((GMimePart *)text,
 					 body_encoding(m->body));
-	if (m->natt) {
-		GMimeMultipart *mp = g_mime_multipart_new_with_subtype("mixed");
-
-		g_mime_multipart_add(mp, (GMimeObject *)text);
-		for (i = 0; i < m->natt; i++) {
-			GMimeObject *part = attachment_part(&m->att[i]);
-
-			g_mime_multipart_add(mp, part);
-			g_object_unref(part);
-		}
-		g_mime_message_set_mime_part(msg, (GMimeObject *)mp);
-		g_object_unref(mp);
-	} else {
+	if (!m->natt) {
 		g_mime_message_set_mime_part(msg, (GMimeObject *)text);
+		g_object_unref(text);
+		return;
 	}
-	g_object_unref(text);
+	mp = g_mime_multipart_new_with_subtype("mixed");
+	g_mime_multipart_add(mp, (GMimeObject *)text);
+	for (i = 0; i < m->natt; i++) {
+		GMimeObject *part = attachment_part(&m->att[i]);
 
-	mem = g_mime_stream_mem_new();
-	fo = g_mime_format_options_new();
+		g_mime_multipart_add(mp, part);
+		g_object_unref(part);
+	}
+	g_mime_message_set_mime_part(msg, (GMimeObject *)mp);
+	g_object_unref(mp);
+	g_object_unref(text);
+}
+
+/* The message as its bytes, lines ending in LF: 0 or -1 after error(). */
+static int serialise(GMimeMessage *msg, struct sbuf *out)
+{
+	GMimeStream *mem = g_mime_stream_mem_new();
+	GMimeFormatOptions *fo = g_mime_format_options_new();
+	GByteArray *bytes;
+	int ret = -1;
+
 	g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_UNIX);
 	if (g_mime_object_write_to_stream((GMimeObject *)msg, fo, mem) < 0) {
 		error("the message could not be serialised");
@@ -244,7 +246,23 @@ int message_build(const struct message_spec *m, struct sbuf *out,
 	}
 	g_mime_format_options_free(fo);
 	g_object_unref(mem);
-out:
+	return ret;
+}
+
+int message_build(const struct message_spec *m, struct sbuf *out,
+		  char **msgid)
+{
+	GMimeMessage *msg;
+	int ret = -1;
+
+	*msgid = NULL;
+	if (gmime_load())
+		return -1;
+	msg = g_mime_message_new(TRUE);
+	if (!set_headers(msg, m, msgid)) {
+		set_body(msg, m);
+		ret = serialise(msg, out);
+	}
 	g_object_unref(msg);
 	if (ret) {
 		free(*msgid);

@@ -633,20 +633,9 @@ static char *url_with_user(const char *url, const char *user)
 	return sbuf_detach(&sb, NULL);
 }
 
-int smtp_send(const struct mail_settings *s, const char *from,
-	      const char *const *rcpt, size_t nrcpt, const char *msg,
-	      size_t len)
+/* The settings that can be refused before any connection: 0 or -1. */
+static int settings_check(const struct mail_settings *s, size_t nrcpt)
 {
-	struct conversation conv = { STAGE_CONNECT, 0, "", SBUF_INIT };
-	struct upload up = { msg, len, 0, 0 };
-	char errbuf[CURL_ERROR_SIZE] = "";
-	struct curl_slist *list = NULL;
-	char *mail_from = NULL, *url = NULL;
-	CURL *h = NULL;
-	CURLcode rc;
-	size_t i;
-	int r = -1;
-
 	if (!s->smtp_url)
 		return error("no SMTP server: give --smtp URL, "
 			     "PERFSIFT_SMTP_URL or smtp-url in the config "
@@ -658,35 +647,47 @@ int smtp_send(const struct mail_settings *s, const char *from,
 			     "smtp-user or PERFSIFT_SMTP_USER");
 	if (!nrcpt)
 		return error("no recipient");
-	mail_from = envelope_addr(from, "sender");
-	if (!mail_from || curl_ready())
-		goto out;
+	return 0;
+}
+
+/* The envelope's recipients as libcurl's list; NULL after error(). */
+static struct curl_slist *rcpt_list(const char *const *rcpt, size_t nrcpt)
+{
+	struct curl_slist *list = NULL, *l;
+	size_t i;
+
 	for (i = 0; i < nrcpt; i++) {
 		char *a = envelope_addr(rcpt[i], "recipient");
-		struct curl_slist *l;
 
 		if (!a)
-			goto out;
+			goto fail;
 		l = lc.slist_append(list, a);
 		free(a);
 		if (!l) {
 			error("out of memory");
-			goto out;
+			goto fail;
 		}
 		list = l;
 	}
-	h = lc.easy_init();
-	if (!h) {
-		error("libcurl: cannot make a handle");
-		goto out;
-	}
-	/*
-	 * libcurl reads netrc only without CURLOPT_USERNAME; a user in the
-	 * URL instead picks that login's entry of the host.
-	 */
+	return list;
+fail:
+	if (list)
+		lc.slist_free_all(list);
+	return NULL;
+}
+
+/*
+ * The server, its TLS and the login: the user and password given, or
+ * netrc's entry.  libcurl reads netrc only without CURLOPT_USERNAME; a
+ * user in the URL instead picks that login's entry of the host (*url
+ * then owns that URL).
+ */
+static void set_server(CURL *h, const struct mail_settings *s, char **url,
+		       char *errbuf)
+{
 	if (s->smtp_user && !s->smtp_password)
-		url = url_with_user(s->smtp_url, s->smtp_user);
-	lc.easy_setopt(h, CURLOPT_URL, url ? url : s->smtp_url);
+		*url = url_with_user(s->smtp_url, s->smtp_user);
+	lc.easy_setopt(h, CURLOPT_URL, *url ? *url : s->smtp_url);
 	lc.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	lc.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
 	lc.easy_setopt(h, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
@@ -706,6 +707,35 @@ int smtp_send(const struct mail_settings *s, const char *from,
 		if (env("NETRC"))
 			lc.easy_setopt(h, CURLOPT_NETRC_FILE, env("NETRC"));
 	}
+}
+
+int smtp_send(const struct mail_settings *s, const char *from,
+	      const char *const *rcpt, size_t nrcpt, const char *msg,
+	      size_t len)
+{
+	struct conversation conv = { STAGE_CONNECT, 0, "", SBUF_INIT };
+	struct upload up = { msg, len, 0, 0 };
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct curl_slist *list = NULL;
+	char *mail_from = NULL, *url = NULL;
+	CURL *h = NULL;
+	CURLcode rc;
+	int r = -1;
+
+	if (settings_check(s, nrcpt))
+		return -1;
+	mail_from = envelope_addr(from, "sender");
+	if (!mail_from || curl_ready())
+		goto out;
+	list = rcpt_list(rcpt, nrcpt);
+	if (!list)
+		goto out;
+	h = lc.easy_init();
+	if (!h) {
+		error("libcurl: cannot make a handle");
+		goto out;
+	}
+	set_server(h, s, &url, errbuf);
 	lc.easy_setopt(h, CURLOPT_MAIL_FROM, mail_from);
 	lc.easy_setopt(h, CURLOPT_MAIL_RCPT, list);
 	lc.easy_setopt(h, CURLOPT_UPLOAD, 1L);
