@@ -23,7 +23,7 @@ PKGS     := sqlite3 jansson libcurl zlib yaml-0.1 gmime-3.0 libpq
 CPPFLAGS += -Ilib -D_GNU_SOURCE -MMD -MP $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 # libraries no object needs are not linked: libcurl is only compiled
-# against, lib/core/smtp.c loads it when it sends (see there why)
+# against, lib/mail/smtp.c loads it when it sends (see there why)
 LDFLAGS  += -Wl,--as-needed
 ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -1,7 +1,7 @@
 /*
  * perfsift report: the comparison of BASE and NEW... as the post to the
- * list (report/report.c), as an RFC 5322 message (report/message.c),
- * written to an .eml or an mbox, sent over SMTP (lib/core/smtp.c), or
+ * list (report/report.c), as an RFC 5322 message (lib/mail/message.c),
+ * written to an .eml or an mbox, sent over SMTP (lib/mail/smtp.c), or
  * as a static HTML page (plots/html.c).
  */
 #include "core/compat.h"

@@ -2,7 +2,7 @@
  * perfsift send: deliver messages written to disk before (the report
  * command writes its .eml first, so a failed delivery is retried with
  * this).  The envelope comes from the flags, else the message's own
- * From/To/Cc (read with GMime), else the mail settings; lib/core/smtp.c
+ * From/To/Cc (read with GMime), else the mail settings; lib/mail/smtp.c
  * does the SMTP.
  */
 #include "core/compat.h"

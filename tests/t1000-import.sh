@@ -2,7 +2,7 @@
 # perfsift import: files, directories, stdin, gzip; the per-file summary
 # lines and the total; all-or-nothing per file; re-import is a no-op;
 # --dry-run; metadata flags and the default label; the error messages
-# and exit codes; and the generic CSV format (importers/csv.c).
+# and exit codes; and the generic CSV format (importers/csv/csv.c).
 . "$(dirname "$0")/lib.sh"
 
 # jget PATH...: read JSON on stdin, print the value at each PATH (dot
@@ -297,7 +297,7 @@ test_expect_success 'an unreadable file: error, exit 3, the other files still im
 	test "$(db_counts)" = "2 2 0 2 0 2 0"
 '
 
-# BUG (fixed in 6c05e62): importers/import.c walk() and import_expand()
+# BUG (fixed in 6c05e62): lib/import/import.c walk() and import_expand()
 # count one failure per top-level PATH, however many entries under a
 # directory failed: here three files fail and the total says "2 failed".
 # Fix: pass nr_bad down into walk() and add one per entry that cannot be
@@ -562,7 +562,7 @@ test_expect_success 'usage errors after --param exit 2 (also under ASan)' '
 	! grep -q Sanitizer err
 '
 
-# ---- the CSV format (importers/csv.c) ----
+# ---- the CSV format (importers/csv/csv.c) ----
 
 test_expect_success 'CSV: without an iteration column a metric seen again starts the next run' '
 	PERFSIFT_DB=$TRASH/csv-iter.db &&
@@ -756,7 +756,7 @@ test_expect_success 'CSV: a UTF-8 byte order mark before the header is skipped' 
 	test "$(sqlite3 "$PERFSIFT_DB" "SELECT name FROM metrics")" = bom.metric
 '
 
-# BUG (fixed in 6c05e62): importers/csv.c csv_detect() tokenises only
+# BUG (fixed in 6c05e62): importers/csv/csv.c csv_detect() tokenises only
 # the very first line, while csv_parse() skips a UTF-8 byte order mark
 # and leading blank and '#' lines before the header.  So a valid CSV
 # with a BOM or a comment on top is "unknown format" unless its name
@@ -864,7 +864,7 @@ test_expect_success 'CSV: more than 256 fields is an error' '
 	test_cmp expect err
 '
 
-# BUG (fixed in d442927): importers/csv.c parse_header() returns its
+# BUG (fixed in d442927): importers/csv/csv.c parse_header() returns its
 # errors ("column 'x' given twice", "column N has an empty name") after
 # xstrdup()ing names into s->colname[] but before s->nr_cols is set, so
 # csv_parse() frees none of them: LeakSanitizer fails the process under
@@ -881,7 +881,7 @@ test_expect_success 'CSV: a duplicated or empty header name is an error (also un
 	! grep -q Sanitizer err
 '
 
-# BUG (fixed in 6c05e62): importers/csv.c parse_time() casts any finite
+# BUG (fixed in 6c05e62): importers/csv/csv.c parse_time() casts any finite
 # number to int64_t ((int64_t)1e300 is undefined; on x86-64 it gives
 # INT64_MIN) and the db layer then stores no start time, so a nonsense
 # time is accepted silently.  The "n" column has the same cast

@@ -253,7 +253,7 @@ test_expect_success 'binary garbage detected or forced as any format: exit 3' '
 
 # BUG (fixed in 6c05e62): lib/input.c input_getline() hands lines with
 # NUL bytes to importers that treat them as C strings, so
-# importers/csv.c silently drops whatever follows a NUL: "x,1<NUL>,junk"
+# importers/csv/csv.c silently drops whatever follows a NUL: "x,1<NUL>,junk"
 # imports x=1 with no error.  Fix: in csv_parse() (or once in
 # input_getline() for text formats) refuse a line where memchr(sb.buf,
 # 0, sb.len) finds a NUL: "path:line: NUL byte in line (binary data?)".
@@ -320,7 +320,7 @@ test_expect_success 'directories nested too deep: an error, the rest imports' '
 	grep -qx "deep/shallow.csv: csv, 1 run, 1 sample" out
 '
 
-# BUG (fixed in 6c05e62): importers/import.c walk() stat()s each entry
+# BUG (fixed in 6c05e62): lib/import/import.c walk() stat()s each entry
 # and so follows symlinks to directories with no memory of where it has
 # been: one link back to "." imports the same files again at every level
 # down to the depth limit (41 "already imported" lines and a failure);

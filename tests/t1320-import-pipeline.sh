@@ -1,5 +1,5 @@
 #!/bin/sh
-# The import pipeline (importers/pipe.c): fio's files (JSON, normal and
+# The import pipeline (lib/import/pipe.c): fio's files (JSON, normal and
 # terse reports: the importers flagged IMP_RECORDED) are parsed ahead on
 # a thread of their own and their calls replayed into each file's
 # transaction.  Whatever the inputs (good, bad, duplicated,

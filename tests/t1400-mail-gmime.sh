@@ -1,5 +1,5 @@
 #!/bin/sh
-# The mail decoder (lib/core/mail.c, through `perfsift debug mail`)
+# The mail decoder (lib/mail/mail.c, through `perfsift debug mail`)
 # against GMime (tests/mail-ref/gmime-dump, built by make check): on
 # every mail fixture and every email sample, the same messages, the same
 # decoded headers, the same text lines.  Messages the decoder finds

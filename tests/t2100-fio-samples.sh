@@ -172,7 +172,7 @@ cat >check-lkp.py <<'PY'
 # fio.<key>, except the keys we deliberately do not emit.
 import sys
 
-# lkp emits these, we do not (see importers/fio.c):
+# lkp emits these, we do not (see importers/fio/fio.c):
 #  - slat of a psync/mmap job is not measured (N = 0, mean 0): no slat
 #    metrics at all; lkp also names the slat mean _us although it is ns
 #    (we would name it read_slat_mean_ns);

@@ -5,7 +5,7 @@
 # expected numbers are read from the files themselves with awk, line by
 # line, independently of the C parser; lkp's own zoneinfo parse
 # (local-zoneinfo-parsed.txt) must be reproduced key for key, except for
-# the keys where lkp is wrong (listed below, see importers/procfs.c).
+# the keys where lkp is wrong (listed below, see importers/procfs/procfs.c).
 . "$(dirname "$0")/lib.sh"
 need_samples
 

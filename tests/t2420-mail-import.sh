@@ -1,6 +1,6 @@
 #!/bin/sh
 # Tables in mail (issue 9): an mbox is read message by message through
-# the mail decoder (lib/core/mail.c), each message that holds a table is
+# the mail decoder (lib/mail/mail.c), each message that holds a table is
 # its own import with its headers kept (Message-ID, Subject, From, Date,
 # In-Reply-To, References), a broken message is named with its line and
 # the others are kept, a message without a table is skipped; then

@@ -413,7 +413,7 @@ test_expect_success 'perfsift help send' '
 '
 
 smtpd_stop
-# GMime is loaded when a message is first read (report/gmime.h): a
+# GMime is loaded when a message is first read (lib/mail/gmime.h): a
 # library of its name without its functions stands for one that is
 # missing or broken, ahead of the real one on the loader's path.
 test_expect_success 'GMime that cannot be loaded: a clear error, exit 4, nothing sent' '

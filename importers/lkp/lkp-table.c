@@ -1794,7 +1794,7 @@ static int lkp_table_text_end(void *p, int finish)
 /*
  * Scores 80 for a table header, 70 for a robot report's headline (in
  * plain text, the quote prefix aside); the parser reads every text
- * anyway when no importer scores (import.c), so rows without either
+ * anyway when no importer scores (lib/import/text.c), so rows without either
  * still import.
  */
 static int lkp_table_detect(const char *path, const char *head, size_t len)

@@ -40,7 +40,7 @@ enum importer_flags {
 				 * thread, recorded (store/emitlog.h) */
 	IMP_TEXT = 1 << 8,	/* parse() is its text parser over the file:
 				 * the driver reads such a file as a text,
-				 * with every text parser (import.c) */
+				 * with every text parser (text.c) */
 };
 
 /* A member of a directory result. */

@@ -2,7 +2,7 @@
 #define EMITLOG_H
 /*
  * An import recorded instead of written: a parser on a thread of its own
- * (the import pipeline, importers/pipe.c) gets an import_ctx whose log
+ * (the import pipeline, lib/import/pipe.c) gets an import_ctx whose log
  * is set, and its db_emit_sample(), db_emit_series(), db_emit_run(),
  * db_emit_histogram() and db_warn() calls, and its error() and warning()
  * messages, are appended to the log in order instead of touching the

@@ -1,7 +1,7 @@
 /*
  * gmime-dump: the reference of the mail decoder's differential test
  * (tests/t1400-mail-gmime.sh).  It prints, with GMime, what `perfsift
- * debug mail FILE` prints with lib/core/mail.c: for each message of an
+ * debug mail FILE` prints with lib/mail/mail.c: for each message of an
  * mbox (--mbox) or a single message (--eml), its headers and the lines
  * of its text/plain parts that are not attachments, transfer-decoded
  * and in UTF-8.  Built only for the tests (make check), linked with

@@ -1,5 +1,5 @@
 /*
- * t-fio-json.c - unit test of importers/fio-json.c, against jansson: a
+ * t-fio-json.c - unit test of importers/fio/fio-json.c, against jansson: a
  * text fj_parse() takes must be one jansson takes, with the same tree
  * (types, keys in order, strings, numbers bit for bit).  Hand-made
  * cases, numbers of every shape, and seeded random mutations of a fio

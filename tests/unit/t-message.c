@@ -1,5 +1,5 @@
 /*
- * t-message.c - unit test of report/message.c: the RFC 5322 message
+ * t-message.c - unit test of lib/mail/message.c: the RFC 5322 message
  * GMime builds for a report (encoded headers, the body's transfer
  * encoding, threading headers, attachments, the Message-ID), the .eml
  * written atomically, and the mbox appended in mboxrd form.

@@ -1,5 +1,5 @@
 /*
- * t-smtp.c - unit tests of the mail settings (lib/core/smtp.c): the
+ * t-smtp.c - unit tests of the mail settings (lib/mail/smtp.c): the
  * config file's keys, comments and errors (path:line), the address list
  * split, the environment over the file, and the SMTP URL check.  The
  * sending itself is tested against a real server by tests/t6000-send.sh.
