@@ -44,7 +44,17 @@ LIB_SRC := $(wildcard lib/*/*.c) $(wildcard importers/*.c) \
 	   $(wildcard report/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 SCHEMA  := $(sort $(wildcard schema/*.sql))
-SCHEMA_PG := $(sort $(wildcard schema/pg/[0-9]*.sql))
+# The server's steps, made from the migrations (schema/README.md): the
+# whole schema at version PG_BASE, then one step for each later migration,
+# under its name.
+PG_BASE := 6
+PG_LATER := $(wordlist 2,$(words $(SCHEMA)),\
+	    $(wordlist $(PG_BASE),$(words $(SCHEMA)),$(SCHEMA)))
+SCHEMA_PG := schema/pg/$(shell printf %04d $(PG_BASE))-schema.sql \
+	     $(PG_LATER:schema/%=schema/pg/%)
+PG_INPUTS := schema/pg/server.sql schema/pg/columns
+PG_SCHEMA_SRC := scripts/pg-schema.c lib/core/sbuf.c lib/core/err.c \
+		 lib/core/xalloc.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/schema.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/t-*.c)
@@ -66,6 +76,23 @@ $(B)/libperfsift.a: $(LIB_OBJ)
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# The server's steps are written beside their sources, where the server
+# tests and psql read them (git ignores them).  The generator is built
+# without the sanitizers, and is an order-only prerequisite: each build
+# flavour (build/, build-asan/) has its own copy, which does not make
+# the steps again.
+$(SCHEMA_PG): schema/pg/%.sql: $(SCHEMA) $(PG_INPUTS) $(PG_SCHEMA_SRC) \
+		$(wildcard lib/core/*.h) | $(B)/pg-schema
+	$(QUIET_GEN)$(B)/pg-schema $(PG_BASE) $(firstword $(subst -, ,$*)) \
+		$(PG_INPUTS) $(SCHEMA) >$@
+
+$(B)/pg-schema: $(PG_SCHEMA_SRC) $(wildcard lib/core/*.h)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CC) -O2 -g -std=gnu11 $(WARNINGS) \
+		$(if $(filter 1,$(WERROR)),-Werror) -Ilib -D_GNU_SOURCE \
+		-o $@ $(PG_SCHEMA_SRC) \
+		$(shell pkg-config --cflags --libs sqlite3) -pthread
 
 # The schema migrations, embedded as C strings, in file-name order.
 $(B)/schema.c: $(SCHEMA) $(SCHEMA_PG) scripts/embed-schema.sh
@@ -161,7 +188,7 @@ $(B)/bench-store: tests/bench-store.c $(B)/libperfsift.a
 	$(QUIET_LD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 clean:
-	rm -rf build build-asan perfsift
+	rm -rf build build-asan perfsift $(SCHEMA_PG)
 
 .PHONY: all check asan demo bench stress sim cp-synth clean update-golden deps-build deps-check deps-demo
 .DELETE_ON_ERROR:

@@ -538,7 +538,7 @@ fail:
 	return -1;
 }
 
-/* ---- a PostgreSQL server (schema/pg/README.md) ---- */
+/* ---- a PostgreSQL server (schema/README.md) ---- */
 
 /*
  * One integer from a query that returns at most one row: *v, or *v = -1

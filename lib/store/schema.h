@@ -3,7 +3,8 @@
 /*
  * The schema, embedded from schema/ by scripts/embed-schema.sh: SQLite's
  * migrations (step i brings a file to version i + 1) and PostgreSQL's
- * steps (a baseline, then one per later version; schema/pg/README.md).
+ * steps made from them (a base, then one per later version;
+ * schema/README.md).
  */
 #include <stddef.h>
 
