@@ -212,7 +212,6 @@ static void block_start(struct sbuf *out, size_t panel, const char *what)
 
 static int txt_heading(struct sbuf *out, const struct plot *p, size_t i);
 
-/* The most lines a text chart's heading takes. */
 /*
  * The most lines a text chart's heading and legend take: the legend
  * goes below the chart, an entry a line, and the chart grows by them.
@@ -478,26 +477,40 @@ static void y_format(struct sbuf *out, double lo, double hi)
 		sbuf_addstr(out, "set format y \"%g\"\n");
 }
 
-static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
-			  const struct plot_opts *o)
-{
-	const struct plot_panel *pn = &p->panels[i];
-	double lo, hi, span;
-	size_t v;
-	int any_err = 0, any_runs = 0, lab = 0;
+/*
+ * A compare panel's ranges: x from BAR_XROOM left of the first bar's
+ * centre to as far right of the last; y from 0 (or below the lowest
+ * value by Y_ROOM of the span) to LABEL_ROOM of the span above the
+ * highest, where the change labels go.
+ */
+#define BAR_XROOM 0.6
+#define LABEL_ROOM 0.18
+/* Room below and above the values drawn, as a share of their span. */
+#define Y_ROOM 0.05
 
-	panel_title(out, p, i, o);
-	bars_range(p, pn, &lo, &hi);
-	span = hi - lo;
-	y_format(out, lo, hi);
-	/* room above the bars for the change labels */
-	sbuf_addstr(out, "set xrange [-0.6:");
-	plot_add_double(out, (double)p->nr_variants - 0.4);
-	sbuf_addstr(out, "]\nset yrange [");
-	plot_add_double(out, lo < 0 ? lo - 0.05 * span : 0);
+static void compare_ranges(struct sbuf *out, const struct plot *p,
+			   double lo, double hi)
+{
+	double span = hi - lo;
+
+	sbuf_addstr(out, "set xrange [");
+	plot_add_double(out, -BAR_XROOM);
 	sbuf_addch(out, ':');
-	plot_add_double(out, hi + 0.18 * span);
-	sbuf_addstr(out, "]\nset xtics nomirror scale 0 (");
+	plot_add_double(out, (double)p->nr_variants - (1 - BAR_XROOM));
+	sbuf_addstr(out, "]\nset yrange [");
+	plot_add_double(out, lo < 0 ? lo - Y_ROOM * span : 0);
+	sbuf_addch(out, ':');
+	plot_add_double(out, hi + LABEL_ROOM * span);
+	sbuf_addstr(out, "]\n");
+}
+
+/* A compare panel's x tics: the variants, each with its n. */
+static void compare_xtics(struct sbuf *out, const struct plot *p,
+			  const struct plot_panel *pn)
+{
+	size_t v;
+
+	sbuf_addstr(out, "set xtics nomirror scale 0 (");
 	for (v = 0; v < p->nr_variants; v++) {
 		const struct plot_bar *b = &pn->bars[v];
 
@@ -507,7 +520,18 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 			sbuf_addf(out, " (n=%ld)", b->n);
 		sbuf_addf(out, "\" %zu", v);
 	}
-	sbuf_addstr(out, ")\nunset label\n");
+	sbuf_addstr(out, ")\n");
+}
+
+/* Each variant's change against the base, above its bar. */
+static void change_labels(struct sbuf *out, const struct plot *p,
+			  const struct plot_panel *pn,
+			  const struct plot_opts *o)
+{
+	size_t v;
+	int lab = 0;
+
+	sbuf_addstr(out, "unset label\n");
 	for (v = 1; v < p->nr_variants; v++) {
 		const struct plot_bar *b = &pn->bars[v];
 		char text[64];
@@ -524,6 +548,22 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 			  b->mark == MARK_IMPROVEMENT ? IMPROVEMENT_COLOR :
 			  "black");
 	}
+}
+
+static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
+			  const struct plot_opts *o)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	double lo, hi;
+	size_t v;
+	int any_err = 0, any_runs = 0;
+
+	panel_title(out, p, i, o);
+	bars_range(p, pn, &lo, &hi);
+	y_format(out, lo, hi);
+	compare_ranges(out, p, lo, hi);
+	compare_xtics(out, p, pn);
+	change_labels(out, p, pn, o);
 	for (v = 0; v < p->nr_variants; v++) {
 		any_err |= isfinite(pn->bars[v].mean) &&
 			   isfinite(pn->bars[v].err);
@@ -552,6 +592,11 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 	sbuf_addch(out, '\n');
 }
 
+/* Tics each labelled when there are at most this many; else gnuplot's. */
+#define MAX_TIC_LABELS 20
+/* A trend's shas stand upright up to this many, else slanted. */
+#define MAX_FLAT_SHAS 8
+
 static void sweep_axis(struct sbuf *out, const struct plot *p)
 {
 	size_t t;
@@ -577,9 +622,10 @@ static void sweep_axis(struct sbuf *out, const struct plot *p)
 		}
 		sbuf_addstr(out, "]\n");
 	}
-	if (p->nr_tics && p->nr_tics <= 20) {
+	if (p->nr_tics && p->nr_tics <= MAX_TIC_LABELS) {
 		/* commits' shas side by side would run into each other */
-		sbuf_addstr(out, p->kind == PLOT_TREND && p->nr_tics > 8 ?
+		sbuf_addstr(out, p->kind == PLOT_TREND &&
+			    p->nr_tics > MAX_FLAT_SHAS ?
 			    "set xtics nomirror rotate by -45 (" :
 			    "set xtics nomirror (");
 		for (t = 0; t < p->nr_tics; t++) {
@@ -623,24 +669,16 @@ static void bisect_marks(struct sbuf *out, int bisect,
 			  "ps 2.2", m[i].rgb, m[i].pt);
 }
 
-static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
-			const struct plot_opts *o)
+/*
+ * The y range of a lines panel: every point with its error bar, and
+ * Y_ROOM of the span above and below, so that no point sits on the
+ * frame, but not below 0 for values that cannot be negative.
+ */
+static void lines_yrange(struct sbuf *out, const struct plot_panel *pn)
 {
-	const struct plot_panel *pn = &p->panels[i];
-	double lo, hi, pad;
+	double lo = INFINITY, hi = -INFINITY, pad;
 	size_t l, k;
 
-	panel_title(out, p, i, o);
-	sbuf_addstr(out, "set xlabel ");
-	add_string(out, p->xlabel ? p->xlabel : "");
-	sbuf_addch(out, '\n');
-	if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
-		sweep_axis(out, p);
-	else
-		sbuf_addstr(out, "set xrange [0:*]\nset autoscale xfixmax\n"
-			    "set xtics nomirror autofreq\n");
-	lo = INFINITY;
-	hi = -INFINITY;
 	for (l = 0; l < pn->nr_lines; l++)
 		for (k = 0; k < pn->lines[l].nr; k++) {
 			const struct plot_point *pt = &pn->lines[l].pt[k];
@@ -654,46 +692,66 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 		hi = 1;
 	}
 	y_format(out, lo, hi);
-	/*
-	 * 5% of room above and below, so that no point sits on the frame,
-	 * but not below 0 for values that cannot be negative
-	 */
-	pad = hi > lo ? (hi - lo) * 0.05 : fmax(fabs(hi) * 0.05, 1);
+	pad = hi > lo ? (hi - lo) * Y_ROOM : fmax(fabs(hi) * Y_ROOM, 1);
 	sbuf_addstr(out, "set yrange [");
 	plot_add_double(out, lo >= 0 && lo - pad < 0 ? 0 : lo - pad);
 	sbuf_addch(out, ':');
 	plot_add_double(out, hi + pad);
-	sbuf_addstr(out, "]\nunset label\nplot ");
-	for (l = 0; l < pn->nr_lines; l++) {
-		const struct plot_line *ln = &pn->lines[l];
-		char what[32], color[32];
+	sbuf_addstr(out, "]\n");
+}
 
-		/* variant < 0: a reference line, in grey */
-		if (ln->variant < 0)
-			snprintf(color, sizeof(color), "lc rgb \"%s\"",
-				 REFERENCE_COLOR);
-		else
-			snprintf(color, sizeof(color), "lt %d",
-				 ln->variant % PLOT_MAX_VARIANTS + 1);
-		snprintf(what, sizeof(what), "L%zu", l + 1);
+/* How line l of panel i is drawn: its data block, style and title. */
+static void line_plot(struct sbuf *out, const struct plot *p, size_t i,
+		      size_t l, const struct plot_opts *o)
+{
+	const struct plot_line *ln = &p->panels[i].lines[l];
+	char what[32], color[32];
+
+	/* variant < 0: a reference line, in grey */
+	if (ln->variant < 0)
+		snprintf(color, sizeof(color), "lc rgb \"%s\"",
+			 REFERENCE_COLOR);
+	else
+		snprintf(color, sizeof(color), "lt %d",
+			 ln->variant % PLOT_MAX_VARIANTS + 1);
+	snprintf(what, sizeof(what), "L%zu", l + 1);
+	block_name(out, i, what);
+	if (ln->bisect)
+		bisect_marks(out, ln->bisect, o->format);
+	else if (ln->dash)
+		sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5", color,
+			  ln->dash);
+	else if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
+		sbuf_addf(out, " using 1:2:3 with yerrorlines %s", color);
+	else
+		sbuf_addf(out, " using 1:2 with linespoints %s ps 0.9", color);
+	if (ln->point_type)
+		sbuf_addf(out, " pt %d", ln->point_type);
+	sbuf_addstr(out, " title ");
+	add_string(out, ln->name);
+}
+
+static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
+			const struct plot_opts *o)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	size_t l;
+
+	panel_title(out, p, i, o);
+	sbuf_addstr(out, "set xlabel ");
+	add_string(out, p->xlabel ? p->xlabel : "");
+	sbuf_addch(out, '\n');
+	if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
+		sweep_axis(out, p);
+	else
+		sbuf_addstr(out, "set xrange [0:*]\nset autoscale xfixmax\n"
+			    "set xtics nomirror autofreq\n");
+	lines_yrange(out, pn);
+	sbuf_addstr(out, "unset label\nplot ");
+	for (l = 0; l < pn->nr_lines; l++) {
 		if (l)
 			sbuf_addstr(out, ", \\\n     ");
-		block_name(out, i, what);
-		if (ln->bisect)
-			bisect_marks(out, ln->bisect, o->format);
-		else if (ln->dash)
-			sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5",
-				  color, ln->dash);
-		else if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
-			sbuf_addf(out, " using 1:2:3 with yerrorlines %s",
-				  color);
-		else
-			sbuf_addf(out, " using 1:2 with linespoints %s ps 0.9",
-				  color);
-		if (ln->point_type)
-			sbuf_addf(out, " pt %d", ln->point_type);
-		sbuf_addstr(out, " title ");
-		add_string(out, ln->name);
+		line_plot(out, p, i, l, o);
 	}
 	sbuf_addch(out, '\n');
 }
