@@ -301,6 +301,17 @@ static const char *tag_end(const char *p, const char *end)
 	return NULL;
 }
 
+/* The end of the comment that starts at lt, or NULL if none starts there. */
+static const char *comment_end(const char *lt, const char *end)
+{
+	const char *c;
+
+	if (strncmp(lt, "<!--", 4))
+		return NULL;
+	c = memmem(lt, (size_t)(end - lt), "-->", 3);
+	return c ? c + 3 : end;
+}
+
 /* The length of the element name at n, in the tag that ends at gt. */
 static size_t tag_name_len(const char *n, const char *gt)
 {
@@ -337,10 +348,9 @@ static int add_svg(struct sbuf *out, const char *svg, size_t len,
 			add_text(out, p, (size_t)(lt - p));
 		if (lt == end)
 			break;
-		if (!strncmp(lt, "<!--", 4)) {
-			const char *c = memmem(lt, (size_t)(end - lt), "-->", 3);
-
-			p = c ? c + 3 : end;
+		gt = comment_end(lt, end);
+		if (gt) {
+			p = gt;
 			continue;
 		}
 		gt = tag_end(lt, end);

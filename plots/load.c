@@ -1527,6 +1527,26 @@ out:
 	return ret;
 }
 
+/* The heading of a trend of nr_cp change points, and of its bisection. */
+static void trend_titles(struct plot *p, const struct plot_request *rq,
+			 size_t nr_cp, const struct cp_options *cpo,
+			 const struct commit_row *good,
+			 const struct commit_row *bad)
+{
+	p->title = xstrfmt("trend of %s", glob_text(rq));
+	p->subtitle = xstrfmt("%zu change point%s (E-divisive, t-test p < "
+			      "%g); bars: sd (n-1)", nr_cp,
+			      nr_cp == 1 ? "" : "s", cpo->max_pvalue);
+	if (rq->good) {
+		char *t = xstrfmt("%s; bisect %.*s..%.*s, t-tests at %g",
+				  p->subtitle, SHA_DIGITS, good->sha,
+				  SHA_DIGITS, bad->sha, rq->alpha);
+
+		free(p->subtitle);
+		p->subtitle = t;
+	}
+}
+
 /* One panel per series (metric, testcase, params, machine), in order. */
 static int load_trend(struct db *db, const struct plot_request *rq,
 		      struct plot *p)
@@ -1571,18 +1591,7 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 				 &nr_cp))
 			goto out;
 	}
-	p->title = xstrfmt("trend of %s", glob_text(rq));
-	p->subtitle = xstrfmt("%zu change point%s (E-divisive, t-test p < "
-			      "%g); bars: sd (n-1)", nr_cp,
-			      nr_cp == 1 ? "" : "s", cpo.max_pvalue);
-	if (rq->good) {
-		char *t = xstrfmt("%s; bisect %.*s..%.*s, t-tests at %g",
-				  p->subtitle, SHA_DIGITS, good.sha,
-				  SHA_DIGITS, bad.sha, rq->alpha);
-
-		free(p->subtitle);
-		p->subtitle = t;
-	}
+	trend_titles(p, rq, nr_cp, &cpo, &good, &bad);
 	ret = 0;
 out:
 	commit_row_release(&good);

@@ -925,6 +925,24 @@ static int variant_row(struct import_ctx *ctx, const char *const *col,
 }
 
 /*
+ * The variant's key, its columns col and its params' text canon, into
+ * key; with merging, what two variants must not share into row: the
+ * row a comparison puts it in (selecting), or the variant itself.
+ */
+static void variant_key(struct sbuf *key, struct sbuf *row,
+			const char *const *col, const char *canon, int merging,
+			int selecting)
+{
+	add_fields(key, '\0', col, VC_NR);
+	sbuf_addstr(key, canon);
+	if (!merging)
+		return;
+	add_fields(row, '|', selecting ? col + VC_MACHINE : col,
+		   selecting ? VC_NR - VC_MACHINE : VC_NR);
+	sbuf_addstr(row, canon);
+}
+
+/*
  * Find or make the variant of these columns (overrides applied, default
  * label: the kernel, else the commit's first LABEL_COMMIT_DIGITS digits),
  * and check that overrides merge nothing.  Sets *id; 0 or -1 after
@@ -959,21 +977,11 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 		goto out;
 	kv = params_merge(params, nr_params, o->params, o->nr_params, &nr_kv);
 	canonical_into(&canon, kv, nr_kv);
-	add_fields(&key, '\0', col, VC_NR);
-	sbuf_addstr(&key, canon.buf);
-	/*
-	 * the row a comparison puts it in (selecting), or the variant
-	 * itself: what two variants must not share
-	 */
-	if (merging) {
-		add_fields(&row, '|', selecting ? col + VC_MACHINE : col,
-			   selecting ? VC_NR - VC_MACHINE : VC_NR);
-		sbuf_addstr(&row, canon.buf);
-		if (check_merge(ctx, &natural, &row, selecting ?
-				"--label, --kernel and --commit name one "
-				"variant and" : "--machine and --testcase"))
-			goto out;
-	}
+	variant_key(&key, &row, col, canon.buf, merging, selecting);
+	if (merging && check_merge(ctx, &natural, &row, selecting ?
+				   "--label, --kernel and --commit name one "
+				   "variant and" : "--machine and --testcase"))
+		goto out;
 	if (strmap_get(&ctx->db->variant_ids, key.buf, key.len, id)) {
 		ret = 0;
 		goto out;
