@@ -301,6 +301,28 @@ static const char *tag_end(const char *p, const char *end)
 	return NULL;
 }
 
+/* The end of the comment that starts at lt, or NULL if none starts there. */
+static const char *comment_end(const char *lt, const char *end)
+{
+	const char *c;
+
+	if (strncmp(lt, "<!--", 4))
+		return NULL;
+	c = memmem(lt, (size_t)(end - lt), "-->", 3);
+	return c ? c + 3 : end;
+}
+
+/* The length of the element name at n, in the tag that ends at gt. */
+static size_t tag_name_len(const char *n, const char *gt)
+{
+	size_t len;
+
+	for (len = 0; n + len < gt && !isspace((unsigned char)n[len]) &&
+		      n[len] != '/' && n[len] != '>'; len++)
+		;
+	return len;
+}
+
 /*
  * gnuplot's SVG document svg as an element of the page: from its <svg>
  * tag to its end, rewritten by add_tag(), comments and the elements
@@ -326,10 +348,9 @@ static int add_svg(struct sbuf *out, const char *svg, size_t len,
 			add_text(out, p, (size_t)(lt - p));
 		if (lt == end)
 			break;
-		if (!strncmp(lt, "<!--", 4)) {
-			const char *c = memmem(lt, (size_t)(end - lt), "-->", 3);
-
-			p = c ? c + 3 : end;
+		gt = comment_end(lt, end);
+		if (gt) {
+			p = gt;
 			continue;
 		}
 		gt = tag_end(lt, end);
@@ -340,9 +361,7 @@ static int add_svg(struct sbuf *out, const char *svg, size_t len,
 			continue;	/* declarations, CDATA: none of ours */
 		closing = lt[1] == '/';
 		n = lt + 1 + closing;
-		for (nlen = 0; n + nlen < gt && !isspace((unsigned char)n[nlen])
-			       && n[nlen] != '/' && n[nlen] != '>'; nlen++)
-			;
+		nlen = tag_name_len(n, gt);
 		empty = !closing && gt[-1] == '/';
 		if (skip_depth) {
 			if (closing)

@@ -331,6 +331,64 @@ static int run_params(struct db *db, int64_t run, const char *x_param,
 	return 0;
 }
 
+/* "testcase on machine (params)": a run's group, its params as rest. */
+static char *run_group(const struct run_row *run, const char *rest)
+{
+	return xstrfmt("%s%s%s%s%s%s", run->testcase,
+		       *run->machine ? " on " : "", run->machine,
+		       *rest ? " (" : "", rest, *rest ? ")" : "");
+}
+
+/*
+ * The samples of run at smp[*k..ns) (sorted by run, *k moved past
+ * them) into s, on the line of variant i and group: at x, the swept
+ * parameter's value xval (NULL: the run has none), or at the x their
+ * metric's name gives.  0, or -1 after error().
+ */
+static int sweep_samples(struct sweep *s, const struct plot_request *rq,
+			 size_t i, const struct sample_row *smp, size_t ns,
+			 size_t *k, int64_t run, double x, const char *xval,
+			 const char *group)
+{
+	for (; *k < ns && smp[*k].run_id < run; (*k)++)
+		;
+	for (; *k < ns && smp[*k].run_id == run; (*k)++) {
+		const struct sample_row *sm = &smp[*k];
+		struct sweep_val *sv;
+		size_t plen = strlen(sm->metric);
+		const char *xtext = xval;
+		char pbuf[32];
+		double mx;
+
+		if (rq->kind == PLOT_LATENCY) {
+			if (metric_percentile(sm->metric, &plen, &mx, pbuf,
+					      sizeof(pbuf)))
+				continue;	/* not a percentile */
+			x = mx;
+			xtext = pbuf;
+		} else if (!rq->x_param) {
+			if (metric_suffix(sm->metric, &plen, &mx)) {
+				if (!s->plain)
+					s->plain = xstrdup(sm->metric);
+				continue;
+			}
+			x = mx;
+			xtext = sm->metric + plen;
+		}
+		if (sweep_what(s, sm->metric, plen, sm->unit, rq))
+			return -1;
+		if (!xtext)
+			continue;	/* a run the sweep is not over */
+		ALLOC_GROW(s->val, s->nr + 1, s->alloc);
+		sv = &s->val[s->nr++];
+		sv->line = sweep_line(s, i, group);
+		sv->x = x;
+		sv->y = sm->value;
+		sv->xtext = keep_text(s, xtext);
+	}
+	return 0;
+}
+
 /* The values of variant i into s. */
 static int sweep_variant(struct db *db, const struct plot_request *rq,
 			 size_t i, struct sweep *s)
@@ -349,65 +407,26 @@ static int sweep_variant(struct db *db, const struct plot_request *rq,
 	for (r = 0; r < nr; r++) {
 		char *rest, *xval, *group;
 		double x = NAN;
+		int bad;
 
 		if (run_params(db, runs[r].id, rq->x_param, &rest, &xval)) {
 			ret = -2;
 			goto out;
 		}
-		group = xstrfmt("%s%s%s%s%s%s", runs[r].testcase,
-				*runs[r].machine ? " on " : "",
-				runs[r].machine, *rest ? " (" : "", rest,
-				*rest ? ")" : "");
+		group = run_group(&runs[r], rest);
 		free(rest);
-		if (rq->x_param && xval && parse_x(xval, &x)) {
+		bad = rq->x_param && xval && parse_x(xval, &x);
+		if (bad)
 			error("no numeric parameter: run %" PRId64 " has "
 			      "%s=%s, not a number", runs[r].id, rq->x_param,
 			      xval);
-			free(xval);
-			free(group);
-			goto out;
-		}
-		for (; k < ns && smp[k].run_id < runs[r].id; k++)
-			;
-		for (; k < ns && smp[k].run_id == runs[r].id; k++) {
-			struct sweep_val *sv;
-			size_t plen = strlen(smp[k].metric);
-			const char *xtext = xval;
-			char pbuf[32];
-			double mx;
-
-			if (rq->kind == PLOT_LATENCY) {
-				if (metric_percentile(smp[k].metric, &plen,
-						      &mx, pbuf, sizeof(pbuf)))
-					continue;	/* not a percentile */
-				x = mx;
-				xtext = pbuf;
-			} else if (!rq->x_param) {
-				if (metric_suffix(smp[k].metric, &plen, &mx)) {
-					if (!s->plain)
-						s->plain = xstrdup(smp[k].metric);
-					continue;
-				}
-				x = mx;
-				xtext = smp[k].metric + plen;
-			}
-			if (sweep_what(s, smp[k].metric, plen, smp[k].unit,
-				       rq)) {
-				free(xval);
-				free(group);
-				goto out;
-			}
-			if (!xtext)
-				continue;	/* a run the sweep is not over */
-			ALLOC_GROW(s->val, s->nr + 1, s->alloc);
-			sv = &s->val[s->nr++];
-			sv->line = sweep_line(s, i, group);
-			sv->x = x;
-			sv->y = smp[k].value;
-			sv->xtext = keep_text(s, xtext);
-		}
+		else
+			bad = sweep_samples(s, rq, i, smp, ns, &k, runs[r].id,
+					    x, xval, group);
 		free(xval);
 		free(group);
+		if (bad)
+			goto out;
 	}
 	ret = 0;
 out:
@@ -432,6 +451,9 @@ static int is_pow2(double x)
 	return x > 0 && frexp(x, &e) == 0.5;
 }
 
+/* A sweep over powers of two wider than this factor gets a log2 x axis. */
+#define LOGX_MIN_SPAN 8
+
 /* The x tics: every distinct x, with the text the data gave it. */
 static void sweep_tics(struct plot *p, const struct sweep *s)
 {
@@ -455,14 +477,15 @@ static void sweep_tics(struct plot *p, const struct sweep *s)
 	for (t = 0; t < p->nr_tics; t++)
 		pow2 &= is_pow2(p->tics[t].x);
 	p->logx = pow2 && p->nr_tics > 1 &&
-		  p->tics[p->nr_tics - 1].x > 8 * p->tics[0].x;
+		  p->tics[p->nr_tics - 1].x > LOGX_MIN_SPAN * p->tics[0].x;
 }
 
 /*
  * On a nines axis fio's low percentiles (1%, 5%, ... 60%) crowd into the
  * first half unit: 1%, 50% and the nines keep their labels, the others
- * only where there is room (0.2 of a unit from every kept one).
+ * only where there is room (TIC_ROOM of a unit from every kept one).
  */
+#define TIC_ROOM 0.2
 static void latency_tics(struct plot *p)
 {
 	static const double keep[] = { 1, 50, 90, 99, 99.9, 99.99, 99.999 };
@@ -479,7 +502,7 @@ static void latency_tics(struct plot *p)
 
 		for (u = 0; u < p->nr_tics && !shown[t]; u++)
 			room &= !shown[u] || fabs(p->tics[u].x -
-						  p->tics[t].x) >= 0.2;
+						  p->tics[t].x) >= TIC_ROOM;
 		if (!shown[t] && room)
 			shown[t] = 1;
 		if (!shown[t])
@@ -488,65 +511,144 @@ static void latency_tics(struct plot *p)
 	free(shown);
 }
 
+/* Can s be drawn?  0, or -1 after error() saying why not. */
+static int sweep_check(const struct sweep *s, const struct plot_request *rq)
+{
+	char *vl;
+
+	if ((!s->nr && rq->kind == PLOT_LATENCY) || (!s->what && !s->plain)) {
+		vl = variant_list(rq);
+		if (!s->nr && rq->kind == PLOT_LATENCY)
+			error("no latency percentiles among the metrics "
+			      "matching '%s' in %s (lkp's names: "
+			      "fio.read_clat_99%%_ns)", glob_text(rq), vl);
+		else
+			error("no metric matching '%s' has values in %s",
+			      glob_text(rq), vl);
+		free(vl);
+		return -1;
+	}
+	if (!s->nr && rq->x_param)
+		return error("no numeric parameter: no run of '%s' has a "
+			     "parameter '%s'", s->what, rq->x_param);
+	if (!s->nr)
+		return error("no numeric parameter: '%s' has no trailing "
+			     "number (as in kernbench.elsp-2); name a run "
+			     "parameter with --x NAME", s->plain);
+	if (s->plain)
+		return error("'%s' matches '%s', which has no trailing "
+			     "number, besides the family '%sN': narrow it "
+			     "with --metric",
+			     glob_text(rq), s->plain, s->what);
+	if (s->nr_lines > PLOT_MAX_LINES)
+		return error("%zu lines (variant, testcase, machine and "
+			     "params); a sweep draws at most %d: narrow it "
+			     "with --testcase or --machine", s->nr_lines,
+			     PLOT_MAX_LINES);
+	return 0;
+}
+
+/*
+ * The points of line l of s (sorted): at each x the mean of its values
+ * and their sd (n-1).  Returns whether a point has a single value.
+ */
+static int sweep_points(struct plot_line *ln, const struct sweep *s, size_t l)
+{
+	size_t i, j, k, n;
+	int single = 0;
+
+	for (i = 0; i < s->nr; i = j) {
+		double *y;
+
+		if (s->val[i].line != l) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i; j < s->nr && s->val[j].line == l &&
+			    s->val[j].x == s->val[i].x; j++)
+			;
+		n = j - i;
+		y = xmalloc(n * sizeof(*y));
+		for (k = 0; k < n; k++)
+			y[k] = s->val[i + k].y;
+		plot_line_add(ln, s->val[i].x, stats_mean(y, n),
+			      n > 1 ? stats_sd_sample(y, n) : NAN);
+		ln->pt[ln->nr - 1].n = (long)n;
+		single |= n == 1;
+		free(y);
+	}
+	return single;
+}
+
+/*
+ * A line a variant and group of s in panel pn, named by the variant
+ * alone when it has one.  Returns whether a point has a single value.
+ */
+static int sweep_lines(struct plot *p, struct plot_panel *pn,
+		       const struct sweep *s)
+{
+	size_t l, j;
+	int single = 0;
+
+	for (l = 0; l < s->nr_lines; l++) {
+		const struct sweep_line *sl = &s->line[l];
+		struct plot_line *ln;
+		int several = 0;
+
+		for (j = 0; j < s->nr_lines; j++)
+			several |= j != l && s->line[j].var == sl->var;
+		ln = plot_add_line_take(pn, several ?
+					xstrfmt("%s: %s", p->variants[sl->var],
+						sl->group) :
+					xstrdup(p->variants[sl->var]),
+					(int)sl->var);
+		single |= sweep_points(ln, s, l);
+	}
+	return single;
+}
+
+/* The x axis' label and the title of the sweep s. */
+static void sweep_titles(struct plot *p, const struct plot_request *rq,
+			 const struct sweep *s, struct sbuf *title)
+{
+	size_t l;
+
+	if (rq->kind == PLOT_LATENCY)
+		p->xlabel = xstrdup("percentile (a nines axis: 90%, 99%, "
+				    "99.9% equally apart)");
+	else if (rq->x_param)
+		p->xlabel = xstrdup(rq->x_param);
+	else
+		p->xlabel = xstrfmt("N in %sN", s->what);
+	if (rq->kind == PLOT_LATENCY)
+		sbuf_addf(title, "%sP%%: ", s->what);
+	else
+		sbuf_addf(title, "%s%s: ", s->what, rq->x_param ? "" : "N");
+	add_vs(title, rq);
+	/* the group, when every line is of the same one */
+	for (l = 1; l < s->nr_lines; l++)
+		if (strcmp(s->line[l].group, s->line[0].group))
+			break;
+	if (l == s->nr_lines && *s->line[0].group)
+		sbuf_addf(title, ", %s", s->line[0].group);
+}
+
 static int load_sweep(struct db *db, const struct plot_request *rq,
 		      struct plot *p)
 {
 	struct sweep s = { 0 };
 	struct sbuf sb = SBUF_INIT;
 	struct plot_panel *pn;
-	size_t i, j, l;
-	int r, single = 0;
+	size_t i;
+	int r = 0, single;
 
-	for (i = 0; i < rq->nr_var; i++) {
+	for (i = 0; i < rq->nr_var && !r; i++)
 		r = sweep_variant(db, rq, i, &s);
-		if (r) {
-			sweep_release(&s);
-			return r;
-		}
-	}
-	if (!s.nr && rq->kind == PLOT_LATENCY) {
-		char *vl = variant_list(rq);
-
-		error("no latency percentiles among the metrics matching '%s' "
-		      "in %s (lkp's names: fio.read_clat_99%%_ns)",
-		      glob_text(rq), vl);
-		free(vl);
+	if (!r && sweep_check(&s, rq))
+		r = -1;
+	if (r) {
 		sweep_release(&s);
-		return -1;
-	}
-	if (!s.what && !s.plain) {
-		char *vl = variant_list(rq);
-
-		error("no metric matching '%s' has values in %s",
-		      glob_text(rq), vl);
-		free(vl);
-		sweep_release(&s);
-		return -1;
-	}
-	if (!s.nr) {
-		if (rq->x_param)
-			error("no numeric parameter: no run of '%s' has a "
-			      "parameter '%s'", s.what, rq->x_param);
-		else
-			error("no numeric parameter: '%s' has no trailing "
-			      "number (as in kernbench.elsp-2); name a run "
-			      "parameter with --x NAME", s.plain);
-		sweep_release(&s);
-		return -1;
-	}
-	if (s.plain) {
-		error("'%s' matches '%s', which has no trailing number, "
-		      "besides the family '%sN': narrow it with --metric",
-		      glob_text(rq), s.plain, s.what);
-		sweep_release(&s);
-		return -1;
-	}
-	if (s.nr_lines > PLOT_MAX_LINES) {
-		error("%zu lines (variant, testcase, machine and params); a "
-		      "sweep draws at most %d: narrow it with --testcase or "
-		      "--machine", s.nr_lines, PLOT_MAX_LINES);
-		sweep_release(&s);
-		return -1;
+		return r;
 	}
 	QSORT(s.val, s.nr, cmp_val);
 	p->kind = PLOT_SWEEP;
@@ -554,58 +656,9 @@ static int load_sweep(struct db *db, const struct plot_request *rq,
 	sweep_tics(p, &s);
 	if (rq->kind == PLOT_LATENCY)
 		latency_tics(p);
-	if (rq->kind == PLOT_LATENCY)
-		p->xlabel = xstrdup("percentile (a nines axis: 90%, 99%, "
-				    "99.9% equally apart)");
-	else if (rq->x_param)
-		p->xlabel = xstrdup(rq->x_param);
-	else
-		p->xlabel = xstrfmt("N in %sN", s.what);
-	if (rq->kind == PLOT_LATENCY)
-		sbuf_addf(&sb, "%sP%%: ", s.what);
-	else
-		sbuf_addf(&sb, "%s%s: ", s.what, rq->x_param ? "" : "N");
-	add_vs(&sb, rq);
+	sweep_titles(p, rq, &s, &sb);
 	pn = plot_add_panel_take(p, NULL, plot_unit_label(s.unit));
-	for (l = 0; l < s.nr_lines; l++) {
-		const struct sweep_line *sl = &s.line[l];
-		struct plot_line *ln;
-		int several = 0;
-
-		for (j = 0; j < s.nr_lines; j++)
-			several |= j != l && s.line[j].var == sl->var;
-		ln = plot_add_line_take(pn, several ?
-					xstrfmt("%s: %s", p->variants[sl->var],
-						sl->group) :
-					xstrdup(p->variants[sl->var]),
-					(int)sl->var);
-		for (i = 0; i < s.nr; i = j) {
-			double *y;
-			size_t n;
-
-			if (s.val[i].line != l) {
-				j = i + 1;
-				continue;
-			}
-			for (j = i; j < s.nr && s.val[j].line == l &&
-				    s.val[j].x == s.val[i].x; j++)
-				;
-			n = j - i;
-			y = xmalloc(n * sizeof(*y));
-			for (size_t k = 0; k < n; k++)
-				y[k] = s.val[i + k].y;
-			plot_line_add(ln, s.val[i].x, stats_mean(y, n),
-				      n > 1 ? stats_sd_sample(y, n) : NAN);
-			ln->pt[ln->nr - 1].n = (long)n;
-			single |= n == 1;
-			free(y);
-		}
-	}
-	for (l = 1; l < s.nr_lines; l++)
-		if (strcmp(s.line[l].group, s.line[0].group))
-			break;
-	if (l == s.nr_lines && *s.line[0].group)
-		sbuf_addf(&sb, ", %s", s.line[0].group);
+	single = sweep_lines(p, pn, &s);
 	p->title = sbuf_detach(&sb, NULL);
 	pn->title = xstrdup(p->title);
 	p->subtitle = xstrfmt("mean ± sample standard deviation (n-1) over "
@@ -619,6 +672,13 @@ static int load_sweep(struct db *db, const struct plot_request *rq,
 
 static const char *const watermarks[] = { "min", "low", "high" };
 #define FREE_SUFFIX ".pages.free"
+/*
+ * The dash types of reference lines (plot_line.dash): watermark w is
+ * DASH_WATERMARK + w; a trend's segment means and its change points.
+ */
+#define DASH_WATERMARK 2
+#define DASH_SEGMENT 2
+#define DASH_CHANGE 3
 
 /* Is name a zone watermark of a zone whose free pages are drawn? */
 static int is_watermark_of(const char *name, const char *free_name)
@@ -779,6 +839,7 @@ static void add_watermarks(struct plot_panel *pn, const struct series_data *d,
 
 	for (w = 0; w < ARRAY_SIZE(watermarks); w++) {
 		size_t zl = strlen(free_name) - strlen("free");
+		int dash = DASH_WATERMARK + (int)w;
 
 		for (i = 0; i < d->nr_tr; i++) {
 			const struct trace *t = &d->tr[i];
@@ -790,7 +851,7 @@ static void add_watermarks(struct plot_panel *pn, const struct series_data *d,
 			    strcmp(t->pt[0].metric + zl, watermarks[w]))
 				continue;
 			for (l = first_wm; l < pn->nr_lines; l++)
-				dup |= pn->lines[l].dash == (int)w + 2 &&
+				dup |= pn->lines[l].dash == dash &&
 				       same_level(&pn->lines[l], t);
 			if (dup)
 				continue;
@@ -798,7 +859,7 @@ static void add_watermarks(struct plot_panel *pn, const struct series_data *d,
 							    "(%s)",
 							    watermarks[w],
 							    run_label), -1);
-			ln->dash = (int)w + 2;
+			ln->dash = dash;
 			for (size_t k = 0; k < t->n; k++)
 				plot_line_add(ln, t->pt[k].t - run_tr->pt[0].t,
 					      t->pt[k].value, NAN);
@@ -809,38 +870,37 @@ static void add_watermarks(struct plot_panel *pn, const struct series_data *d,
 /* gnuplot's point types, filled ones first, told apart at a glance */
 static const int run_marks[] = { 7, 5, 9, 11, 13, 6, 4, 8, 10, 12 };
 
-/* One panel: metric name, every run's trace of it. */
-static int series_panel(struct plot *p, const struct plot_request *rq,
-			const struct series_data *d, const char *name,
-			int *counters, int *marks)
+/*
+ * A new panel of metric name (as metric m says it, when known): a
+ * counter's as its rate per second.  Sets *counter.
+ */
+static struct plot_panel *series_panel_new(struct plot *p,
+					   const struct metric_row *m,
+					   const char *name, int *counter)
 {
-	const struct metric_row *m = NULL;
-	struct plot_panel *pn;
-	size_t i, v, first_wm, nruns = 0;
-	int counter, is_free = ends_with(name, FREE_SUFFIX);
-	int run_in_var[PLOT_MAX_VARIANTS] = { 0 };
+	*counter = m && m->kind == MK_COUNTER;
+	return plot_add_panel_take(p, *counter ? xstrfmt("%s, rate", name) :
+						 xstrdup(name),
+				   *counter ? xstrfmt("%s%sper second",
+						      m->unit ? m->unit : "",
+						      m->unit ? " " : "") :
+					      plot_unit_label(m ? m->unit : NULL));
+}
 
-	for (v = 0; v < rq->nr_var && !m; v++)
-		m = metric_of(d, v, name);
-	counter = m && m->kind == MK_COUNTER;
-	*counters |= counter;
-	pn = plot_add_panel_take(p, counter ? xstrfmt("%s, rate", name) :
-					      xstrdup(name),
-				 counter ? xstrfmt("%s%sper second",
-						   m->unit ? m->unit : "",
-						   m->unit ? " " : "") :
-					   plot_unit_label(m ? m->unit : NULL));
-	for (i = 0; i < d->nr_tr; i++)
-		nruns += !strcmp(d->tr[i].pt[0].metric, name);
-	if (nruns > PLOT_MAX_LINES)
-		return error("%zu runs have '%s'; a series plot draws at most "
-			     "%d: name runs with run:ID, or narrow it with "
-			     "--testcase or --machine", nruns, name,
-			     PLOT_MAX_LINES);
+/*
+ * Every run's trace of metric name as a line of pn (a counter's as
+ * rates); a run of one point of a counter draws no line.
+ */
+static void series_runs(struct plot_panel *pn, const struct plot_request *rq,
+			const struct series_data *d, const char *name,
+			int counter)
+{
+	int run_in_var[PLOT_MAX_VARIANTS] = { 0 };
+	size_t i, k;
+
 	for (i = 0; i < d->nr_tr; i++) {
 		const struct trace *t = &d->tr[i];
 		struct plot_line *ln;
-		size_t k;
 
 		if (strcmp(t->pt[0].metric, name))
 			continue;
@@ -863,12 +923,19 @@ static int series_panel(struct plot *p, const struct plot_request *rq,
 			pn->nr_lines--;
 		}
 	}
-	if (!pn->nr_lines)
-		return error("'%s' has fewer than two points in every run: "
-			     "no rate to draw", name);
-	if (!is_free)
-		return 0;
-	first_wm = pn->nr_lines;
+}
+
+/*
+ * The watermarks of the zone of free pages name, each run's, after the
+ * lines of pn so far; a level drawn once is every run's, named for all.
+ * Returns whether there is one.
+ */
+static int series_watermarks(struct plot_panel *pn,
+			     const struct plot_request *rq,
+			     const struct series_data *d, const char *name)
+{
+	size_t i, j, first_wm = pn->nr_lines;
+
 	for (i = 0; i < d->nr_tr; i++)
 		if (!strcmp(d->tr[i].pt[0].metric, name)) {
 			char *label = run_name(rq, d, d->tr[i].var,
@@ -878,20 +945,48 @@ static int series_panel(struct plot *p, const struct plot_request *rq,
 				       first_wm);
 			free(label);
 		}
-	*marks |= pn->nr_lines > first_wm;
-	/* a level drawn once is every run's: name it for all */
 	for (i = first_wm; i < pn->nr_lines; i++) {
 		struct plot_line *ln = &pn->lines[i];
 		int alone = 1;
 
-		for (size_t j = first_wm; j < pn->nr_lines; j++)
+		for (j = first_wm; j < pn->nr_lines; j++)
 			alone &= j == i || pn->lines[j].dash != ln->dash;
 		if (alone) {
 			free(ln->name);
-			ln->name = xstrfmt("%s watermark",
-					   watermarks[ln->dash - 2]);
+			ln->name = xstrfmt("%s watermark", watermarks[ln->dash -
+							      DASH_WATERMARK]);
 		}
 	}
+	return pn->nr_lines > first_wm;
+}
+
+/* One panel: metric name, every run's trace of it. */
+static int series_panel(struct plot *p, const struct plot_request *rq,
+			const struct series_data *d, const char *name,
+			int *counters, int *marks)
+{
+	const struct metric_row *m = NULL;
+	struct plot_panel *pn;
+	size_t i, v, nruns = 0;
+	int counter;
+
+	for (v = 0; v < rq->nr_var && !m; v++)
+		m = metric_of(d, v, name);
+	pn = series_panel_new(p, m, name, &counter);
+	*counters |= counter;
+	for (i = 0; i < d->nr_tr; i++)
+		nruns += !strcmp(d->tr[i].pt[0].metric, name);
+	if (nruns > PLOT_MAX_LINES)
+		return error("%zu runs have '%s'; a series plot draws at most "
+			     "%d: name runs with run:ID, or narrow it with "
+			     "--testcase or --machine", nruns, name,
+			     PLOT_MAX_LINES);
+	series_runs(pn, rq, d, name, counter);
+	if (!pn->nr_lines)
+		return error("'%s' has fewer than two points in every run: "
+			     "no rate to draw", name);
+	if (ends_with(name, FREE_SUFFIX))
+		*marks |= series_watermarks(pn, rq, d, name);
 	return 0;
 }
 
@@ -929,50 +1024,54 @@ static void collect_traces(struct series_data *d, size_t nvar, int panels)
 	}
 }
 
-static int load_series(struct db *db, const struct plot_request *rq,
-		       struct plot *p)
+/*
+ * The rows, metrics and runs of each variant into d.  0, or -2 after
+ * error().
+ */
+static int series_load(struct db *db, const struct plot_request *rq,
+		       struct series_data *d)
 {
-	struct series_data d = { 0 };
-	size_t v, i, nvar = rq->nr_var;
-	int ret = -2, counters = 0, marks = 0;
-	struct sbuf sb = SBUF_INIT;
+	size_t v, nvar = rq->nr_var;
 
-	d.rows = xcalloc(nvar, sizeof(*d.rows));
-	d.nr_rows = xcalloc(nvar, sizeof(*d.nr_rows));
-	d.metrics = xcalloc(nvar, sizeof(*d.metrics));
-	d.nr_metrics = xcalloc(nvar, sizeof(*d.nr_metrics));
-	d.runs = xcalloc(nvar, sizeof(*d.runs));
-	d.nr_runs = xcalloc(nvar, sizeof(*d.nr_runs));
+	d->rows = xcalloc(nvar, sizeof(*d->rows));
+	d->nr_rows = xcalloc(nvar, sizeof(*d->nr_rows));
+	d->metrics = xcalloc(nvar, sizeof(*d->metrics));
+	d->nr_metrics = xcalloc(nvar, sizeof(*d->nr_metrics));
+	d->runs = xcalloc(nvar, sizeof(*d->runs));
+	d->nr_runs = xcalloc(nvar, sizeof(*d->nr_runs));
 	for (v = 0; v < nvar; v++) {
 		struct run_filter f;
 
 		variant_filter(rq, v, &f);
-		if (series_query(db, rq, v, rq->metric_glob, &d) ||
-		    query_metrics(db, &f, rq->metric_glob, &d.metrics[v],
-				  &d.nr_metrics[v]) ||
-		    query_runs(db, &f, &d.runs[v], &d.nr_runs[v]))
-			goto out;
+		if (series_query(db, rq, v, rq->metric_glob, d) ||
+		    query_metrics(db, &f, rq->metric_glob, &d->metrics[v],
+				  &d->nr_metrics[v]) ||
+		    query_runs(db, &f, &d->runs[v], &d->nr_runs[v]))
+			return -2;
 	}
-	/* the traces, and the panels: every metric but watermarks */
-	collect_traces(&d, nvar, 1);
-	ret = -1;
-	if (!d.nr_tr) {
-		char *vl = variant_list(rq);
+	return 0;
+}
 
-		error("no series matches '%s' in %s", glob_text(rq), vl);
-		free(vl);
-		goto out;
-	}
-	/* free pages bring their zone's watermarks, drawn dashed */
-	for (i = 0, ret = -2; i < d.nr_panels; i++) {
-		char *prefix, *g;
-		size_t w;
+/*
+ * Free pages bring their zone's watermarks, drawn dashed: their rows
+ * appended to d where the glob did not load them.  0, or -2 after
+ * error().
+ */
+static int series_load_watermarks(struct db *db, const struct plot_request *rq,
+				  struct series_data *d)
+{
+	size_t i, v, w;
 
-		if (!ends_with(d.panel[i], FREE_SUFFIX))
+	for (i = 0; i < d->nr_panels; i++) {
+		char *prefix;
+		int r = 0;
+
+		if (!ends_with(d->panel[i], FREE_SUFFIX))
 			continue;
-		prefix = xstrndup(d.panel[i], strlen(d.panel[i]) - 4);
-		for (w = 0; w < ARRAY_SIZE(watermarks); w++) {
-			char *name = xstrfmt("%s%s", prefix, watermarks[w]);
+		prefix = xstrndup(d->panel[i],
+				  strlen(d->panel[i]) - strlen("free"));
+		for (w = 0; w < ARRAY_SIZE(watermarks) && !r; w++) {
+			char *name = xstrfmt("%s%s", prefix, watermarks[w]), *g;
 
 			/* already loaded when the glob matches it */
 			if (rq->metric_glob &&
@@ -982,41 +1081,52 @@ static int load_series(struct db *db, const struct plot_request *rq,
 			}
 			g = glob_quote(name);
 			free(name);
-			for (v = 0; v < nvar; v++)
-				if (series_query(db, rq, v, g, &d)) {
-					free(g);
-					free(prefix);
-					goto out;
-				}
+			for (v = 0; v < rq->nr_var && !r; v++)
+				r = series_query(db, rq, v, g, d);
 			free(g);
 		}
 		free(prefix);
+		if (r)
+			return r;
 	}
-	ret = -1;
-	QSORT(d.panel, d.nr_panels, cmp_name);
-	/* the traces again: rows may have moved */
-	collect_traces(&d, nvar, 0);
-	p->kind = PLOT_SERIES;
-	set_variants(p, rq);
-	for (i = 0; i < d.nr_panels; i++) {
-		size_t k;
+	return 0;
+}
+
+/*
+ * A panel of each metric of d (sorted), but the watermarks drawn with
+ * their free pages.  0, or -1 after error().
+ */
+static int series_panels(struct plot *p, const struct plot_request *rq,
+			 const struct series_data *d, int *counters,
+			 int *marks)
+{
+	size_t i, k;
+
+	for (i = 0; i < d->nr_panels; i++) {
 		int wm = 0;
 
-		for (k = 0; k < d.nr_panels; k++)
-			wm |= ends_with(d.panel[k], FREE_SUFFIX) &&
-			      is_watermark_of(d.panel[i], d.panel[k]);
+		for (k = 0; k < d->nr_panels; k++)
+			wm |= ends_with(d->panel[k], FREE_SUFFIX) &&
+			      is_watermark_of(d->panel[i], d->panel[k]);
 		if (wm)
 			continue;	/* drawn with its free pages */
-		if (p->nr_panels == MAX_SERIES_PANELS) {
-			error("'%s' matches more than %d series; a series "
-			      "plot draws at most %d: narrow it with --metric",
-			      glob_text(rq), MAX_SERIES_PANELS,
-			      MAX_SERIES_PANELS);
-			goto out;
-		}
-		if (series_panel(p, rq, &d, d.panel[i], &counters, &marks))
-			goto out;
+		if (p->nr_panels == MAX_SERIES_PANELS)
+			return error("'%s' matches more than %d series; a "
+				     "series plot draws at most %d: narrow it "
+				     "with --metric", glob_text(rq),
+				     MAX_SERIES_PANELS, MAX_SERIES_PANELS);
+		if (series_panel(p, rq, d, d->panel[i], counters, marks))
+			return -1;
 	}
+	return 0;
+}
+
+/* The heading of a series plot, and the x axis' label. */
+static void series_titles(struct plot *p, const struct plot_request *rq,
+			  int counters, int marks)
+{
+	struct sbuf sb = SBUF_INIT;
+
 	if (p->nr_panels == 1)
 		sbuf_addstr(&sb, p->panels[0].title);
 	else
@@ -1036,13 +1146,49 @@ static int load_series(struct db *db, const struct plot_request *rq,
 	if (marks)
 		sbuf_addstr(&sb, "; dashed: the zone's watermarks");
 	p->subtitle = sbuf_detach(&sb, NULL);
-	ret = 0;
+}
+
+static int load_series(struct db *db, const struct plot_request *rq,
+		       struct plot *p)
+{
+	struct series_data d = { 0 };
+	size_t nvar = rq->nr_var;
+	int ret, counters = 0, marks = 0;
+
+	ret = series_load(db, rq, &d);
+	if (ret)
+		goto out;
+	/* the traces, and the panels: every metric but watermarks */
+	collect_traces(&d, nvar, 1);
+	if (!d.nr_tr) {
+		char *vl = variant_list(rq);
+
+		ret = error("no series matches '%s' in %s", glob_text(rq), vl);
+		free(vl);
+		goto out;
+	}
+	ret = series_load_watermarks(db, rq, &d);
+	if (ret)
+		goto out;
+	QSORT(d.panel, d.nr_panels, cmp_name);
+	/* the traces again: rows may have moved */
+	collect_traces(&d, nvar, 0);
+	p->kind = PLOT_SERIES;
+	set_variants(p, rq);
+	ret = series_panels(p, rq, &d, &counters, &marks);
+	if (!ret)
+		series_titles(p, rq, counters, marks);
 out:
 	series_data_release(&d, nvar);
 	return ret;
 }
 
 /* ---- trend ---- */
+
+/* The digits of a sha in a trend's tics, legends and heading. */
+#define SHA_DIGITS 7
+/* How far a segment's mean reaches past its first and last commit. */
+#define SEGMENT_OVERHANG 0.4
 
 /* A tic at x (sorted, each once). */
 static void trend_tic(struct plot *p, double x, const char *sha)
@@ -1056,18 +1202,10 @@ static void trend_tic(struct plot *p, double x, const char *sha)
 	for (t = p->nr_tics; t > 0 && p->tics[t - 1].x > x; t--)
 		p->tics[t] = p->tics[t - 1];
 	p->tics[t].x = x;
-	p->tics[t].text = xstrndup(sha, 7);
+	p->tics[t].text = xstrndup(sha, SHA_DIGITS);
 	p->nr_tics++;
 }
 
-/*
- * One panel per series (metric, testcase, params, machine) of the
- * history in commit order: a point per commit (mean, sd n-1 as its
- * error bar), the means of the segments between the change points
- * (changepoint.h, Otava's defaults) as dashed grey lines, and each
- * change point as a dashed vertical line between its commit and the
- * one before, its change and p in the legend.
- */
 /*
  * The bisection's marks on a trend panel: for each verdict a line of
  * points at the means of the commits bisect_range() gives it.  0, or -1
@@ -1117,6 +1255,197 @@ static int trend_bisect(struct plot_panel *pn, const double *x,
 	return 0;
 }
 
+/* --good and --bad as recorded commits, good the older.  0, -1 or -2. */
+static int trend_range(struct db *db, const struct plot_request *rq,
+		       struct commit_row *good, struct commit_row *bad)
+{
+	int r = commits_resolve(db, rq->good, good);
+
+	if (!r)
+		r = commits_resolve(db, rq->bad, bad);
+	if (r)
+		return r == -2 ? -2 : -1;
+	if (good->position >= bad->position)
+		return error("--good %.12s must come before --bad %.12s in the "
+			     "recorded order", good->sha, bad->sha);
+	return 0;
+}
+
+/* The end of the series (history_same_series()) starting at rows[i]. */
+static size_t series_end(const struct history_row *rows, size_t nr,
+			 size_t i)
+{
+	size_t j;
+
+	for (j = i; j < nr && history_same_series(&rows[i], &rows[j]); j++)
+		;
+	return j;
+}
+
+/* A new panel for the series of r, titled by what it is of. */
+static struct plot_panel *trend_panel_new(struct plot *p,
+					  const struct history_row *r)
+{
+	struct sbuf t = SBUF_INIT;
+
+	sbuf_addstr(&t, r->metric);
+	if (*r->testcase)
+		sbuf_addf(&t, "  %s", r->testcase);
+	if (*r->params)
+		sbuf_addf(&t, "  %s", r->params);
+	if (*r->machine)
+		sbuf_addf(&t, "  %s", r->machine);
+	return plot_add_panel_take(p, sbuf_detach(&t, NULL),
+				   plot_unit_label(r->unit));
+}
+
+/*
+ * A point of ln per commit, at its position g: the mean of its values
+ * in x, their sd (n-1) as the error bar; and a tic with its sha.
+ */
+static void trend_points(struct plot *p, struct plot_line *ln,
+			 const double *x, const size_t *g, size_t n,
+			 const struct history_row *rows)
+{
+	size_t k, c;
+
+	for (k = 0; k < n; k = c) {
+		double m, sd = NAN;
+
+		for (c = k; c < n && g[c] == g[k]; c++)
+			;
+		m = stats_mean(x + k, c - k);
+		if (c - k > 1)
+			sd = stats_sd_sample(x + k, c - k);
+		plot_line_add(ln, (double)g[k], m, sd);
+		trend_tic(p, (double)g[k], rows[k].sha);
+	}
+}
+
+/* The segments between the change points cp, dashed at their means. */
+static void trend_segments(struct plot_panel *pn, const double *x,
+			   const size_t *g, size_t n,
+			   const struct cp_result *cp)
+{
+	size_t seg, k, end;
+
+	for (seg = 0, k = 0; seg <= cp->nr; seg++, k = end) {
+		struct plot_line *sl;
+
+		end = seg < cp->nr ? cp->points[seg].index : n;
+		sl = plot_add_line_take(pn, xstrdup(seg ? "" :
+					"mean between change points"), -1);
+		sl->dash = DASH_SEGMENT;
+		plot_line_add(sl, (double)g[k] - SEGMENT_OVERHANG,
+			      stats_mean(x + k, end - k), NAN);
+		plot_line_add(sl, (double)g[end - 1] + SEGMENT_OVERHANG,
+			      stats_mean(x + k, end - k), NAN);
+	}
+}
+
+/*
+ * Each change point of cp: a dashed vertical line before its commit,
+ * across the points of pn's first line with their error bars, its
+ * change and p in the legend.
+ */
+static void trend_changes(struct plot_panel *pn, const size_t *g,
+			  const struct history_row *rows,
+			  const struct cp_result *cp)
+{
+	const struct plot_line *ln = &pn->lines[0];
+	double lo = INFINITY, hi = -INFINITY;
+	size_t c, m;
+
+	for (m = 0; m < ln->nr; m++) {
+		double e = isfinite(ln->pt[m].err) ? ln->pt[m].err : 0;
+
+		lo = fmin(lo, ln->pt[m].y - e);
+		hi = fmax(hi, ln->pt[m].y + e);
+	}
+	for (c = 0; c < cp->nr; c++) {
+		const struct cp_point *q = &cp->points[c];
+		double at = ((double)g[q->index - 1] + (double)g[q->index]) / 2;
+		struct plot_line *vl;
+
+		vl = plot_add_line_take(pn, xstrfmt("change at %.*s: %+.2f%% "
+						    "(p %.2g)", SHA_DIGITS,
+						    rows[q->index].sha,
+						    q->change_pct, q->pvalue),
+					(int)(c % (PLOT_MAX_VARIANTS - 1)) + 1);
+		vl->dash = DASH_CHANGE;
+		plot_line_add(vl, at, lo, NAN);
+		plot_line_add(vl, at, hi, NAN);
+	}
+}
+
+/*
+ * The panel of the series rows[0..n): a point per commit (mean, sd n-1
+ * as its error bar), the means of the segments between the change
+ * points (changepoint.h, Otava's defaults) as dashed grey lines, each
+ * change point as a dashed vertical line between its commit and the one
+ * before, and the bisection's marks when rq asks.  Adds the change
+ * points to *nr_cp.  0, or -1 after error().
+ */
+static int trend_series(struct plot *p, const struct plot_request *rq,
+			const struct history_row *rows, size_t n,
+			const struct cp_options *cpo,
+			const struct commit_row *good,
+			const struct commit_row *bad, size_t *nr_cp)
+{
+	struct cp_result cp = CP_RESULT_INIT;
+	struct plot_panel *pn;
+	double *x = xmalloc(n * sizeof(*x));
+	size_t *g = xmalloc(n * sizeof(*g)), k;
+	int ret = -1;
+
+	for (k = 0; k < n; k++) {
+		x[k] = rows[k].value;
+		g[k] = (size_t)rows[k].position;
+	}
+	if (cp_detect(x, g, n, cpo, &cp)) {
+		error("%s: change points could not be computed",
+		      rows[0].metric);
+		goto out;
+	}
+	pn = trend_panel_new(p, &rows[0]);
+	trend_points(p, plot_add_line_take(pn, xstrdup("mean +- sd per "
+						       "commit"), 0),
+		     x, g, n, rows);
+	trend_segments(pn, x, g, n, &cp);
+	trend_changes(pn, g, rows, &cp);
+	*nr_cp += cp.nr;
+	if (rq->good && trend_bisect(pn, x, g, n, good, bad, rq->alpha,
+				     rows[0].metric))
+		goto out;
+	ret = 0;
+out:
+	cp_result_release(&cp);
+	free(x);
+	free(g);
+	return ret;
+}
+
+/* The heading of a trend of nr_cp change points, and of its bisection. */
+static void trend_titles(struct plot *p, const struct plot_request *rq,
+			 size_t nr_cp, const struct cp_options *cpo,
+			 const struct commit_row *good,
+			 const struct commit_row *bad)
+{
+	p->title = xstrfmt("trend of %s", glob_text(rq));
+	p->subtitle = xstrfmt("%zu change point%s (E-divisive, t-test p < "
+			      "%g); bars: sd (n-1)", nr_cp,
+			      nr_cp == 1 ? "" : "s", cpo->max_pvalue);
+	if (rq->good) {
+		char *t = xstrfmt("%s; bisect %.*s..%.*s, t-tests at %g",
+				  p->subtitle, SHA_DIGITS, good->sha,
+				  SHA_DIGITS, bad->sha, rq->alpha);
+
+		free(p->subtitle);
+		p->subtitle = t;
+	}
+}
+
+/* One panel per series (metric, testcase, params, machine), in order. */
 static int load_trend(struct db *db, const struct plot_request *rq,
 		      struct plot *p)
 {
@@ -1124,25 +1453,16 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 	struct run_filter f = { 0 };
 	struct history_row *rows = NULL;
 	struct cp_options cpo = CP_OPTIONS_INIT;
-	size_t nr = 0, i, j, k, nr_series = 0, nr_cp = 0;
+	size_t nr = 0, i, j, nr_series = 0, nr_cp = 0;
 	int ret = -1;
 
 	f.testcase = rq->testcase_glob;
 	f.machine = rq->machine;
 	if (rq->good) {
-		int r = commits_resolve(db, rq->good, &good);
-
-		if (!r)
-			r = commits_resolve(db, rq->bad, &bad);
-		if (r) {
-			ret = r == -2 ? -2 : -1;
+		ret = trend_range(db, rq, &good, &bad);
+		if (ret)
 			goto out;
-		}
-		if (good.position >= bad.position) {
-			error("--good %.12s must come before --bad %.12s in the "
-			      "recorded order", good.sha, bad.sha);
-			goto out;
-		}
+		ret = -1;
 	}
 	if (query_history(db, &f, glob_text(rq), &rows, &nr)) {
 		ret = -2;
@@ -1153,12 +1473,8 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 		      "(see 'perfsift commits import')", glob_text(rq));
 		goto out;
 	}
-	for (i = 0; i < nr; i = j) {
-		for (j = i; j < nr && history_same_series(&rows[i], &rows[j]);
-		     j++)
-			;
+	for (i = 0; i < nr; i = series_end(rows, nr, i))
 		nr_series++;
-	}
 	if (nr_series > PLOT_MAX_PANELS) {
 		error("%zu series (metric, testcase, params, machine); a trend "
 		      "draws at most %d: narrow it with --metric, --testcase or "
@@ -1168,111 +1484,12 @@ static int load_trend(struct db *db, const struct plot_request *rq,
 	p->kind = PLOT_TREND;
 	p->xlabel = xstrdup("commit, in the recorded order (oldest left)");
 	for (i = 0; i < nr; i = j) {
-		struct plot_panel *pn;
-		struct plot_line *ln;
-		struct cp_result cp = CP_RESULT_INIT;
-		double *x;
-		size_t *g, n, c, seg;
-		struct sbuf t = SBUF_INIT;
-
-		for (j = i; j < nr && history_same_series(&rows[i], &rows[j]);
-		     j++)
-			;
-		n = j - i;
-		x = xmalloc(n * sizeof(*x));
-		g = xmalloc(n * sizeof(*g));
-		for (k = 0; k < n; k++) {
-			x[k] = rows[i + k].value;
-			g[k] = (size_t)rows[i + k].position;
-		}
-		if (cp_detect(x, g, n, &cpo, &cp)) {
-			error("%s: change points could not be computed",
-			      rows[i].metric);
-			free(x);
-			free(g);
+		j = series_end(rows, nr, i);
+		if (trend_series(p, rq, rows + i, j - i, &cpo, &good, &bad,
+				 &nr_cp))
 			goto out;
-		}
-		sbuf_addstr(&t, rows[i].metric);
-		if (*rows[i].testcase)
-			sbuf_addf(&t, "  %s", rows[i].testcase);
-		if (*rows[i].params)
-			sbuf_addf(&t, "  %s", rows[i].params);
-		if (*rows[i].machine)
-			sbuf_addf(&t, "  %s", rows[i].machine);
-		pn = plot_add_panel_take(p, sbuf_detach(&t, NULL),
-					 plot_unit_label(rows[i].unit));
-		ln = plot_add_line_take(pn, xstrdup("mean +- sd per commit"),
-					0);
-		for (k = 0; k < n; k = c) {
-			double m, sd = NAN;
-
-			for (c = k; c < n && g[c] == g[k]; c++)
-				;
-			m = stats_mean(x + k, c - k);
-			if (c - k > 1)
-				sd = stats_sd_sample(x + k, c - k);
-			plot_line_add(ln, (double)g[k], m, sd);
-			trend_tic(p, (double)g[k], rows[i + k].sha);
-		}
-		/* the segments between change points, at their means */
-		for (seg = 0, k = 0; seg <= cp.nr; seg++) {
-			size_t end = seg < cp.nr ? cp.points[seg].index : n;
-			struct plot_line *sl;
-
-			sl = plot_add_line_take(pn, xstrdup(seg ? "" :
-					"mean between change points"), -1);
-			sl->dash = 2;
-			plot_line_add(sl, (double)g[k] - 0.4,
-				      stats_mean(x + k, end - k), NAN);
-			plot_line_add(sl, (double)g[end - 1] + 0.4,
-				      stats_mean(x + k, end - k), NAN);
-			k = end;
-		}
-		/* each change point: a vertical line before its commit */
-		for (c = 0; c < cp.nr; c++) {
-			const struct cp_point *q = &cp.points[c];
-			double lo = INFINITY, hi = -INFINITY, at;
-			size_t m;
-			struct plot_line *vl;
-
-			for (m = 0; m < ln->nr; m++) {
-				double e = isfinite(ln->pt[m].err) ?
-					   ln->pt[m].err : 0;
-
-				lo = fmin(lo, ln->pt[m].y - e);
-				hi = fmax(hi, ln->pt[m].y + e);
-			}
-			at = ((double)g[q->index - 1] + (double)g[q->index]) / 2;
-			vl = plot_add_line_take(pn, xstrfmt("change at %.7s: "
-					"%+.2f%% (p %.2g)", rows[i + q->index].sha,
-					q->change_pct, q->pvalue),
-					(int)(c % (PLOT_MAX_VARIANTS - 1)) + 1);
-			vl->dash = 3;
-			plot_line_add(vl, at, lo, NAN);
-			plot_line_add(vl, at, hi, NAN);
-		}
-		nr_cp += cp.nr;
-		cp_result_release(&cp);
-		if (rq->good && trend_bisect(pn, x, g, n, &good, &bad,
-					     rq->alpha, rows[i].metric)) {
-			free(x);
-			free(g);
-			goto out;
-		}
-		free(x);
-		free(g);
 	}
-	p->title = xstrfmt("trend of %s", glob_text(rq));
-	p->subtitle = xstrfmt("%zu change point%s (E-divisive, t-test p < "
-			      "%g); bars: sd (n-1)", nr_cp,
-			      nr_cp == 1 ? "" : "s", cpo.max_pvalue);
-	if (rq->good) {
-		char *t = xstrfmt("%s; bisect %.7s..%.7s, t-tests at %g",
-				  p->subtitle, good.sha, bad.sha, rq->alpha);
-
-		free(p->subtitle);
-		p->subtitle = t;
-	}
+	trend_titles(p, rq, nr_cp, &cpo, &good, &bad);
 	ret = 0;
 out:
 	commit_row_release(&good);

@@ -12,6 +12,8 @@
 
 /* what git log may print at most (the kernel's history is ~150 MiB) */
 #define LOG_CAP ((size_t)1 << 30)
+/* what git may say on stderr at most */
+#define GIT_MSG_CAP (16 << 10)
 
 struct cm {
 	const char *sha;	/* borrowed: into the git output or owned */
@@ -55,7 +57,7 @@ static int run_git(const char *repo, const char *const *args, size_t nargs,
 		   struct sbuf *out, struct sbuf *err)
 {
 	const char **argv = xcalloc(nargs + 4, sizeof(*argv));
-	struct run_io io = { NULL, 0, out, LOG_CAP, err, 16 << 10, NULL, 0 };
+	struct run_io io = { NULL, 0, out, LOG_CAP, err, GIT_MSG_CAP, NULL, 0 };
 	size_t i;
 	int r;
 
@@ -113,18 +115,16 @@ static size_t heap_pop(size_t *h, size_t *n, const struct cm *c)
 }
 
 /*
- * Topological order of the union c[0..n) (parent links inside it), the
- * least (key, tie) first among the commits whose parents are placed.
- * order gets n indices.  0, or -1 after error() (a cycle: corrupt data).
+ * The children of each commit of c[0..n) within it, in a new array
+ * (caller frees): c[i]'s are at first_child, nchild of them; nparent_in
+ * counts each commit's parents in c.  Two passes over the parents:
+ * count the children, then fill.
  */
-static int topo_sort(struct cm *c, size_t n, const struct strmap *idx,
-		     size_t *order)
+static size_t *index_children(struct cm *c, size_t n,
+			      const struct strmap *idx)
 {
-	size_t *child = NULL, *heap = xmalloc((n + 1) * sizeof(*heap));
-	size_t nchild = 0, i, nheap = 0, done = 0, pass;
-	int ret = 0;
+	size_t *child = NULL, nchild = 0, i, pass;
 
-	/* two passes over the parents: count the children, then fill */
 	for (pass = 0; pass < 2; pass++) {
 		size_t at = 0;
 
@@ -160,6 +160,22 @@ static int topo_sort(struct cm *c, size_t n, const struct strmap *idx,
 			}
 		}
 	}
+	return child;
+}
+
+/*
+ * Topological order of the union c[0..n) (parent links inside it), the
+ * least (key, tie) first among the commits whose parents are placed.
+ * order gets n indices.  0, or -1 after error() (a cycle: corrupt data).
+ */
+static int topo_sort(struct cm *c, size_t n, const struct strmap *idx,
+		     size_t *order)
+{
+	size_t *child = index_children(c, n, idx);
+	size_t *heap = xmalloc((n + 1) * sizeof(*heap));
+	size_t i, nheap = 0, done = 0;
+	int ret = 0;
+
 	for (i = 0; i < n; i++)
 		if (!c[i].nparent_in)
 			heap_push(heap, &nheap, c, i);
@@ -241,126 +257,183 @@ static int step_done(struct db *db, struct stmt *st)
 	return 0;
 }
 
-int commits_link_variants(struct db *db, struct commits_result *res)
-{
-	struct lv { int64_t id; char *prefix; } *v = NULL;
-	size_t nv = 0, alloc = 0, i;
-	struct stmt *sel = NULL, *find = NULL, *same = NULL, *set = NULL,
-		     *mv_runs = NULL, *mv_aggs = NULL, *del_params = NULL,
-		     *del = NULL;
-	int rc, ret = -1;
+/* A variant whose commit is a short sha: its id and that prefix. */
+struct lv {
+	int64_t id;
+	char *prefix;	/* owned: lowercase */
+};
 
-	sel = db_prepare(db, "SELECT id, lower(commit_sha) FROM variants"
-			 " WHERE length(commit_sha) BETWEEN 4 AND 39");
+/* The statements of linking a short sha to the recorded commit. */
+enum link_stmt {
+	L_FIND, L_SAME, L_SET, L_MV_RUNS, L_MV_AGGS, L_DEL_PARAMS, L_DEL,
+	L_NR
+};
+
+static const char *const link_sql[L_NR] = {
+	/* hex digits sort below 'g': the prefix's range of the index */
+	[L_FIND] = "SELECT sha FROM commits WHERE sha >= ?1 AND"
+		" sha < CAST(?1 AS TEXT) || 'g' LIMIT 2",
+	[L_SAME] = "SELECT o.id FROM variants v JOIN variants o"
+		" ON o.label = v.label AND o.kernel = v.kernel AND"
+		" o.machine = v.machine AND o.testcase = v.testcase"
+		" AND o.params = v.params AND o.commit_sha = ?2"
+		" WHERE v.id = ?1",
+	[L_SET] = "UPDATE variants SET commit_sha = ?2 WHERE id = ?1",
+	[L_MV_RUNS] = "UPDATE runs SET variant_id = ?2 WHERE"
+		" variant_id = ?1",
+	[L_MV_AGGS] = "UPDATE aggregates SET variant_id = ?2 WHERE"
+		" variant_id = ?1",
+	[L_DEL_PARAMS] = "DELETE FROM variant_params WHERE variant_id = ?1",
+	[L_DEL] = "DELETE FROM variants WHERE id = ?1",
+};
+
+/*
+ * The variants whose commit is a short hex sha, appended to *v (the
+ * caller frees them, on failure too).  0 or -1 after error().
+ */
+static int short_sha_variants(struct db *db, struct lv **v, size_t *nv)
+{
+	struct stmt *sel = db_prepare(db, "SELECT id, lower(commit_sha) FROM"
+				       " variants WHERE length(commit_sha)"
+				       " BETWEEN 4 AND 39");
+	size_t alloc = 0;
+	int rc;
+
 	if (!sel)
-		goto out;
+		return -1;
 	while ((rc = stmt_step(sel)) == SQLITE_ROW) {
 		const char *s = (const char *)stmt_column_text(sel, 1);
 
 		if (!is_hex(s, strlen(s)))
 			continue;
-		ALLOC_GROW(v, nv + 1, alloc);
-		v[nv].id = stmt_column_int64(sel, 0);
-		v[nv].prefix = xstrdup(s);
-		nv++;
+		ALLOC_GROW(*v, *nv + 1, alloc);
+		(*v)[*nv].id = stmt_column_int64(sel, 0);
+		(*v)[*nv].prefix = xstrdup(s);
+		(*nv)++;
 	}
-	if (rc != SQLITE_DONE) {
+	stmt_finalize(sel);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, rc, db->path, 0);
+	return 0;
+}
+
+/*
+ * How many recorded commits prefix abbreviates (find stops at 2), and
+ * when it is one, its sha in *full (new; else NULL).  -1 after error().
+ */
+static int full_sha(struct db *db, struct stmt *find, const char *prefix,
+		    char **full)
+{
+	int rc, nr = 0;
+
+	*full = NULL;
+	stmt_bind_text(find, 1, prefix, -1, SQLITE_STATIC);
+	while ((rc = stmt_step(find)) == SQLITE_ROW) {
+		if (!nr++)
+			*full = xstrdup((const char *)
+					stmt_column_text(find, 0));
+	}
+	stmt_reset(find);
+	if (rc == SQLITE_DONE && nr == 1)
+		return 1;
+	free(*full);
+	*full = NULL;
+	if (rc != SQLITE_DONE)
+		return db_fail(db, rc, db->path, 0);
+	return nr;
+}
+
+/*
+ * Variant id found again under its full sha as other: its runs and
+ * aggregates move there, and it goes.  0 or -1 after error().
+ */
+static int merge_variant(struct db *db, struct stmt *const *st, int64_t id,
+			 int64_t other)
+{
+	stmt_bind_int64(st[L_MV_RUNS], 1, id);
+	stmt_bind_int64(st[L_MV_RUNS], 2, other);
+	stmt_bind_int64(st[L_MV_AGGS], 1, id);
+	stmt_bind_int64(st[L_MV_AGGS], 2, other);
+	stmt_bind_int64(st[L_DEL_PARAMS], 1, id);
+	stmt_bind_int64(st[L_DEL], 1, id);
+	if (step_done(db, st[L_MV_RUNS]) || step_done(db, st[L_MV_AGGS]) ||
+	    step_done(db, st[L_DEL_PARAMS]) || step_done(db, st[L_DEL]))
+		return -1;
+	return 0;
+}
+
+/*
+ * Variant v linked to the one recorded commit its prefix abbreviates
+ * (merged into the same variant under the full sha, when there is
+ * one); a prefix of several is left alone, with a warning.  0 or -1
+ * after error().
+ */
+static int link_variant(struct db *db, struct stmt *const *st,
+			const struct lv *v, struct commits_result *res)
+{
+	char *full;
+	int64_t other = 0;
+	int nr = full_sha(db, st[L_FIND], v->prefix, &full), rc, ret = -1;
+
+	if (nr < 0)
+		return -1;
+	if (nr > 1) {
+		warning("commit '%s' is the prefix of several recorded "
+			"commits: not linked", v->prefix);
+		res->ambiguous++;
+	}
+	if (nr != 1)
+		return 0;
+	stmt_bind_int64(st[L_SAME], 1, v->id);
+	stmt_bind_text(st[L_SAME], 2, full, -1, SQLITE_TRANSIENT);
+	rc = stmt_step(st[L_SAME]);
+	if (rc == SQLITE_ROW)
+		other = stmt_column_int64(st[L_SAME], 0);
+	stmt_reset(st[L_SAME]);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		db_fail(db, rc, db->path, 0);
 		goto out;
 	}
-	/* hex digits sort below 'g': the prefix's range of the index */
-	find = db_prepare(db, "SELECT sha FROM commits WHERE sha >= ?1 AND"
-			  " sha < CAST(?1 AS TEXT) || 'g' LIMIT 2");
-	same = db_prepare(db, "SELECT o.id FROM variants v JOIN variants o"
-			  " ON o.label = v.label AND o.kernel = v.kernel AND"
-			  " o.machine = v.machine AND o.testcase = v.testcase"
-			  " AND o.params = v.params AND o.commit_sha = ?2"
-			  " WHERE v.id = ?1");
-	set = db_prepare(db, "UPDATE variants SET commit_sha = ?2 WHERE"
-			 " id = ?1");
-	mv_runs = db_prepare(db, "UPDATE runs SET variant_id = ?2 WHERE"
-			     " variant_id = ?1");
-	mv_aggs = db_prepare(db, "UPDATE aggregates SET variant_id = ?2 WHERE"
-			     " variant_id = ?1");
-	del_params = db_prepare(db, "DELETE FROM variant_params WHERE"
-				" variant_id = ?1");
-	del = db_prepare(db, "DELETE FROM variants WHERE id = ?1");
-	if (!find || !same || !set || !mv_runs || !mv_aggs || !del_params ||
-	    !del)
-		goto out;
-	for (i = 0; i < nv; i++) {
-		char *full = NULL;
-		int64_t other = 0;
-		int nr = 0;
-
-		stmt_bind_text(find, 1, v[i].prefix, -1, SQLITE_STATIC);
-		while ((rc = stmt_step(find)) == SQLITE_ROW) {
-			if (!nr++)
-				full = xstrdup((const char *)
-					       stmt_column_text(find, 0));
-		}
-		stmt_reset(find);
-		if (rc != SQLITE_DONE) {
-			free(full);
-			db_fail(db, rc, db->path, 0);
+	if (other) {
+		/* the same variant under its full sha: one now */
+		if (merge_variant(db, st, v->id, other))
 			goto out;
-		}
-		if (nr != 1) {
-			if (nr > 1) {
-				warning("commit '%s' is the prefix of several "
-					"recorded commits: not linked",
-					v[i].prefix);
-				res->ambiguous++;
-			}
-			free(full);
-			continue;
-		}
-		stmt_bind_int64(same, 1, v[i].id);
-		stmt_bind_text(same, 2, full, -1, SQLITE_TRANSIENT);
-		rc = stmt_step(same);
-		if (rc == SQLITE_ROW)
-			other = stmt_column_int64(same, 0);
-		stmt_reset(same);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-			free(full);
-			db_fail(db, rc, db->path, 0);
+		res->merged++;
+	} else {
+		stmt_bind_int64(st[L_SET], 1, v->id);
+		stmt_bind_text(st[L_SET], 2, full, -1, SQLITE_TRANSIENT);
+		if (step_done(db, st[L_SET]))
 			goto out;
-		}
-		if (other) {
-			/* the same variant under its full sha: one now */
-			stmt_bind_int64(mv_runs, 1, v[i].id);
-			stmt_bind_int64(mv_runs, 2, other);
-			stmt_bind_int64(mv_aggs, 1, v[i].id);
-			stmt_bind_int64(mv_aggs, 2, other);
-			stmt_bind_int64(del_params, 1, v[i].id);
-			stmt_bind_int64(del, 1, v[i].id);
-			if (step_done(db, mv_runs) || step_done(db, mv_aggs) ||
-			    step_done(db, del_params) || step_done(db, del)) {
-				free(full);
-				goto out;
-			}
-			res->merged++;
-		} else {
-			stmt_bind_int64(set, 1, v[i].id);
-			stmt_bind_text(set, 2, full, -1, SQLITE_TRANSIENT);
-			if (step_done(db, set)) {
-				free(full);
-				goto out;
-			}
-		}
-		res->linked++;
-		free(full);
 	}
+	res->linked++;
 	ret = 0;
 out:
-	stmt_finalize(sel);
-	stmt_finalize(find);
-	stmt_finalize(same);
-	stmt_finalize(set);
-	stmt_finalize(mv_runs);
-	stmt_finalize(mv_aggs);
-	stmt_finalize(del_params);
-	stmt_finalize(del);
+	free(full);
+	return ret;
+}
+
+int commits_link_variants(struct db *db, struct commits_result *res)
+{
+	struct lv *v = NULL;
+	struct stmt *st[L_NR] = { NULL };
+	size_t nv = 0, i;
+	int ret = -1;
+
+	if (short_sha_variants(db, &v, &nv))
+		goto out;
+	/* every one prepared (and each failure said) before any is checked */
+	for (i = 0; i < L_NR; i++)
+		st[i] = db_prepare(db, link_sql[i]);
+	for (i = 0; i < L_NR; i++)
+		if (!st[i])
+			goto out;
+	for (i = 0; i < nv; i++)
+		if (link_variant(db, st, &v[i], res))
+			goto out;
+	ret = 0;
+out:
+	for (i = 0; i < L_NR; i++)
+		stmt_finalize(st[i]);
 	for (i = 0; i < nv; i++)
 		free(v[i].prefix);
 	free(v);
@@ -394,30 +467,18 @@ static int load_recorded(struct db *db, struct cm **c, size_t *n,
 }
 
 /*
- * Merge the listing g[0..ng) into the recorded order c[0..nold), writing
- * the new commits after them in c and the positions to pos (indexed as
- * c).  New commits with no recorded one in the listing are keyed
- * disjoint_key (INFINITY: after them all).  Returns 0 or -1.
+ * The new commits of the listing g[0..ng) appended to c, each keyed
+ * where it goes among the recorded ones: git_old[i] is the recorded
+ * position of g[i], or -1 for a new one (overwritten here).  New
+ * commits with no recorded one in the listing are keyed disjoint_key.
  */
-static int merge_order(struct cm **c, size_t *n, size_t *alloc, size_t nold,
-		       const struct cm *g, size_t ng, double disjoint_key,
-		       int64_t *pos_out, struct commits_result *res)
+static void key_new_commits(struct cm **c, size_t *n, size_t *alloc,
+			    const struct cm *g, size_t ng, int64_t *git_old,
+			    double disjoint_key)
 {
-	struct strmap idx = STRMAP_INIT;
-	int64_t *git_old = xmalloc((ng + 1) * sizeof(*git_old));
-	size_t i, *order = NULL;
 	int64_t next = -1, last = -1;
-	int ret = -1;
+	size_t i;
 
-	for (i = 0; i < nold; i++)
-		strmap_put(&idx, (*c)[i].sha, strlen((*c)[i].sha), (int64_t)i);
-	/* for each listed commit, the recorded one it is, or -1 */
-	for (i = 0; i < ng; i++) {
-		int64_t j;
-
-		git_old[i] = strmap_get(&idx, g[i].sha, strlen(g[i].sha), &j) ?
-			(*c)[j].old_pos : -1;
-	}
 	/*
 	 * A new commit follows the recorded commit before it in git's
 	 * listing, else precedes the one after it, else goes at the end;
@@ -445,6 +506,33 @@ static int merge_order(struct cm **c, size_t *n, size_t *alloc, size_t nold,
 			 next >= 0 ? (double)next - 0.5 : disjoint_key;
 		x->tie = (int64_t)i;
 	}
+}
+
+/*
+ * Merge the listing g[0..ng) into the recorded order c[0..nold), writing
+ * the new commits after them in c and the positions to pos (indexed as
+ * c).  New commits with no recorded one in the listing are keyed
+ * disjoint_key (INFINITY: after them all).  Returns 0 or -1.
+ */
+static int merge_order(struct cm **c, size_t *n, size_t *alloc, size_t nold,
+		       const struct cm *g, size_t ng, double disjoint_key,
+		       int64_t *pos_out, struct commits_result *res)
+{
+	struct strmap idx = STRMAP_INIT;
+	int64_t *git_old = xmalloc((ng + 1) * sizeof(*git_old));
+	size_t i, *order = NULL;
+	int ret = -1;
+
+	for (i = 0; i < nold; i++)
+		strmap_put(&idx, (*c)[i].sha, strlen((*c)[i].sha), (int64_t)i);
+	/* for each listed commit, the recorded one it is, or -1 */
+	for (i = 0; i < ng; i++) {
+		int64_t j;
+
+		git_old[i] = strmap_get(&idx, g[i].sha, strlen(g[i].sha), &j) ?
+			(*c)[j].old_pos : -1;
+	}
+	key_new_commits(c, n, alloc, g, ng, git_old, disjoint_key);
 	res->added = (long)(*n - nold);
 	for (i = 0; i < nold; i++) {
 		(*c)[i].key = (double)(*c)[i].old_pos;
@@ -486,98 +574,109 @@ static int disjoint(const struct cm *c, size_t nold, const struct cm *g,
 	return ret;
 }
 
-int commits_import(struct db *db, const char *repo, const char *const *revs,
-		   size_t nrevs, struct commits_result *res)
+/* Is every one a revision range (not empty, no option)?  0, or -2. */
+static int check_revs(const char *const *revs, size_t nrevs)
 {
-	static const char *const probe[] = { "rev-parse", "--git-dir" };
-	static const char *const head[] = { "HEAD" };
-	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-	struct cm *g = NULL, *c = NULL;
-	size_t ng = 0, alloc_g = 0, n = 0, alloc_c = 0, nold = 0, i, nargs = 0;
-	const char **args = NULL;
-	int64_t *pos = NULL;
-	struct stmt *ins = NULL, *upd = NULL;
-	double key = INFINITY;
-	int r, ret = -1, in_tx = 0;
+	size_t i;
 
-	memset(res, 0, sizeof(*res));
-	if (!nrevs) {
-		revs = head;
-		nrevs = 1;
-	}
 	for (i = 0; i < nrevs; i++)
 		if (revs[i][0] == '-' || !revs[i][0]) {
-			ret = -2;
 			error("'%s' is not a revision range", revs[i]);
-			goto out;
+			return -2;
 		}
-	r = run_git(repo, probe, ARRAY_SIZE(probe), &out, &err);
+	return 0;
+}
+
+/*
+ * The `git log` of revs in repo, oldest first, into out (git's messages
+ * in err).  0; -1 after error() (git not started); -2 after error() (no
+ * repository, or a range git refused: the user's to change).
+ */
+static int git_log(const char *repo, const char *const *revs, size_t nrevs,
+		   struct sbuf *out, struct sbuf *err)
+{
+	static const char *const probe[] = { "rev-parse", "--git-dir" };
+	static const char *const opts[] = {
+		"-c", "log.showSignature=false", "log", "--topo-order",
+		"--reverse", "-z", "--format=%H%n%P%n%at%n%s",
+	};
+	const char **args;
+	size_t i, nargs = 0;
+	int r = run_git(repo, probe, ARRAY_SIZE(probe), out, err);
+
 	if (r < 0)
-		goto out;
+		return -1;
 	if (r) {
 		error("'%s' is not a git repository", repo);
-		report_git(&err);
-		ret = -2;
-		goto out;
+		report_git(err);
+		return -2;
 	}
-	sbuf_reset(&out);
-	sbuf_reset(&err);
-	args = xcalloc(nrevs + 8, sizeof(*args));
-	args[nargs++] = "-c";
-	args[nargs++] = "log.showSignature=false";
-	args[nargs++] = "log";
-	args[nargs++] = "--topo-order";
-	args[nargs++] = "--reverse";
-	args[nargs++] = "-z";
-	args[nargs++] = "--format=%H%n%P%n%at%n%s";
+	sbuf_reset(out);
+	sbuf_reset(err);
+	/* the options, the ranges and "--" */
+	args = xcalloc(ARRAY_SIZE(opts) + nrevs + 1, sizeof(*args));
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		args[nargs++] = opts[i];
 	for (i = 0; i < nrevs; i++)
 		args[nargs++] = revs[i];
 	args[nargs++] = "--";
-	r = run_git(repo, args, nargs, &out, &err);
+	r = run_git(repo, args, nargs, out, err);
+	free(args);
 	if (r < 0)
-		goto out;
+		return -1;
 	if (r) {
 		error("git log failed on '%s' (exit status %d); git said:",
 		      repo, r);
-		report_git(&err);
-		ret = -2;
-		goto out;
+		report_git(err);
+		return -2;
 	}
-	if (parse_log(out.buf, out.len, &g, &ng, &alloc_g))
-		goto out;
-	res->listed = (long)ng;
+	return 0;
+}
 
-	if (db_begin(db))
-		goto out;
-	in_tx = 1;
-	r = load_recorded(db, &c, &n, &alloc_c);
-	nold = n;
-	if (r)
-		goto out;
-	pos = xmalloc((n + ng + 1) * sizeof(*pos));
+/*
+ * *key for the new commits with no recorded one among them (see
+ * merge_order()).  Nothing in common: git says whether the new range
+ * is older (its newest commit an ancestor of the oldest recorded one:
+ * -INFINITY); parallel histories go after (INFINITY).  out and err are
+ * the buffers git writes to.  0, or -1 after error().
+ */
+static int disjoint_key(const char *repo, const struct cm *c, size_t nold,
+			const struct cm *g, size_t ng, struct sbuf *out,
+			struct sbuf *err, double *key)
+{
+	*key = INFINITY;
 	if (nold && ng && disjoint(c, nold, g, ng)) {
-		/*
-		 * Nothing in common: git says whether the new range is
-		 * older (its newest commit an ancestor of the oldest
-		 * recorded one); parallel histories go after.
-		 */
 		const char *anc[] = { "merge-base", "--is-ancestor",
 				      g[ng - 1].sha, c[0].sha };
+		int r;
 
-		sbuf_reset(&out);
-		sbuf_reset(&err);
-		r = run_git(repo, anc, ARRAY_SIZE(anc), &out, &err);
+		sbuf_reset(out);
+		sbuf_reset(err);
+		r = run_git(repo, anc, ARRAY_SIZE(anc), out, err);
 		if (r < 0)
-			goto out;
+			return -1;
 		if (!r)
-			key = -INFINITY;
+			*key = -INFINITY;
 	}
-	if (merge_order(&c, &n, &alloc_c, nold, g, ng, key, pos, res))
-		goto out;
-	ins = db_prepare(db, "INSERT INTO commits(sha, position, parents,"
-			 " subject, date) VALUES (?, ?, ?, ?, ?)");
-	upd = db_prepare(db, "UPDATE commits SET position = ?2 WHERE"
-			 " sha = ?1");
+	return 0;
+}
+
+/*
+ * The merged order c[0..n) (the recorded commits first, nold of them)
+ * into the table: a recorded commit moved where pos says it went, a new
+ * one inserted there.  0 or -1 after error().
+ */
+static int write_order(struct db *db, const struct cm *c, size_t n,
+		       size_t nold, const int64_t *pos)
+{
+	struct stmt *ins = db_prepare(db, "INSERT INTO commits(sha, position,"
+				      " parents, subject, date) VALUES (?, ?,"
+				      " ?, ?, ?)");
+	struct stmt *upd = db_prepare(db, "UPDATE commits SET position = ?2"
+				      " WHERE sha = ?1");
+	size_t i;
+	int ret = -1;
+
 	if (!ins || !upd)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -598,6 +697,51 @@ int commits_import(struct db *db, const char *repo, const char *const *revs,
 		if (step_done(db, ins))
 			goto out;
 	}
+	ret = 0;
+out:
+	stmt_finalize(ins);
+	stmt_finalize(upd);
+	return ret;
+}
+
+int commits_import(struct db *db, const char *repo, const char *const *revs,
+		   size_t nrevs, struct commits_result *res)
+{
+	static const char *const head[] = { "HEAD" };
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	struct cm *g = NULL, *c = NULL;
+	size_t ng = 0, alloc_g = 0, n = 0, alloc_c = 0, nold = 0, i;
+	int64_t *pos = NULL;
+	double key;
+	int r, ret, in_tx = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!nrevs) {
+		revs = head;
+		nrevs = 1;
+	}
+	ret = check_revs(revs, nrevs);
+	if (!ret)
+		ret = git_log(repo, revs, nrevs, &out, &err);
+	if (ret)
+		goto out;
+	ret = -1;
+	if (parse_log(out.buf, out.len, &g, &ng, &alloc_g))
+		goto out;
+	res->listed = (long)ng;
+
+	if (db_begin(db))
+		goto out;
+	in_tx = 1;
+	r = load_recorded(db, &c, &n, &alloc_c);
+	nold = n;
+	if (r)
+		goto out;
+	pos = xmalloc((n + ng + 1) * sizeof(*pos));
+	if (disjoint_key(repo, c, nold, g, ng, &out, &err, &key) ||
+	    merge_order(&c, &n, &alloc_c, nold, g, ng, key, pos, res) ||
+	    write_order(db, c, n, nold, pos))
+		goto out;
 	res->total = (long)n;
 	if (commits_link_variants(db, res))
 		goto out;
@@ -608,8 +752,6 @@ int commits_import(struct db *db, const char *repo, const char *const *revs,
 out:
 	if (in_tx)
 		db_rollback(db);
-	stmt_finalize(ins);
-	stmt_finalize(upd);
 	for (i = 0; i < nold; i++) {
 		/* the recorded commits' strings are ours (load_recorded) */
 		free((char *)c[i].sha);
@@ -617,7 +759,6 @@ out:
 	}
 	free(c);
 	free(pos);
-	free(args);
 	free(g);
 	sbuf_release(&out);
 	sbuf_release(&err);

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #define BUSY_TIMEOUT_MS (10 * 60 * 1000)
+/* how often db_exec_patient() tries again */
+#define BUSY_POLL_MS 10
 /*
  * The lock every writer of a server takes for its transaction, as SQLite's
  * BEGIN IMMEDIATE takes the file's write lock: imports and migrations
@@ -196,8 +198,8 @@ static int db_exec_patient(struct db *db, const char *sql)
 		if (waited_ms >= BUSY_TIMEOUT_MS)
 			return error("%s: database is locked (waited %ld s)",
 				     db->path, waited_ms / 1000);
-		sqlite3_sleep(10);
-		waited_ms += 10;
+		sqlite3_sleep(BUSY_POLL_MS);
+		waited_ms += BUSY_POLL_MS;
 	}
 }
 
@@ -716,23 +718,26 @@ static char *immutable_uri(const char *path)
 }
 
 /*
+ * A savepoint's journal (a result inside a batch, db_begin()) stays in
+ * memory up to this many bytes before it spills to a file: at SQLite's
+ * 64 KiB every small fio output of a batch wrote pages to a temporary
+ * file.  Not more: SQLite keeps that journal in one piece of this size
+ * and, when it spills, writes the piece in one call, which its unix VFS
+ * cuts to 17 bits (os_unix.c's seekAndWriteFd(): nBuf &= 0x1ffff): a
+ * piece of 128 KiB or more is cut short, and the import fails with
+ * "database or disk is full" (t1330: a result whose savepoint journals
+ * more than 64 pages).
+ */
+#define STMT_JOURNAL_SPILL (120 << 10)
+
+/*
  * Each connection belongs to one thread at a time (SQLITE_OPEN_NOMUTEX:
  * no mutex a call), but a reader thread may have a connection of its
  * own (db_open_reader()), so SQLite's own shared state (the files'
- * locks, the WAL index) keeps its mutexes: SQLITE_CONFIG_MULTITHREAD.
- * Against SINGLETHREAD no difference was measurable (a 1,000,000-sample
- * import, 9 runs interleaved: 1.53 against 1.58 s).  No memory
- * statistics: they cost a few percent of every insert.
- *
- * A savepoint's journal (a result inside a batch, db_begin()) stays in
- * memory up to 120 KiB before it spills to a file: at SQLite's 64 KiB,
- * every small fio output of a batch wrote 15 pages to a temporary file
- * (none of 200 do at 120).  Not more: SQLite keeps that journal in one
- * piece of this size and, when it spills, writes the piece in one call,
- * which its unix VFS cuts to 17 bits (os_unix.c's seekAndWriteFd():
- * nBuf &= 0x1ffff).  At 256 KiB a spill wrote 0 of 131,072 bytes and
- * failed the import with "database or disk is full" (t1330: a result
- * whose savepoint journals more than 64 pages).
+ * locks, the WAL index) keeps its mutexes: SQLITE_CONFIG_MULTITHREAD,
+ * which costs an import nothing measurable against SINGLETHREAD
+ * (docs/performance.md).  No memory statistics: they cost a few percent
+ * of every insert.
  */
 void db_configure(void)
 {
@@ -742,7 +747,7 @@ void db_configure(void)
 		return;
 	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, 120 << 10);
+	sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, STMT_JOURNAL_SPILL);
 	configured = 1;
 }
 
@@ -767,6 +772,52 @@ static int open_file(sqlite3 **sq, const char *path, int immutable,
 		sqlite3_extended_result_codes(*sq, 1);
 	}
 	return rc;
+}
+
+/*
+ * A database opened read-only is used as it is: one that needs a
+ * migration (stamp, or an older schema) cannot be.  0 or -1 after
+ * error().
+ */
+static int check_current(struct db *db, int stamp)
+{
+	int version;
+
+	if (get_user_version(db, &version))
+		return -1;
+	if (stamp || version != (int)schema_nr_migrations)
+		return error("%s: the database needs an upgrade (schema "
+			     "version %d of %zu), and it cannot be written "
+			     "here", db->path, version, schema_nr_migrations);
+	return 0;
+}
+
+/*
+ * The page cache of a connection that writes, as cache_size takes it
+ * (-N: N KiB, so 24 MiB): an import of 1 GB stays under 64 MiB of
+ * memory with it, and a larger cache buys an import no time
+ * (docs/performance.md).
+ */
+#define WRITE_CACHE_SIZE "-24576"
+
+/* The settings of a connection that writes.  0 or -1 after error(). */
+static int set_pragmas(struct db *db)
+{
+	/*
+	 * Foreign keys are declared for the reader, not enforced: every row
+	 * comes through db_emit_*(), which only refers to rows it made, and
+	 * checking them costs two index lookups a sample.  A command that
+	 * deletes must delete the dependent rows itself.
+	 *
+	 * Sorts and temporary tables (GROUP BY over millions of samples)
+	 * spill to a file past the page cache: memory stays bounded.
+	 */
+	if (db_exec_patient(db, "PRAGMA journal_mode = WAL") ||
+	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
+	    db_exec(db, "PRAGMA temp_store = FILE") ||
+	    db_exec(db, "PRAGMA cache_size = " WRITE_CACHE_SIZE))
+		return -1;
+	return 0;
 }
 
 int db_open(struct db *db, const char *path)
@@ -795,42 +846,12 @@ int db_open(struct db *db, const char *path)
 	if (check_ours(db, &stamp))
 		goto fail;
 	if (readonly) {
-		int version;
-
-		if (get_user_version(db, &version))
+		if (check_current(db, stamp))
 			goto fail;
-		if (stamp || version != (int)schema_nr_migrations) {
-			error("%s: the database needs an upgrade (schema "
-			      "version %d of %zu), and it cannot be written "
-			      "here", path, version, schema_nr_migrations);
-			goto fail;
-		}
 		db->readonly = 1;
 		return 0;
 	}
-	if (db_exec_patient(db, "PRAGMA journal_mode = WAL") ||
-	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
-	    /*
-	     * Foreign keys are declared for the reader, not enforced: every
-	     * row comes through db_emit_*(), which only refers to rows it
-	     * made, and checking them costs ~7% of an import.  A command that
-	     * deletes must delete the dependent rows itself.
-	     */
-	    /*
-	     * Sorts and temporary tables (GROUP BY over millions of samples)
-	     * spill to a file past the page cache: memory stays bounded.
-	     */
-	    db_exec(db, "PRAGMA temp_store = FILE") ||
-	    /*
-	     * 24 MiB: an import of 1 GB stays under 64 MiB with it.  The
-	     * bench's 1 GB of fio jobs in one file (5 M metric names, whose
-	     * name index is written all over) peaked at 65.5 MiB with 32,
-	     * 63.2 with 30 and 55.7 with 24; a 1,000,000-sample CSV took
-	     * the same time with 24 as with 30 (medians of 15: 1.46 s).
-	     */
-	    db_exec(db, "PRAGMA cache_size = -24576"))
-		goto fail;
-	if (migrate(db, stamp))
+	if (set_pragmas(db) || migrate(db, stamp))
 		goto fail;
 	return 0;
 fail:

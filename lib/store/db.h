@@ -374,7 +374,10 @@ struct import_ctx {
 /*
  * Set up ctx for a new import row (inserted now): path, format, bytes on
  * disk (< 0: not known), is_dir for a directory result.  0 or error().
+ * Until db_import_set_hash() the row's sha256 is a unique text starting
+ * PENDING_HASH_PREFIX: an import still running, or one that died.
  */
+#define PENDING_HASH_PREFIX "pending-"
 int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 		    const char *format, int64_t file_size, int is_dir,
 		    const struct import_overrides *ovr);

@@ -124,101 +124,103 @@ static void bind_text_or_null(struct stmt *st, int i, const char *s)
 #error "SAMPLE_ROWS has 16 rows"
 #endif
 
+/* The text of each import statement (enum db_stmt). */
+static const char *const stmt_sql[ST_NR] = {
+	[ST_INS_RUN] = "INSERT INTO runs(import_id, variant_id, suite, "
+		"iteration, start_time, source_id, line) VALUES "
+		"(?,?,?,?,?,?,?) RETURNING id",
+	[ST_INS_PARAM] = "INSERT INTO variant_params(variant_id, key, "
+		"value) VALUES (?,?,?) ON CONFLICT (variant_id, key) "
+		"DO UPDATE SET value = excluded.value",
+	[ST_INS_SAMPLE] = "INSERT INTO samples(run_id, metric_id, "
+		"value, line, source_id) VALUES (?,?,?,?,?)",
+	[ST_INS_SAMPLES4] = "INSERT INTO samples(run_id, metric_id, "
+		"value, line, source_id) VALUES " SAMPLE_ROWS4,
+	[ST_INS_SAMPLES8] = "INSERT INTO samples(run_id, metric_id, "
+		"value, line, source_id) VALUES " SAMPLE_ROWS8,
+	[ST_INS_SAMPLES] = "INSERT INTO samples(run_id, metric_id, "
+		"value, line, source_id) VALUES " SAMPLE_ROWS,
+	[ST_INS_DERIVED] = "INSERT INTO samples(run_id, metric_id, "
+		"value, line, source_id, derived) VALUES (?,?,?,?,?,1) "
+		"ON CONFLICT DO NOTHING",
+	[ST_INS_SERIES] = "INSERT INTO series(run_id, metric_id, chunk, "
+		"n, points, source_id, line, codec) VALUES "
+		"(?,?,?,?,?,?,?,?)",
+	[ST_INS_AGG] = "INSERT INTO aggregates(import_id, variant_id, "
+		"suite, metric_id, stat, value, stddev, stddev_kind, "
+		"stddev_source, n, marker, source_id, line, "
+		"change_source, change_base) VALUES "
+		"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[ST_FIND_METRIC] = "SELECT id, unit IS NULL, kind FROM metrics "
+		"WHERE name = ?",
+	[ST_INS_METRIC] = "INSERT INTO metrics(name, unit, kind) "
+		"VALUES (?,?,?) ON CONFLICT DO NOTHING RETURNING id",
+	[ST_SET_UNIT] = "UPDATE metrics SET unit = ? WHERE id = ? AND "
+		"unit IS NULL",
+	[ST_SET_KIND] = "UPDATE metrics SET kind = ? WHERE id = ? AND "
+		"kind IS NULL",
+	[ST_NEXT_ITER] = "SELECT coalesce(max(iteration) + 1, 0) FROM "
+		"runs WHERE variant_id = ?",
+	[ST_FIND_VARIANT] = "SELECT id FROM variants WHERE label = ? "
+		"AND kernel = ? AND commit_sha = ? AND machine = ? AND "
+		"testcase = ? AND params = ?",
+	[ST_INS_VARIANT] = "INSERT INTO variants(label, kernel, "
+		"commit_sha, machine, testcase, params) VALUES "
+		"(?,?,?,?,?,?) RETURNING id",
+	[ST_INS_SOURCE] = "INSERT INTO sources(import_id, path) "
+		"VALUES (?,?) RETURNING id",
+	[ST_METRIC_INFO] = "SELECT name, coalesce(kind, 0) FROM "
+		"metrics WHERE id = ?",
+	/*
+	 * The known shas a hex prefix abbreviates: a range of the
+	 * indexes (every sha byte sorts below 'g'), not a scan
+	 */
+	[ST_RESOLVE_COMMIT] = "SELECT sha FROM commits WHERE sha >= ?1 "
+		"AND sha < CAST(?1 AS TEXT) || 'g' UNION SELECT "
+		"commit_sha FROM variants WHERE commit_sha >= ?1 AND "
+		"commit_sha < CAST(?1 AS TEXT) || 'g' AND "
+		"length(commit_sha) > length(CAST(?1 AS TEXT)) "
+		"ORDER BY 1 LIMIT 20",
+	/* run_values (store/values.c) */
+	[ST_MAX_METRIC] = "SELECT coalesce(max(id), 0) FROM metrics",
+	[ST_PACK_LIST] = "SELECT r.id, (SELECT count(*) FROM samples s "
+		"WHERE s.run_id = r.id) FROM runs r WHERE r.import_id = ?",
+	[ST_PACK_INS] = "INSERT INTO run_values(run_id, n, data) "
+		"VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET "
+		"n = excluded.n, data = excluded.data",
+	[ST_PACK_ROWS] = "SELECT metric_id, value, derived FROM samples "
+		"WHERE run_id = ? ORDER BY metric_id",
+	[ST_PACK_DEL] = "DELETE FROM run_values WHERE run_id = ?",
+	[ST_HAS_SAMPLE] = "SELECT 1 FROM samples WHERE run_id = ? AND "
+		"metric_id = (SELECT id FROM metrics WHERE name = ?)",
+	[ST_SET_STATE] = "UPDATE metrics SET direction = "
+		"coalesce(direction, ?1), summary = coalesce(summary, "
+		"?2) WHERE id = ?3",
+	[ST_INS_POSITION] = "INSERT INTO import_metrics(import_id, "
+		"metric_id, position) VALUES (?,?,?) ON CONFLICT DO "
+		"NOTHING",
+	[ST_INS_HIST] = "INSERT INTO histograms(run_id, metric_id, n, "
+		"bins, source_id, line) VALUES (?,?,?,?,?,?)",
+	[ST_INS_IMPORT] = "INSERT INTO imports(path, sha256, format, "
+		"size, file_size, imported_at, is_dir) VALUES "
+		"(?,?,?,0,?,?,?) RETURNING id",
+	[ST_FIND_HASH] = "SELECT 1 FROM imports WHERE sha256 = ?",
+	[ST_SET_HASH] = "UPDATE imports SET sha256 = ?, size = ? WHERE "
+		"id = ?",
+	[ST_FIND_PATH] = "SELECT 1 FROM imports WHERE path = ? AND "
+		"file_size = ?",
+};
+
 /* The import statements, prepared on first use and kept with the db. */
 struct stmt *db_stmt(struct db *db, enum db_stmt which)
 {
-	static const char *const sql[ST_NR] = {
-		[ST_INS_RUN] = "INSERT INTO runs(import_id, variant_id, suite, "
-			"iteration, start_time, source_id, line) VALUES "
-			"(?,?,?,?,?,?,?) RETURNING id",
-		[ST_INS_PARAM] = "INSERT INTO variant_params(variant_id, key, "
-			"value) VALUES (?,?,?) ON CONFLICT (variant_id, key) "
-			"DO UPDATE SET value = excluded.value",
-		[ST_INS_SAMPLE] = "INSERT INTO samples(run_id, metric_id, "
-			"value, line, source_id) VALUES (?,?,?,?,?)",
-		[ST_INS_SAMPLES4] = "INSERT INTO samples(run_id, metric_id, "
-			"value, line, source_id) VALUES " SAMPLE_ROWS4,
-		[ST_INS_SAMPLES8] = "INSERT INTO samples(run_id, metric_id, "
-			"value, line, source_id) VALUES " SAMPLE_ROWS8,
-		[ST_INS_SAMPLES] = "INSERT INTO samples(run_id, metric_id, "
-			"value, line, source_id) VALUES " SAMPLE_ROWS,
-		[ST_INS_DERIVED] = "INSERT INTO samples(run_id, metric_id, "
-			"value, line, source_id, derived) VALUES (?,?,?,?,?,1) "
-			"ON CONFLICT DO NOTHING",
-		[ST_INS_SERIES] = "INSERT INTO series(run_id, metric_id, chunk, "
-			"n, points, source_id, line, codec) VALUES "
-			"(?,?,?,?,?,?,?,?)",
-		[ST_INS_AGG] = "INSERT INTO aggregates(import_id, variant_id, "
-			"suite, metric_id, stat, value, stddev, stddev_kind, "
-			"stddev_source, n, marker, source_id, line, "
-			"change_source, change_base) VALUES "
-			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		[ST_FIND_METRIC] = "SELECT id, unit IS NULL, kind FROM metrics "
-			"WHERE name = ?",
-		[ST_INS_METRIC] = "INSERT INTO metrics(name, unit, kind) "
-			"VALUES (?,?,?) ON CONFLICT DO NOTHING RETURNING id",
-		[ST_SET_UNIT] = "UPDATE metrics SET unit = ? WHERE id = ? AND "
-			"unit IS NULL",
-		[ST_SET_KIND] = "UPDATE metrics SET kind = ? WHERE id = ? AND "
-			"kind IS NULL",
-		[ST_NEXT_ITER] = "SELECT coalesce(max(iteration) + 1, 0) FROM "
-			"runs WHERE variant_id = ?",
-		[ST_FIND_VARIANT] = "SELECT id FROM variants WHERE label = ? "
-			"AND kernel = ? AND commit_sha = ? AND machine = ? AND "
-			"testcase = ? AND params = ?",
-		[ST_INS_VARIANT] = "INSERT INTO variants(label, kernel, "
-			"commit_sha, machine, testcase, params) VALUES "
-			"(?,?,?,?,?,?) RETURNING id",
-		[ST_INS_SOURCE] = "INSERT INTO sources(import_id, path) "
-			"VALUES (?,?) RETURNING id",
-		[ST_METRIC_INFO] = "SELECT name, coalesce(kind, 0) FROM "
-			"metrics WHERE id = ?",
-		/*
-		 * The known shas a hex prefix abbreviates: a range of the
-		 * indexes (every sha byte sorts below 'g'), not a scan
-		 */
-		[ST_RESOLVE_COMMIT] = "SELECT sha FROM commits WHERE sha >= ?1 "
-			"AND sha < CAST(?1 AS TEXT) || 'g' UNION SELECT "
-			"commit_sha FROM variants WHERE commit_sha >= ?1 AND "
-			"commit_sha < CAST(?1 AS TEXT) || 'g' AND "
-			"length(commit_sha) > length(CAST(?1 AS TEXT)) "
-			"ORDER BY 1 LIMIT 20",
-		/* run_values (store/values.c) */
-		[ST_MAX_METRIC] = "SELECT coalesce(max(id), 0) FROM metrics",
-		[ST_PACK_LIST] = "SELECT r.id, (SELECT count(*) FROM samples s "
-			"WHERE s.run_id = r.id) FROM runs r WHERE r.import_id = ?",
-		[ST_PACK_INS] = "INSERT INTO run_values(run_id, n, data) "
-			"VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET "
-			"n = excluded.n, data = excluded.data",
-		[ST_PACK_ROWS] = "SELECT metric_id, value, derived FROM samples "
-			"WHERE run_id = ? ORDER BY metric_id",
-		[ST_PACK_DEL] = "DELETE FROM run_values WHERE run_id = ?",
-		[ST_HAS_SAMPLE] = "SELECT 1 FROM samples WHERE run_id = ? AND "
-			"metric_id = (SELECT id FROM metrics WHERE name = ?)",
-		[ST_SET_STATE] = "UPDATE metrics SET direction = "
-			"coalesce(direction, ?1), summary = coalesce(summary, "
-			"?2) WHERE id = ?3",
-		[ST_INS_POSITION] = "INSERT INTO import_metrics(import_id, "
-			"metric_id, position) VALUES (?,?,?) ON CONFLICT DO "
-			"NOTHING",
-		[ST_INS_HIST] = "INSERT INTO histograms(run_id, metric_id, n, "
-			"bins, source_id, line) VALUES (?,?,?,?,?,?)",
-		[ST_INS_IMPORT] = "INSERT INTO imports(path, sha256, format, "
-			"size, file_size, imported_at, is_dir) VALUES "
-			"(?,?,?,0,?,?,?) RETURNING id",
-		[ST_FIND_HASH] = "SELECT 1 FROM imports WHERE sha256 = ?",
-		[ST_SET_HASH] = "UPDATE imports SET sha256 = ?, size = ? WHERE "
-			"id = ?",
-		[ST_FIND_PATH] = "SELECT 1 FROM imports WHERE path = ? AND "
-			"file_size = ?",
-	};
-
 	if (!db->st[which])
 		/* the one table of millions of rows: COPY on a server */
 		db->st[which] = which == ST_INS_SAMPLE ?
 			db_prepare_copy(db, "samples", "run_id, metric_id, "
-					"value, line, source_id", sql[which]) :
-			db_prepare_id(db, sql[which]);
+					"value, line, source_id",
+					stmt_sql[which]) :
+			db_prepare_id(db, stmt_sql[which]);
 	return db->st[which];
 }
 
@@ -258,8 +260,9 @@ int db_import_begin(struct import_ctx *ctx, struct db *db, const char *path,
 	 * same on two machines: the process and the time in ns.
 	 */
 	clock_gettime(CLOCK_REALTIME, &now);
-	snprintf(pending, sizeof(pending), "pending-%ld-%lld.%09ld",
-		 (long)getpid(), (long long)now.tv_sec, (long)now.tv_nsec);
+	snprintf(pending, sizeof(pending),
+		 PENDING_HASH_PREFIX "%ld-%lld.%09ld", (long)getpid(),
+		 (long long)now.tv_sec, (long)now.tv_nsec);
 	stmt_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
 	stmt_bind_text(st, 2, pending, -1, SQLITE_TRANSIENT);
 	stmt_bind_text(st, 3, format, -1, SQLITE_TRANSIENT);
@@ -658,6 +661,10 @@ static int is_hex_n(const char *s, size_t min, size_t max)
 	return 1;
 }
 
+/* The hex digits of a full SHA-1, and the fewest a prefix of one has. */
+#define SHA1_HEX 40
+#define COMMIT_PREFIX_MIN 7
+
 /*
  * A commit given as a prefix of 7..39 hex digits (robot emails give 10)
  * becomes the one full sha the database knows (recorded commits first,
@@ -674,7 +681,7 @@ static int resolve_commit(struct import_ctx *ctx, const char *commit,
 	int ret = 0;
 
 	*full = NULL;
-	if (!is_hex_n(commit, 7, 39))
+	if (!is_hex_n(commit, COMMIT_PREFIX_MIN, SHA1_HEX - 1))
 		return 0;
 	st = db_stmt(ctx->db, ST_RESOLVE_COMMIT);
 	if (!st)
@@ -794,9 +801,152 @@ out:
 }
 
 /*
+ * A variant's columns, in the order of its key and of the parameters of
+ * ST_FIND_VARIANT and ST_INS_VARIANT; a comparison's row is keyed by the
+ * columns from VC_MACHINE on.
+ */
+enum variant_col {
+	VC_LABEL, VC_KERNEL, VC_COMMIT, VC_MACHINE, VC_TESTCASE, VC_NR
+};
+
+/* The digits of a commit that make the label of a variant without one. */
+#define LABEL_COMMIT_DIGITS 12
+
+/*
+ * The variant's text as the input (in) and the overrides give it: valid
+ * text, each param once.  0 or -1 after error().
+ */
+static int check_variant(struct import_ctx *ctx, long line,
+			 const char *const *in, const struct kv *params,
+			 size_t nr_params, const struct import_overrides *o)
+{
+	return check_text(ctx, line, "label", in[VC_LABEL]) ||
+	       check_text(ctx, line, "kernel", in[VC_KERNEL]) ||
+	       check_text(ctx, line, "commit", in[VC_COMMIT]) ||
+	       check_text(ctx, line, "machine", in[VC_MACHINE]) ||
+	       check_text(ctx, line, "testcase", in[VC_TESTCASE]) ||
+	       check_params(ctx, line, params, nr_params) ||
+	       check_text(ctx, 0, "--label", o->label) ||
+	       check_text(ctx, 0, "--kernel", o->kernel) ||
+	       check_text(ctx, 0, "--machine", o->machine) ||
+	       check_text(ctx, 0, "--testcase", o->testcase) ||
+	       check_params(ctx, 0, o->params, o->nr_params) ? -1 : 0;
+}
+
+/* The variant as the input names it, before any override, into sb. */
+static void variant_natural(struct sbuf *sb, const char *const *in,
+			    const struct kv *params, size_t nr_params)
+{
+	char *canon = params_canonical(params, nr_params);
+
+	add_fields(sb, '|', in, VC_NR);
+	sbuf_addstr(sb, canon);
+	free(canon);
+}
+
+/*
+ * The columns col of the variant under the overrides: the commit as
+ * resolve_commit() makes it (*full, new or NULL), the label defaulted
+ * to the kernel, else to the commit's first digits (in short_commit, of
+ * LABEL_COMMIT_DIGITS + 1 bytes).  0 or -1 after error().
+ */
+static int variant_columns(struct import_ctx *ctx,
+			   const struct import_overrides *o,
+			   const char *const *in, long line, const char **col,
+			   char *short_commit, char **full)
+{
+	const char *commit = pick(o->commit, in[VC_COMMIT]), *kernel, *label;
+
+	if (commit && *commit && resolve_commit(ctx, commit, line, full))
+		return -1;
+	if (*full)
+		commit = *full;
+	kernel = pick(o->kernel, in[VC_KERNEL]);
+	label = pick(o->label, in[VC_LABEL]);
+	if ((!label || !*label) && kernel && *kernel) {
+		label = kernel;
+	} else if ((!label || !*label) && commit && *commit) {
+		snprintf(short_commit, LABEL_COMMIT_DIGITS + 1, "%s", commit);
+		label = short_commit;
+	}
+	col[VC_LABEL] = label;
+	col[VC_KERNEL] = kernel;
+	col[VC_COMMIT] = commit;
+	col[VC_MACHINE] = pick(o->machine, in[VC_MACHINE]);
+	col[VC_TESTCASE] = pick(o->testcase, in[VC_TESTCASE]);
+	return 0;
+}
+
+/* The columns and the params' text as the parameters of st. */
+static void bind_variant(struct stmt *st, const char *const *col,
+			 const char *canon)
+{
+	int i;
+
+	for (i = 0; i < VC_NR; i++)
+		stmt_bind_text(st, i + 1, or_empty(col[i]), -1,
+			       SQLITE_TRANSIENT);
+	stmt_bind_text(st, VC_NR + 1, canon, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * The variant's row in the database, made with its params kv when it is
+ * not there: *id.  0 or -1 after error().
+ */
+static int variant_row(struct import_ctx *ctx, const char *const *col,
+		       const char *canon, const struct kv *kv, size_t nr_kv,
+		       long line, int64_t *id)
+{
+	struct stmt *st = ctx->db->st[ST_FIND_VARIANT];
+	size_t i;
+	int rc;
+
+	bind_variant(st, col, canon);
+	rc = stmt_step(st);
+	*id = rc == SQLITE_ROW ? stmt_column_int64(st, 0) : 0;
+	stmt_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(ctx->db, rc, ctx->path, line);
+	if (*id)
+		return 0;
+	st = ctx->db->st[ST_INS_VARIANT];
+	bind_variant(st, col, canon);
+	if (db_step_id(ctx, st, line, id))
+		return -1;
+	st = ctx->db->st[ST_INS_PARAM];
+	for (i = 0; i < nr_kv; i++) {
+		stmt_bind_int64(st, 1, *id);
+		stmt_bind_text(st, 2, kv[i].key, -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, 3, kv[i].value, -1, SQLITE_TRANSIENT);
+		if (db_step_done(ctx, st, line))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The variant's key, its columns col and its params' text canon, into
+ * key; with merging, what two variants must not share into row: the
+ * row a comparison puts it in (selecting), or the variant itself.
+ */
+static void variant_key(struct sbuf *key, struct sbuf *row,
+			const char *const *col, const char *canon, int merging,
+			int selecting)
+{
+	add_fields(key, '\0', col, VC_NR);
+	sbuf_addstr(key, canon);
+	if (!merging)
+		return;
+	add_fields(row, '|', selecting ? col + VC_MACHINE : col,
+		   selecting ? VC_NR - VC_MACHINE : VC_NR);
+	sbuf_addstr(row, canon);
+}
+
+/*
  * Find or make the variant of these columns (overrides applied, default
- * label: the kernel, else the commit's first 12 digits), and check that
- * overrides merge nothing.  Sets *id; 0 or -1 after error().
+ * label: the kernel, else the commit's first LABEL_COMMIT_DIGITS digits),
+ * and check that overrides merge nothing.  Sets *id; 0 or -1 after
+ * error().
  */
 static int variant_id(struct import_ctx *ctx, const char *testcase,
 		      const char *machine, const char *kernel,
@@ -804,135 +954,40 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 		      const struct kv *params, size_t nr_params, long line,
 		      int64_t *id)
 {
-	const struct import_overrides *o = ctx->ovr;
 	static const struct import_overrides none = { 0 };
+	const struct import_overrides *o = ctx->ovr ? ctx->ovr : &none;
+	const char *in[VC_NR] = { label, kernel, commit, machine, testcase };
+	const char *col[VC_NR];
 	struct sbuf key = SBUF_INIT, natural = SBUF_INIT, row = SBUF_INIT;
-	const char *v_label, *v_commit;
-	char short_commit[13], *full = NULL, *canon = NULL;
+	struct sbuf canon = SBUF_INIT;
+	char short_commit[LABEL_COMMIT_DIGITS + 1], *full = NULL;
 	struct kv *kv = NULL;
-	size_t nr_kv = 0, i;
-	struct stmt *st;
+	size_t nr_kv = 0;
 	int64_t v;
-	int rc, ret = -1, merging, selecting;
+	int ret = -1, merging, selecting;
 
-	if (!o)
-		o = &none;
-	if (check_text(ctx, line, "label", label) ||
-	    check_text(ctx, line, "kernel", kernel) ||
-	    check_text(ctx, line, "commit", commit) ||
-	    check_text(ctx, line, "machine", machine) ||
-	    check_text(ctx, line, "testcase", testcase) ||
-	    check_params(ctx, line, params, nr_params) ||
-	    check_text(ctx, 0, "--label", o->label) ||
-	    check_text(ctx, 0, "--kernel", o->kernel) ||
-	    check_text(ctx, 0, "--machine", o->machine) ||
-	    check_text(ctx, 0, "--testcase", o->testcase) ||
-	    check_params(ctx, 0, o->params, o->nr_params))
+	if (check_variant(ctx, line, in, params, nr_params, o))
 		return -1;
-	/*
-	 * The variant as the input names it, before any override: only
-	 * overrides can merge two of them (check_merge())
-	 */
+	/* only overrides can merge two variants (check_merge()) */
 	selecting = o->label || o->kernel || o->commit;
 	merging = selecting || o->machine || o->testcase;
-	if (merging) {
-		const char *f[] = { label, kernel, commit, machine, testcase };
-
-		add_fields(&natural, '|', f, ARRAY_SIZE(f));
-		canon = params_canonical(params, nr_params);
-		sbuf_addstr(&natural, canon);
-		free(canon);
-		canon = NULL;
-	}
-	v_commit = pick(o->commit, commit);
-	if (v_commit && *v_commit && resolve_commit(ctx, v_commit, line,
-						    &full))
+	if (merging)
+		variant_natural(&natural, in, params, nr_params);
+	if (variant_columns(ctx, o, in, line, col, short_commit, &full))
 		goto out;
-	if (full)
-		v_commit = full;
-	kernel = pick(o->kernel, kernel);
-	v_label = pick(o->label, label);
-	if ((!v_label || !*v_label) && kernel && *kernel) {
-		v_label = kernel;
-	} else if ((!v_label || !*v_label) && v_commit && *v_commit) {
-		snprintf(short_commit, sizeof(short_commit), "%s", v_commit);
-		v_label = short_commit;
-	}
-	testcase = pick(o->testcase, testcase);
-	machine = pick(o->machine, machine);
 	kv = params_merge(params, nr_params, o->params, o->nr_params, &nr_kv);
-	{
-		struct sbuf sb = SBUF_INIT;
-
-		canonical_into(&sb, kv, nr_kv);
-		canon = sbuf_detach(&sb, NULL);
-	}
-	{
-		const char *f[] = { v_label, kernel, v_commit, machine,
-				    testcase };
-
-		add_fields(&key, '\0', f, ARRAY_SIZE(f));
-		sbuf_addstr(&key, canon);
-		/*
-		 * the row a comparison puts it in (selecting), or the
-		 * variant itself: what two variants must not share
-		 */
-		if (merging) {
-			add_fields(&row, '|', selecting ? f + 3 : f,
-				   selecting ? 2 : ARRAY_SIZE(f));
-			sbuf_addstr(&row, canon);
-		}
-	}
-	if (merging) {
-		if (check_merge(ctx, &natural, &row, selecting ?
-				"--label, --kernel and --commit name one "
-				"variant and" : "--machine and --testcase"))
-			goto out;
-	}
+	canonical_into(&canon, kv, nr_kv);
+	variant_key(&key, &row, col, canon.buf, merging, selecting);
+	if (merging && check_merge(ctx, &natural, &row, selecting ?
+				   "--label, --kernel and --commit name one "
+				   "variant and" : "--machine and --testcase"))
+		goto out;
 	if (strmap_get(&ctx->db->variant_ids, key.buf, key.len, id)) {
 		ret = 0;
 		goto out;
 	}
-	st = ctx->db->st[ST_FIND_VARIANT];
-	stmt_bind_text(st, 1, or_empty(v_label), -1, SQLITE_TRANSIENT);
-	stmt_bind_text(st, 2, or_empty(kernel), -1, SQLITE_TRANSIENT);
-	stmt_bind_text(st, 3, or_empty(v_commit), -1, SQLITE_TRANSIENT);
-	stmt_bind_text(st, 4, or_empty(machine), -1, SQLITE_TRANSIENT);
-	stmt_bind_text(st, 5, or_empty(testcase), -1, SQLITE_TRANSIENT);
-	stmt_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
-	rc = stmt_step(st);
-	v = rc == SQLITE_ROW ? stmt_column_int64(st, 0) : 0;
-	stmt_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_fail(ctx->db, rc, ctx->path, line);
+	if (variant_row(ctx, col, canon.buf, kv, nr_kv, line, &v))
 		goto out;
-	}
-	if (!v) {
-		st = ctx->db->st[ST_INS_VARIANT];
-		stmt_bind_text(st, 1, or_empty(v_label), -1,
-				  SQLITE_TRANSIENT);
-		stmt_bind_text(st, 2, or_empty(kernel), -1,
-				  SQLITE_TRANSIENT);
-		stmt_bind_text(st, 3, or_empty(v_commit), -1,
-				  SQLITE_TRANSIENT);
-		stmt_bind_text(st, 4, or_empty(machine), -1,
-				  SQLITE_TRANSIENT);
-		stmt_bind_text(st, 5, or_empty(testcase), -1,
-				  SQLITE_TRANSIENT);
-		stmt_bind_text(st, 6, canon, -1, SQLITE_TRANSIENT);
-		if (db_step_id(ctx, st, line, &v))
-			goto out;
-		st = ctx->db->st[ST_INS_PARAM];
-		for (i = 0; i < nr_kv; i++) {
-			stmt_bind_int64(st, 1, v);
-			stmt_bind_text(st, 2, kv[i].key, -1,
-					  SQLITE_TRANSIENT);
-			stmt_bind_text(st, 3, kv[i].value, -1,
-					  SQLITE_TRANSIENT);
-			if (db_step_done(ctx, st, line))
-				goto out;
-		}
-	}
 	if (ctx->db->variant_ids.nr >= DB_CACHE_MAX)
 		strmap_clear(&ctx->db->variant_ids);	/* bounded memory */
 	strmap_put(&ctx->db->variant_ids, key.buf, key.len, v);
@@ -940,8 +995,8 @@ static int variant_id(struct import_ctx *ctx, const char *testcase,
 	ret = 0;
 out:
 	free(full);
-	free(canon);
 	free(kv);
+	sbuf_release(&canon);
 	sbuf_release(&key);
 	sbuf_release(&natural);
 	sbuf_release(&row);
@@ -964,41 +1019,67 @@ static int insert_metric(struct import_ctx *ctx, const char *name, size_t len,
 	return db_step_id(ctx, st, line, id);
 }
 
-static int metric_id(struct import_ctx *ctx, const char *name,
-		     const char *unit, enum metric_kind kind, long line,
-		     int64_t *id)
+/*
+ * The metric id cache holds id << KIND_BITS | kind: a kind stated once
+ * is not looked up again (the first statement wins in the database too).
+ */
+#define KIND_BITS 2
+#define KIND_MASK ((1 << KIND_BITS) - 1)
+/* the kind cached for a metric whose kind the database has already */
+#define KIND_RECORDED ((enum metric_kind)1)
+
+/*
+ * Give the recorded metric id the unit and the kind the database lacks
+ * (the first file that knows one gives it); *kind becomes KIND_RECORDED
+ * when the database has one.  0 or -1 after error().
+ */
+static int metric_fill(struct import_ctx *ctx, int64_t id, const char *unit,
+		       int unit_null, int kind_null, enum metric_kind *kind,
+		       long line)
+{
+	struct stmt *st;
+
+	if (unit_null && unit && *unit) {
+		st = ctx->db->st[ST_SET_UNIT];
+		stmt_bind_text(st, 1, unit, -1, SQLITE_TRANSIENT);
+		stmt_bind_int64(st, 2, id);
+		if (db_step_done(ctx, st, line))
+			return -1;
+	}
+	if (!kind_null)
+		*kind = KIND_RECORDED;	/* known: cache it */
+	if (kind_null && *kind) {
+		st = ctx->db->st[ST_SET_KIND];
+		stmt_bind_int(st, 1, (int)*kind);
+		stmt_bind_int64(st, 2, id);
+		if (db_step_done(ctx, st, line))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The id of a metric the cache does not know, found or made; *kind as
+ * the cache is to keep it.  0 or -1 after error().
+ */
+static int metric_lookup(struct import_ctx *ctx, const char *name, size_t len,
+			 const char *unit, enum metric_kind *kind, long line,
+			 int64_t *id)
 {
 	struct db *db = ctx->db;
-	size_t len = strlen(name);
 	struct stmt *st;
 	int rc, unit_null = 0, kind_null = 0;
-	int64_t cached;
 
-	/*
-	 * The cache holds id << 2 | kind: a kind stated once is not looked
-	 * up again (the first statement wins in the database too).
-	 */
-	if (strmap_get(&db->metric_ids, name, len, &cached) &&
-	    (!kind || (cached & 3))) {
-		*id = cached >> 2;
-		return 0;
-	}
-	if (!len || strspn(name, " \t") == len)
-		return error("%s:%ld: %s metric name", ctx->path, line,
-			     len ? "blank" : "empty");
-	if (check_text(ctx, line, "metric name", name) ||
-	    check_text(ctx, line, "unit", unit))
-		return -1;
 	/*
 	 * After a new name the next miss is likely new too (the first import
 	 * of a file's metrics): insert it first, and look it up only if the
 	 * insert found the name there.  One statement instead of two.
 	 */
 	if (db->metric_miss_new) {
-		if (insert_metric(ctx, name, len, unit, kind, line, id))
+		if (insert_metric(ctx, name, len, unit, *kind, line, id))
 			return -1;
 		if (*id)
-			goto out;
+			return 0;
 	}
 	st = db->st[ST_FIND_METRIC];
 	stmt_bind_text(st, 1, name, (int)len, SQLITE_TRANSIENT);
@@ -1010,38 +1091,44 @@ static int metric_id(struct import_ctx *ctx, const char *name,
 	}
 	stmt_reset(st);
 	db->metric_miss_new = rc == SQLITE_DONE;
-	if (rc == SQLITE_DONE) {
-		if (insert_metric(ctx, name, len, unit, kind, line, id))
-			return -1;
-		/* not there, yet not inserted: a constraint said no */
-		if (!*id)
-			return error("%s:%ld: database: metric '%s' refused",
-				     ctx->path, line, name);
-	} else if (rc != SQLITE_ROW) {
+	if (rc == SQLITE_ROW)
+		return metric_fill(ctx, *id, unit, unit_null, kind_null, kind,
+				   line);
+	if (rc != SQLITE_DONE)
 		return db_fail(db, rc, ctx->path, line);
-	} else {
-		if (unit_null && unit && *unit) {
-			/* the first file that knows the unit gives it */
-			st = db->st[ST_SET_UNIT];
-			stmt_bind_text(st, 1, unit, -1, SQLITE_TRANSIENT);
-			stmt_bind_int64(st, 2, *id);
-			if (db_step_done(ctx, st, line))
-				return -1;
-		}
-		if (!kind_null)
-			kind = (enum metric_kind)1;	/* known: cache it */
-		if (kind_null && kind) {
-			st = db->st[ST_SET_KIND];
-			stmt_bind_int(st, 1, (int)kind);
-			stmt_bind_int64(st, 2, *id);
-			if (db_step_done(ctx, st, line))
-				return -1;
-		}
+	if (insert_metric(ctx, name, len, unit, *kind, line, id))
+		return -1;
+	/* not there, yet not inserted: a constraint said no */
+	if (!*id)
+		return error("%s:%ld: database: metric '%s' refused",
+			     ctx->path, line, name);
+	return 0;
+}
+
+static int metric_id(struct import_ctx *ctx, const char *name,
+		     const char *unit, enum metric_kind kind, long line,
+		     int64_t *id)
+{
+	struct db *db = ctx->db;
+	size_t len = strlen(name);
+	int64_t cached;
+
+	if (strmap_get(&db->metric_ids, name, len, &cached) &&
+	    (!kind || (cached & KIND_MASK))) {
+		*id = cached >> KIND_BITS;
+		return 0;
 	}
-out:
+	if (!len || strspn(name, " \t") == len)
+		return error("%s:%ld: %s metric name", ctx->path, line,
+			     len ? "blank" : "empty");
+	if (check_text(ctx, line, "metric name", name) ||
+	    check_text(ctx, line, "unit", unit) ||
+	    metric_lookup(ctx, name, len, unit, &kind, line, id))
+		return -1;
 	if (db->metric_ids.nr >= DB_CACHE_MAX)
 		strmap_clear(&db->metric_ids);	/* bounded memory */
-	strmap_put(&db->metric_ids, name, len, *id << 2 | (int64_t)kind);
+	strmap_put(&db->metric_ids, name, len, *id << KIND_BITS |
+		   (int64_t)kind);
 	return 0;
 }
 
@@ -1075,14 +1162,15 @@ int db_emit_histogram(struct import_ctx *ctx, const char *metric,
 	st = db_stmt(db, ST_INS_HIST);
 	if (!st)
 		return -1;
-	blob = xmalloc(n ? n * 16 : 1);
+	blob = xmalloc(n ? n * SERIES_RAW_POINT : 1);
 	for (i = 0; i < n; i++)
 		/* little-endian doubles, as the series' points */
 		series_put_point(blob, i, value[i], count[i]);
 	stmt_bind_int64(st, 1, ctx->run_id);
 	stmt_bind_int64(st, 2, id);
 	stmt_bind_int64(st, 3, (int64_t)n);
-	stmt_bind_blob(st, 4, blob, (int)(n * 16), SQLITE_TRANSIENT);
+	stmt_bind_blob(st, 4, blob, (int)(n * SERIES_RAW_POINT),
+		       SQLITE_TRANSIENT);
 	db_bind_id(st, 5, ctx->source_id);
 	stmt_bind_int64(st, 6, line);
 	ret = db_step_done(ctx, st, line);
@@ -1502,23 +1590,25 @@ int db_emit_series(struct import_ctx *ctx, const char *metric,
 	return db_emit_series_id(ctx, id, t, value, line);
 }
 
-int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
-		      long line)
+/* Is a's standard deviation a percentage of its value? */
+static int sd_relative(const struct agg_desc *a)
 {
-	struct stmt *st;
-	double sd = a->stddev;
-	int64_t id, vid;
+	return a->stddev_kind && !strcmp(a->stddev_kind, "relative");
+}
 
-	NOT_RECORDING(ctx);
-	st = ctx->db->st[ST_INS_AGG];
+/* Can a go in as it is?  0, or -1 after error() naming what cannot. */
+static int check_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
+			   long line)
+{
+	double sd = a->stddev;
+
 	if (!isfinite(a->value))
 		return error("%s:%ld: value of '%s' is not a finite number",
 			     ctx->path, line, a->metric);
 	if (isfinite(sd) && sd < 0)
 		return error("%s:%ld: a negative standard deviation (%g) for "
 			     "'%s'", ctx->path, line, sd, a->metric);
-	if (isfinite(sd) && a->stddev_kind &&
-	    !strcmp(a->stddev_kind, "relative") && a->value == 0 && sd != 0)
+	if (isfinite(sd) && sd_relative(a) && a->value == 0 && sd != 0)
 		return error("%s:%ld: a relative standard deviation (%g%%) of "
 			     "a zero mean for '%s'", ctx->path, line, sd,
 			     a->metric);
@@ -1528,20 +1618,19 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	if (check_text(ctx, line, "statistic name", a->stat) ||
 	    check_text(ctx, line, "marker", a->marker))
 		return -1;
-	if (metric_id(ctx, a->metric, a->unit, MK_UNKNOWN, line, &id))
-		return -1;
-	if (variant_id(ctx, a->testcase, a->machine, a->kernel, a->commit,
-		       a->label, a->params, a->nr_params, line, &vid))
-		return -1;
-	stmt_bind_int64(st, 1, ctx->import_id);
-	stmt_bind_int64(st, 2, vid);
-	stmt_bind_text(st, 3, or_empty(a->suite), -1, SQLITE_TRANSIENT);
-	stmt_bind_int64(st, 4, id);
-	stmt_bind_text(st, 5, a->stat, -1, SQLITE_TRANSIENT);
-	stmt_bind_double(st, 6, a->value);
-	/* stddev is stored absolute; a relative one is converted */
-	if (isfinite(sd) && a->stddev_kind &&
-	    !strcmp(a->stddev_kind, "relative"))
+	return 0;
+}
+
+/*
+ * a's standard deviation as ST_INS_AGG's parameters 7 to 9: stored
+ * absolute (a relative one converted), with its kind and the figure as
+ * the source gave it.
+ */
+static void bind_agg_stddev(struct stmt *st, const struct agg_desc *a)
+{
+	double sd = a->stddev;
+
+	if (isfinite(sd) && sd_relative(a))
 		stmt_bind_double(st, 7, fabs(a->value) * sd / 100.0);
 	else if (isfinite(sd))
 		stmt_bind_double(st, 7, sd);
@@ -1551,13 +1640,34 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		bind_text_or_null(st, 8, a->stddev_kind);
 		stmt_bind_double(st, 9, sd);
 	} else if (a->stddev_at_most_pct > 0) {
-		stmt_bind_text(st, 8, "at-most-relative", -1,
-				  SQLITE_STATIC);
+		stmt_bind_text(st, 8, "at-most-relative", -1, SQLITE_STATIC);
 		stmt_bind_double(st, 9, a->stddev_at_most_pct);
 	} else {
 		stmt_bind_null(st, 8);
 		stmt_bind_null(st, 9);
 	}
+}
+
+int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
+		      long line)
+{
+	struct stmt *st;
+	int64_t id, vid;
+
+	NOT_RECORDING(ctx);
+	st = ctx->db->st[ST_INS_AGG];
+	if (check_aggregate(ctx, a, line) ||
+	    metric_id(ctx, a->metric, a->unit, MK_UNKNOWN, line, &id) ||
+	    variant_id(ctx, a->testcase, a->machine, a->kernel, a->commit,
+		       a->label, a->params, a->nr_params, line, &vid))
+		return -1;
+	stmt_bind_int64(st, 1, ctx->import_id);
+	stmt_bind_int64(st, 2, vid);
+	stmt_bind_text(st, 3, or_empty(a->suite), -1, SQLITE_TRANSIENT);
+	stmt_bind_int64(st, 4, id);
+	stmt_bind_text(st, 5, a->stat, -1, SQLITE_TRANSIENT);
+	stmt_bind_double(st, 6, a->value);
+	bind_agg_stddev(st, a);
 	if (a->n >= 0)
 		stmt_bind_int64(st, 10, a->n);
 	else
@@ -1567,7 +1677,7 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	db_bind_id(st, 13, line);
 	if (a->change_base && a->change_source) {
 		stmt_bind_text(st, 14, a->change_source, -1,
-				  SQLITE_TRANSIENT);
+			       SQLITE_TRANSIENT);
 		stmt_bind_text(st, 15, a->change_base, -1, SQLITE_TRANSIENT);
 	} else {
 		stmt_bind_null(st, 14);

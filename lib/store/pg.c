@@ -491,6 +491,96 @@ static size_t dollar_tag(const char *sql, const char *p)
 	return *q == '$' ? (size_t)(q - p + 1) : 0;
 }
 
+/* SQLite's highest parameter number (SQLITE_MAX_VARIABLE_NUMBER) */
+#define SQLITE_MAX_PARAM 32766
+
+/*
+ * The end of the string, quoted identifier, comment or dollar-quoted
+ * string that starts at p, in which a "?" is no placeholder; NULL if p
+ * starts none of them.
+ */
+static const char *skip_quoted(const char *sql, const char *p)
+{
+	size_t n;
+
+	if (*p == '\'' || *p == '"') {
+		char q = *p;
+		/* E'...' strings escape with backslashes */
+		int bs = q == '\'' && p > sql &&
+			 (p[-1] == 'E' || p[-1] == 'e') &&
+			 (p - 1 == sql || !ident_char((unsigned char)p[-2]));
+
+		p++;
+		while (*p && *p != q) {
+			if (bs && *p == '\\' && p[1])
+				p++;
+			p++;
+		}
+		return *p ? p + 1 : p;	/* '' closes and reopens: the same */
+	}
+	if (p[0] == '-' && p[1] == '-')
+		return p + strcspn(p, "\n");
+	if (p[0] == '/' && p[1] == '*') {
+		int depth = 0;	/* PostgreSQL's block comments nest */
+
+		do {
+			if (p[0] == '/' && p[1] == '*') {
+				depth++;
+				p += 2;
+			} else if (p[0] == '*' && p[1] == '/') {
+				depth--;
+				p += 2;
+			} else {
+				p++;
+			}
+		} while (*p && depth);
+		return p;
+	}
+	if (*p == '$' && (n = dollar_tag(sql, p))) {
+		const char *end = p + n;
+
+		while ((end = strchr(end, '$')) && strncmp(end, p, n))
+			end++;
+		return end ? end + n : p + strlen(p);
+	}
+	return NULL;
+}
+
+/* The parameter numbers in use (1..max), for number_placeholders(). */
+struct param_use {
+	char *used;	/* owned: used[k] set for $k */
+	size_t alloc;
+	int max;
+};
+
+/*
+ * The placeholder after a "?" at p ("?" or "?NNN") as "$k" into out;
+ * returns the end of it.
+ */
+static const char *placeholder(const char *p, struct sbuf *out,
+			       struct param_use *u)
+{
+	long k;
+	char *e;
+
+	if (*p >= '0' && *p <= '9') {
+		k = strtol(p, &e, 10);
+		p = e;
+	} else {
+		k = u->max + 1;
+	}
+	sbuf_addf(out, "$%ld", k);
+	if (k < 1 || k > SQLITE_MAX_PARAM)
+		return p;	/* beyond SQLite's limit: the server says no */
+	if (k > u->max) {
+		ALLOC_GROW(u->used, (size_t)k + 1, u->alloc);
+		memset(u->used + u->max + 1, 0, (size_t)(k - u->max));
+		u->max = (int)k;
+	}
+	u->used[k] = 1;
+	return p;
+}
+
 /*
  * SQLite's placeholders as PostgreSQL's: "?" is the next number after
  * the largest so far and "?NNN" is NNN, as in SQLite; a "?" in a string,
@@ -502,89 +592,26 @@ static size_t dollar_tag(const char *sql, const char *p)
 static char *number_placeholders(const char *sql, int *nparams, Oid **types)
 {
 	struct sbuf out = SBUF_INIT;
-	const char *p = sql, *s;
-	int max = 0, i;
-	char *used = NULL;
-	size_t used_alloc = 0;
+	struct param_use u = { NULL, 0, 0 };
+	const char *p = sql, *end;
+	int i;
 
 	while (*p) {
-		s = p;
-		if (*p == '\'' || *p == '"') {
-			char q = *p;
-			/* E'...' strings escape with backslashes */
-			int bs = q == '\'' && p > sql &&
-				 (p[-1] == 'E' || p[-1] == 'e') &&
-				 (p - 1 == sql ||
-				  !ident_char((unsigned char)p[-2]));
-
-			p++;
-			while (*p && *p != q) {
-				if (bs && *p == '\\' && p[1])
-					p++;
-				p++;
-			}
-			if (*p)
-				p++;	/* '' closes and reopens: the same */
-		} else if (p[0] == '-' && p[1] == '-') {
-			while (*p && *p != '\n')
-				p++;
-		} else if (p[0] == '/' && p[1] == '*') {
-			int depth = 0;	/* PostgreSQL's block comments nest */
-
-			do {
-				if (p[0] == '/' && p[1] == '*') {
-					depth++;
-					p += 2;
-				} else if (p[0] == '*' && p[1] == '/') {
-					depth--;
-					p += 2;
-				} else {
-					p++;
-				}
-			} while (*p && depth);
-		} else if (*p == '$' && dollar_tag(sql, p)) {
-			size_t n = dollar_tag(sql, p);
-			const char *end;
-
-			end = p + n;
-			while ((end = strchr(end, '$')) &&
-			       strncmp(end, s, n))
-				end++;
-			p = end ? end + n : p + strlen(p);
-		} else if (*p == '?') {
-			long k;
-			char *e;
-
-			p++;
-			if (*p >= '0' && *p <= '9') {
-				k = strtol(p, &e, 10);
-				p = e;
-			} else {
-				k = max + 1;
-			}
-			if (k < 1 || k > 32766) {
-				/* beyond SQLite's limit: the server says no */
-				sbuf_addf(&out, "$%ld", k);
-				continue;
-			}
-			if (k > max) {
-				ALLOC_GROW(used, (size_t)k + 1, used_alloc);
-				memset(used + max + 1, 0, (size_t)(k - max));
-				max = (int)k;
-			}
-			used[k] = 1;
-			sbuf_addf(&out, "$%ld", k);
+		if (*p == '?') {
+			p = placeholder(p + 1, &out, &u);
 			continue;
-		} else {
-			p++;
 		}
-		sbuf_add(&out, s, (size_t)(p - s));
+		end = skip_quoted(sql, p);
+		if (!end)
+			end = p + 1;
+		sbuf_add(&out, p, (size_t)(end - p));
+		p = end;
 	}
-	*nparams = max;
-	*types = xcalloc((size_t)max + 1, sizeof(**types));
-	for (i = 1; i <= max; i++)
-		(*types)[i - 1] = used[i] ? 0 : TEXTOID;
-	free(used);
+	*nparams = u.max;
+	*types = xcalloc((size_t)u.max + 1, sizeof(**types));
+	for (i = 1; i <= u.max; i++)
+		(*types)[i - 1] = u.used[i] ? 0 : TEXTOID;
+	free(u.used);
 	return sbuf_detach(&out, NULL);
 }
 
@@ -1058,13 +1085,48 @@ static int64_t be_int(const unsigned char *p, int n)
 	return (int64_t)v;
 }
 
+/*
+ * The length of blob b's value, and the value itself when small, in
+ * one round trip: col of table t where k is b->key (all three escaped
+ * identifiers).  SQLITE_OK or a code.
+ */
+static int blob_probe(struct pg_blob *b, const char *t, const char *col,
+		      const char *k)
+{
+	struct pg_conn *c = b->c;
+	const char *params[1] = { b->key };
+	char *sql = xstrfmt("SELECT octet_length(%s)::int8, CASE WHEN "
+			    "octet_length(%s) <= %d THEN %s END FROM %s "
+			    "WHERE %s = $1", col, col, PG_BIG, col, t, k);
+	PGresult *res = PQexecParams(c->pq, sql, 1, NULL, params, NULL, NULL,
+				     1);
+	int rc = SQLITE_OK;
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = fail_res(c, res);
+	} else if (PQntuples(res) < 1) {
+		rc = blob_fail(c, "no such row");
+	} else if (PQgetisnull(res, 0, 0)) {
+		rc = blob_fail(c, "cannot open value of type null");
+	} else {
+		b->bytes = be_int((const unsigned char *)PQgetvalue(res, 0, 0),
+				  PQgetlength(res, 0, 0));
+		if (!PQgetisnull(res, 0, 1)) {
+			b->data = xmalloc((size_t)b->bytes + 1);
+			memcpy(b->data, PQgetvalue(res, 0, 1),
+			       (size_t)b->bytes);
+		}
+	}
+	PQclear(res);
+	free(sql);
+	return rc;
+}
+
 int pg_blob_open(struct pg_conn *c, const char *table, const char *column,
 		 const char *key, int64_t row, struct pg_blob **out)
 {
-	char *t = NULL, *col = NULL, *k = NULL, *sql = NULL;
+	char *t = NULL, *col = NULL, *k = NULL;
 	struct pg_blob *b = NULL;
-	const char *params[1];
-	PGresult *res = NULL;
 	int rc;
 
 	*out = NULL;
@@ -1082,38 +1144,14 @@ int pg_blob_open(struct pg_conn *c, const char *table, const char *column,
 	b = xcalloc(1, sizeof(*b));
 	b->c = c;
 	snprintf(b->key, sizeof(b->key), "%" PRId64, row);
-	params[0] = b->key;
-	/* one round trip: the length, and the value itself when small */
-	sql = xstrfmt("SELECT octet_length(%s)::int8, CASE WHEN "
-		      "octet_length(%s) <= %d THEN %s END FROM %s "
-		      "WHERE %s = $1",
-		      col, col, PG_BIG, col, t, k);
-	res = PQexecParams(c->pq, sql, 1, NULL, params, NULL, NULL, 1);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		rc = fail_res(c, res);
+	rc = blob_probe(b, t, col, k);
+	if (rc != SQLITE_OK)
 		goto out;
-	}
-	if (PQntuples(res) < 1) {
-		rc = blob_fail(c, "no such row");
-		goto out;
-	}
-	if (PQgetisnull(res, 0, 0)) {
-		rc = blob_fail(c, "cannot open value of type null");
-		goto out;
-	}
-	b->bytes = be_int((const unsigned char *)PQgetvalue(res, 0, 0),
-			  PQgetlength(res, 0, 0));
-	if (!PQgetisnull(res, 0, 1)) {
-		b->data = xmalloc((size_t)b->bytes + 1);
-		memcpy(b->data, PQgetvalue(res, 0, 1), (size_t)b->bytes);
-	}
 	b->sql = xstrfmt("SELECT substring(%s FROM $2::int4 FOR "
 			 "$3::int4) FROM %s WHERE %s = $1", col, t, k);
 	*out = b;
 	b = NULL;
 out:
-	PQclear(res);
-	free(sql);
 	PQfreemem(t);
 	PQfreemem(col);
 	PQfreemem(k);

@@ -650,53 +650,54 @@ fail:
 	return -1;
 }
 
-int db_push(struct db *from, struct db *to, struct push_result *res)
+/* The statements of p prepared, on both sides.  0 or -1 after error(). */
+static int pusher_prepare(struct pusher *p)
 {
-	struct pusher p = { from, to, { NULL }, { NULL }, IDMAP_INIT,
-			    IDMAP_INIT, IDMAP_INIT, { NULL, 0, 0, 0, 0 } };
-	struct stmt *s;
-	int ret = -1, r;
 	size_t i;
 
-	res->imports = res->already = res->pending = 0;
-	res->runs = res->samples = res->commits = res->directions = 0;
-	res->commits_merged = 0;
 	for (i = 0; i < S_NR; i++)
-		if (!(p.s[i] = db_prepare(from, src_sql[i])))
-			goto out;
+		if (!(p->s[i] = db_prepare(p->from, src_sql[i])))
+			return -1;
 	for (i = 0; i < T_NR; i++) {
-		p.t[i] = i == T_SAMPLE ?
-			db_prepare_copy(to, "samples", "run_id, metric_id, "
+		p->t[i] = i == T_SAMPLE ?
+			db_prepare_copy(p->to, "samples", "run_id, metric_id, "
 					"value, line, source_id, derived",
 					dst_sql[i]) :
-			db_prepare(to, dst_sql[i]);
-		if (!p.t[i])
-			goto out;
+			db_prepare(p->to, dst_sql[i]);
+		if (!p->t[i])
+			return -1;
 	}
-	if (copy_commits_directions(&p, res))
-		goto out;
+	return 0;
+}
 
-	/*
-	 * One statement reads the imports from first to last: on SQLite it
-	 * holds one read snapshot of the source for the whole push.
-	 */
-	s = p.s[S_IMPORTS];
-	while ((r = src_row(&p, s)) > 0) {
+/*
+ * Every import of the source the target lacks copied, counted in res.
+ * One statement reads the imports from first to last: on SQLite it
+ * holds one read snapshot of the source for the whole push.  0 or -1
+ * after error().
+ */
+static int push_imports(struct pusher *p, struct push_result *res)
+{
+	struct stmt *s = p->s[S_IMPORTS];
+	int r;
+
+	while ((r = src_row(p, s)) > 0) {
 		const char *sha = (const char *)stmt_column_text(s, 2);
 		int64_t there;
 
-		p.cur.path = (const char *)stmt_column_text(s, 1);
-		if (!strncmp(sha, "pending-", 8)) {
+		p->cur.path = (const char *)stmt_column_text(s, 1);
+		if (!strncmp(sha, PENDING_HASH_PREFIX,
+			     strlen(PENDING_HASH_PREFIX))) {
 			res->pending++;	/* an import still running, or dead */
 			continue;
 		}
-		stmt_bind_text(p.t[T_HAS_HASH], 1, sha, -1, SQLITE_TRANSIENT);
-		if (dst_id(&p, p.t[T_HAS_HASH], &there)) {
+		stmt_bind_text(p->t[T_HAS_HASH], 1, sha, -1, SQLITE_TRANSIENT);
+		if (dst_id(p, p->t[T_HAS_HASH], &there)) {
 			r = -1;
 			break;
 		}
 		if (!there)
-			r = copy_import(&p);
+			r = copy_import(p);
 		if (r < 0)
 			break;
 		if (there || !r) {
@@ -704,14 +705,29 @@ int db_push(struct db *from, struct db *to, struct push_result *res)
 			continue;
 		}
 		res->imports++;
-		res->runs += p.cur.runs;
-		res->samples += p.cur.samples;
+		res->runs += p->cur.runs;
+		res->samples += p->cur.samples;
 		if (res->pushed)
-			res->pushed(res->data, &p.cur);
+			res->pushed(res->data, &p->cur);
 	}
 	stmt_reset(s);
-	if (r >= 0)
-		ret = 0;
+	return r < 0 ? -1 : 0;
+}
+
+int db_push(struct db *from, struct db *to, struct push_result *res)
+{
+	struct pusher p = { from, to, { NULL }, { NULL }, IDMAP_INIT,
+			    IDMAP_INIT, IDMAP_INIT, { NULL, 0, 0, 0, 0 } };
+	int ret = -1;
+	size_t i;
+
+	res->imports = res->already = res->pending = 0;
+	res->runs = res->samples = res->commits = res->directions = 0;
+	res->commits_merged = 0;
+	if (pusher_prepare(&p) || copy_commits_directions(&p, res) ||
+	    push_imports(&p, res))
+		goto out;
+	ret = 0;
 out:
 	for (i = 0; i < S_NR; i++)
 		stmt_finalize(p.s[i]);

@@ -198,6 +198,9 @@ static void *rows_next(struct rows *r)
 
 /* ---- selectors ---- */
 
+/* The most candidates a message about a selector lists, of each kind. */
+#define MAX_CANDIDATES 50
+
 /* Distinct values of one fixed query with one bound text, up to max. */
 static int distinct(struct db *db, const char *sql, const char *bind,
 		    const char *bind2, char ***out, size_t *nr, size_t max)
@@ -260,13 +263,12 @@ static void list_candidates(struct db *db, enum dim dim, const char *param)
 	};
 	size_t i, j, nr;
 	char **v;
-
 	int any = 0;
 
 	if (dim == DIM_PARAM) {
 		if (distinct(db, "SELECT DISTINCT value FROM variant_params "
 				 "WHERE key = ? ORDER BY 1", param, NULL, &v, &nr,
-			     50))
+			     MAX_CANDIDATES))
 			return;
 		fprintf(stderr, "  values of parameter '%s':%s\n", param,
 			nr ? "" : " (none: no run has it)");
@@ -280,7 +282,8 @@ static void list_candidates(struct db *db, enum dim dim, const char *param)
 			continue;
 		if (dim == DIM_AUTO && q[i].dim == DIM_MACHINE)
 			continue;
-		if (distinct(db, q[i].sql, NULL, NULL, &v, &nr, 50))
+		if (distinct(db, q[i].sql, NULL, NULL, &v, &nr,
+			     MAX_CANDIDATES))
 			return;
 		if (nr) {
 			any = 1;
@@ -309,11 +312,87 @@ static int exists(struct db *db, const char *sql, const char *a,
 	return r;
 }
 
-int selector_resolve(struct db *db, const char *text, enum dim dim,
-		     const char *param, struct selector *out)
+/*
+ * Is text a label?  1 or 0; -1 after error() when, with dim DIM_AUTO,
+ * it is the kernel or commit of other runs too (ambiguous); -2 on a
+ * database error.
+ */
+static int is_label(struct db *db, const char *text, enum dim dim)
+{
+	int r = exists(db, "SELECT 1 FROM variants WHERE label = ?1", text,
+		       NULL), other;
+
+	if (r <= 0 || dim != DIM_AUTO)
+		return r < 0 ? -2 : r;
+	/*
+	 * The same text as the kernel (or commit) of runs that do not carry
+	 * the label: ambiguous.  (The usual case, label defaulted from the
+	 * kernel, is not.)
+	 */
+	other = exists(db, "SELECT 1 FROM variants WHERE (kernel = ?1 OR "
+		       "(length(?1) >= 4 AND substr(commit_sha, 1, "
+		       "length(?1)) = ?1)) AND label != ?1", text, NULL);
+	if (other < 0)
+		return -2;
+	if (other) {
+		error("'%s' is ambiguous: it is a label and the kernel or "
+		      "commit of other runs; say which with --by "
+		      "label|kernel|commit; candidates:", text);
+		list_candidates(db, DIM_AUTO, NULL);
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * The commit text is a prefix of into out->value: 1, 0 if of none; -1
+ * after error() when of several; -2 on a database error.
+ */
+static int commit_prefix(struct db *db, const char *text,
+			 struct selector *out)
 {
 	char **shas;
 	size_t nr, i;
+
+	if (distinct(db, "SELECT DISTINCT commit_sha FROM variants WHERE "
+			 "substr(commit_sha, 1, length(?1)) = ?1 ORDER BY 1",
+		     text, NULL, &shas, &nr, MAX_CANDIDATES))
+		return -2;
+	if (nr == 1) {
+		out->value = shas[0];
+		free(shas);
+		return 1;
+	}
+	if (nr > 1) {
+		error("commit prefix '%s' is ambiguous; candidates:", text);
+		for (i = 0; i < nr; i++)
+			fprintf(stderr, "    %s\n", shas[i]);
+		free_strv(shas, nr);
+		return -1;
+	}
+	free_strv(shas, nr);
+	return 0;
+}
+
+/* text names nothing along dim: say so, with the candidates.  -1. */
+static int no_variant(struct db *db, const char *text, enum dim dim,
+		      const char *param)
+{
+	if (dim == DIM_PARAM)
+		error("no run has parameter %s=%s; candidates:", param, text);
+	else if (dim == DIM_AUTO)
+		error("'%s' is not a label, kernel or commit in the database; "
+		      "candidates:", text);
+	else
+		error("no %s '%s' in the database; candidates:", dim_name(dim),
+		      text);
+	list_candidates(db, dim, param);
+	return -1;
+}
+
+int selector_resolve(struct db *db, const char *text, enum dim dim,
+		     const char *param, struct selector *out)
+{
 	int r;
 
 	memset(out, 0, sizeof(*out));
@@ -323,33 +402,9 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 		return error("an empty selector names no variant: give a "
 			     "label, a kernel or a commit");
 	if (dim == DIM_AUTO || dim == DIM_LABEL) {
-		r = exists(db, "SELECT 1 FROM variants WHERE label = ?1",
-			   text, NULL);
+		r = is_label(db, text, dim);
 		if (r < 0)
-			return -2;
-		if (r && dim == DIM_AUTO) {
-			/*
-			 * The same text as the kernel (or commit) of runs
-			 * that do not carry the label: ambiguous.  (The usual
-			 * case, label defaulted from the kernel, is not.)
-			 */
-			int other = exists(db,
-				"SELECT 1 FROM variants WHERE (kernel = ?1 OR "
-				"(length(?1) >= 4 AND substr(commit_sha, 1, "
-				"length(?1)) = ?1)) AND label != ?1", text,
-				NULL);
-
-			if (other < 0)
-				return -2;
-			if (other) {
-				error("'%s' is ambiguous: it is a label and the "
-				      "kernel or commit of other runs; say "
-				      "which with --by label|kernel|commit; "
-				      "candidates:", text);
-				list_candidates(db, DIM_AUTO, NULL);
-				return -1;
-			}
-		}
+			return r;
 		if (r) {
 			out->dim = DIM_LABEL;
 			goto found;
@@ -366,58 +421,28 @@ int selector_resolve(struct db *db, const char *text, enum dim dim,
 		}
 	}
 	if ((dim == DIM_AUTO || dim == DIM_COMMIT) && is_hex(text)) {
-		if (distinct(db, "SELECT DISTINCT commit_sha FROM variants "
-				 "WHERE substr(commit_sha, 1, length(?1)) = ?1 "
-				 "ORDER BY 1",
-			     text, NULL, &shas, &nr, 50))
-			return -2;
-		if (nr == 1) {
+		r = commit_prefix(db, text, out);
+		if (r > 0)
 			out->dim = DIM_COMMIT;
-			out->value = shas[0];
-			free(shas);
-			return 0;
-		}
-		if (nr > 1) {
-			error("commit prefix '%s' is ambiguous; candidates:",
-			      text);
-			for (i = 0; i < nr; i++)
-				fprintf(stderr, "    %s\n", shas[i]);
-			free_strv(shas, nr);
-			return -1;
-		}
-		free_strv(shas, nr);
+		if (r)
+			return r > 0 ? 0 : r;
 	}
-	if (dim == DIM_MACHINE) {
-		r = exists(db, "SELECT 1 FROM variants WHERE machine = ?1",
-			   text, NULL);
+	if (dim == DIM_MACHINE || dim == DIM_PARAM) {
+		r = dim == DIM_MACHINE ?
+			exists(db, "SELECT 1 FROM variants WHERE machine = ?1",
+			       text, NULL) :
+			exists(db, "SELECT 1 FROM variant_params WHERE "
+			       "key = ?1 AND value = ?2", param, text);
 		if (r < 0)
 			return -2;
 		if (r) {
-			out->dim = DIM_MACHINE;
+			out->dim = dim;
+			if (dim == DIM_PARAM)
+				out->param = xstrdup(param);
 			goto found;
 		}
 	}
-	if (dim == DIM_PARAM) {
-		r = exists(db, "SELECT 1 FROM variant_params WHERE key = ?1 "
-			       "AND value = ?2", param, text);
-		if (r < 0)
-			return -2;
-		if (r) {
-			out->dim = DIM_PARAM;
-			out->param = xstrdup(param);
-			goto found;
-		}
-	}
-	if (dim == DIM_PARAM)
-		error("no run has parameter %s=%s; candidates:", param, text);
-	else if (dim == DIM_AUTO)
-		error("'%s' is not a label, kernel or commit in the database; "
-		      "candidates:", text);
-	else
-		error("no %s '%s' in the database; candidates:", dim_name(dim),
-		      text);
-	list_candidates(db, dim, param);
-	return -1;
+	return no_variant(db, text, dim, param);
 found:
 	out->value = xstrdup(text);
 	return 0;
@@ -546,6 +571,25 @@ static long id_count(const struct id_counts *c, int64_t id)
 	return id >= 0 && (size_t)id < c->alloc ? c->n[id] : 0;
 }
 
+/*
+ * How many samples (sc) and aggregates (ac) of f each metric id has.
+ * One pass over the samples in their stored order, counted in an array
+ * by metric id: no GROUP BY sorting tens of millions of rows (seconds,
+ * and memory that grew with them).  0 or -1 after error().
+ */
+static int count_metric_uses(struct db *db, const struct run_filter *f,
+			     struct id_counts *sc, struct id_counts *ac)
+{
+	if (each_row(db, "SELECT s.metric_id FROM samples s JOIN runs r ON "
+			 "r.id = s.run_id JOIN variants v ON v.id = "
+			 "r.variant_id", NO_GLOB, f, 0, "", id_count_fn, sc) ||
+	    each_row(db, "SELECT r.metric_id FROM aggregates r JOIN variants "
+			 "v ON v.id = r.variant_id", NO_GLOB, f, 1, "",
+		     id_count_fn, ac))
+		return -1;
+	return 0;
+}
+
 int query_metrics(struct db *db, const struct run_filter *f,
 		  const char *metric_glob, struct metric_row **rows,
 		  size_t *nr)
@@ -554,31 +598,20 @@ int query_metrics(struct db *db, const struct run_filter *f,
 	struct id_counts sc = { NULL, 0 }, ac = { NULL, 0 };
 	struct stmt *st;
 	size_t alloc = 0;
-	int rc;
+	int rc, ret = -1;
 
 	*rows = NULL;
 	*nr = 0;
 	if (direction_load(db, &dirs))
 		return -1;
-	/*
-	 * One pass over the samples in their stored order, counted in an
-	 * array by metric id: no GROUP BY sorting tens of millions of rows
-	 * (seconds, and memory that grew with them).
-	 */
-	if (each_row(db, "SELECT s.metric_id FROM samples s JOIN runs r ON "
-			 "r.id = s.run_id JOIN variants v ON v.id = "
-			 "r.variant_id", NO_GLOB, f, 0, "", id_count_fn, &sc) ||
-	    each_row(db, "SELECT r.metric_id FROM aggregates r JOIN variants "
-			 "v ON v.id = r.variant_id", NO_GLOB, f, 1, "",
-		     id_count_fn, &ac))
-		goto fail;
+	if (count_metric_uses(db, f, &sc, &ac))
+		goto out;
 	st = db_prepare(db, "SELECT id, name, unit, kind, direction FROM "
-			    "metrics WHERE "
-			    "glob(?, name)");
+			    "metrics WHERE glob(?, name)");
 	if (!st)
-		goto fail;
+		goto out;
 	stmt_bind_text(st, 1, metric_glob ? metric_glob : "*", -1,
-			  SQLITE_TRANSIENT);
+		       SQLITE_TRANSIENT);
 	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		struct metric_row *m;
 		int64_t id = stmt_column_int64(st, 0);
@@ -600,18 +633,15 @@ int query_metrics(struct db *db, const struct run_filter *f,
 	stmt_finalize(st);
 	if (rc != SQLITE_DONE) {
 		error("%s: %s", db->path, db_errmsg(db));
-		goto fail;
+		goto out;
 	}
-	direction_release(&dirs);
-	free(sc.n);
-	free(ac.n);
 	QSORT(*rows, *nr, cmp_metric_row);
-	return 0;
-fail:
+	ret = 0;
+out:
 	direction_release(&dirs);
 	free(sc.n);
 	free(ac.n);
-	return -1;
+	return ret;
 }
 
 void metric_rows_free(struct metric_row *rows, size_t nr)

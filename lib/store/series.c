@@ -153,7 +153,7 @@ void series_buf_free(struct series_buf *sb)
 
 void series_put_point(void *blob, size_t i, double t, double value)
 {
-	unsigned char *p = (unsigned char *)blob + i * 16;
+	unsigned char *p = (unsigned char *)blob + i * SERIES_RAW_POINT;
 
 	le_put_double(p, t);
 	le_put_double(p + 8, value);
@@ -268,7 +268,7 @@ size_t series_pack(const double *tv, size_t n, unsigned char *out,
 	/* both streams integers first (a monitor's case): one pass */
 	while (flags && (not_int = pack_as(tv, n, flags, out, &len)))
 		flags &= ~not_int;
-	if (flags && len <= n * 16) {
+	if (flags && len <= n * SERIES_RAW_POINT) {
 		*codec = SERIES_PACKED;
 		return len;
 	}
@@ -276,13 +276,13 @@ size_t series_pack(const double *tv, size_t n, unsigned char *out,
 	for (i = 0; i < n; i++)
 		series_put_point(out, i, tv[2 * i], tv[2 * i + 1]);
 	*codec = SERIES_RAW;
-	return n * 16;
+	return n * SERIES_RAW_POINT;
 }
 
 size_t series_max_points(int codec, size_t len)
 {
 	if (codec == SERIES_RAW)
-		return len / 16;
+		return len / SERIES_RAW_POINT;
 	/* a point is at least one byte of t and one of value */
 	return len ? (len - 1) / 2 : 0;
 }
@@ -296,7 +296,7 @@ int series_unpack(int codec, const void *blob, size_t len, size_t n,
 	size_t i;
 
 	if (codec == SERIES_RAW) {
-		if (len != n * 16)
+		if (len != n * SERIES_RAW_POINT)
 			return -1;
 		for (i = 0; i < 2 * n; i++)
 			tv[i] = le_get_double(p + i * 8);

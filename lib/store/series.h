@@ -80,6 +80,9 @@ size_t series_max_points(int codec, size_t len);
 int series_unpack(int codec, const void *blob, size_t len, size_t n,
 		  double *tv);
 
+/* The bytes of a SERIES_RAW point: two doubles, t and value. */
+#define SERIES_RAW_POINT 16
+
 /* Write point i of a SERIES_RAW blob (histograms' bins use it too). */
 void series_put_point(void *blob, size_t i, double t, double value);
 
