@@ -13,7 +13,7 @@
  * p-value: the source's own marker stands (method "source").
  */
 #include "core/compat.h"
-#include "stats/compare.h"
+#include "analysis/compare.h"
 #include "store/series.h"
 #include "store/values.h"
 #include "stats/ebayes.h"

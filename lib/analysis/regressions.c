@@ -3,7 +3,7 @@
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
-#include "stats/regressions.h"
+#include "analysis/regressions.h"
 #include "store/direction.h"
 
 /*
