@@ -239,6 +239,9 @@ static void finish_side(struct cmp_side *s)
 	}
 }
 
+/* The longest note set_note() makes, with its NUL (one line of text) */
+#define NOTE_MAX 160
+
 /*
  * Notes repeat over thousands of rows: each distinct text is kept once
  * in the comparison, and the rows point at it.
@@ -277,7 +280,7 @@ static int64_t intern_note(struct comparison *c, struct cmp_vs *vs,
 static int64_t set_note(struct comparison *c, struct cmp_vs *vs,
 			const char *fmt, ...)
 {
-	char buf[160];
+	char buf[NOTE_MAX];
 	va_list ap;
 	int len;
 

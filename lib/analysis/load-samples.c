@@ -155,7 +155,8 @@ static int read_slice(struct loader *l, struct slices *s, int64_t run,
 			size_t m = a + (z - a) / 2;
 			unsigned char e[4];
 
-			if (db_blob_read(&b, e, 4, (int64_t)m * RUN_VALUE_SIZE))
+			if (db_blob_read(&b, e, sizeof(e),
+					 (int64_t)m * RUN_VALUE_SIZE))
 				goto fail_blob;
 			if ((int64_t)(le_get_u32(e) & ~RUN_VALUE_DERIVED) < lo)
 				a = m + 1;

@@ -141,12 +141,15 @@ const struct rg_commit *regressions_commit(const struct regressions *rg,
 	return &rg->commit[rg->ncmp == 1 && c->nvar == rg->nvar ? v : k + v];
 }
 
+/* The relative rounding of Benjamini-Hochberg's product and quotient */
+#define BH_MARGIN 1e-9
+
 /*
  * Could variant v on row r turn out a regression once its q-value is
  * known?  Not when its mean moved the better way or a direction is
  * unknown (compare.c's verdict()), nor when its p-value is past alpha
  * already: Benjamini-Hochberg only raises a p-value (by m / rank >= 1;
- * the margin covers the rounding of that product and quotient), and
+ * BH_MARGIN covers the rounding of that product and quotient), and
  * compare_decide() holds q, or p without FDR control, to alpha.  Exact
  * metrics and source markers decide without either.
  */
@@ -163,7 +166,7 @@ static int may_regress(const struct comparison *c, const struct cmp_row *r,
 		return vs->exact_changed;
 	if (vs->method == CMP_SOURCE)
 		return 1;
-	return isfinite(vs->p) && vs->p < c->opts.alpha * (1 + 1e-9);
+	return isfinite(vs->p) && vs->p < c->opts.alpha * (1 + BH_MARGIN);
 }
 
 /*
