@@ -199,7 +199,7 @@ static void finish_side(struct cmp_side *s)
 	struct cmp_extra *e;
 
 	if (s->source == SIDE_SAMPLES) {
-		/* the moments were taken as the samples came (digest_row) */
+		/* the moments were taken as the samples came (digest_row()) */
 		if (!s->sum.n) {
 			s->source = SIDE_NONE;
 			return;

@@ -1,9 +1,11 @@
 #ifndef ANALYSIS_LOAD_INTERNAL_H
 #define ANALYSIS_LOAD_INTERNAL_H
 /*
- * What the loader's files share (load.c: rows, runs, aggregates;
- * load-metrics.c: the metrics table; load-samples.c: the samples and
- * their digest).  Private to them: the analysis sees load.h only.
+ * What the loader's files share, each using only those listed before it
+ * (load-rows.c: the pool, rows and runs; load-metrics.c: the metrics
+ * table; load-samples.c: the samples and their digest; load.c: the
+ * aggregates, the order, cmp_load()).  Private to them: the analysis
+ * sees load.h only.
  */
 #include "analysis/load.h"
 #include "core/strmap.h"
@@ -128,7 +130,7 @@ struct cmp_metrics {
 					 * metric_is_kpi() */
 };
 
-/* load.c */
+/* load-rows.c */
 
 /* A copy of s (NULL for NULL) in c's pool (cmp_pool_addn()). */
 const char *pool_add(struct comparison *c, const char *s);
@@ -148,8 +150,30 @@ struct stmt *variant_query(struct loader *l, size_t v, const char *head,
 			   int aggregates);
 /* The runs of every variant and their groups (l->vrun); 0, or -1. */
 int list_all_runs(struct loader *l);
+/*
+ * The group of the row st is on, of variant v: its testcase, params and
+ * machine in columns col, col + 1 and col + 2.
+ */
+size_t row_group(struct loader *l, size_t v, struct stmt *st, int col);
+/*
+ * The runs of variant v: run id -> its group, into run_group; *count
+ * (if not NULL) counts them, and *ids (if not NULL) gets their ids.  0,
+ * or -1 after error().
+ */
+int map_runs(struct loader *l, size_t v, struct strmap *run_group,
+	     long *count, int64_t **ids);
+/* The side's extra figures, made when the side has none. */
+struct cmp_extra *extra_of(struct comparison *c, struct cmp_side *sd);
 /* One value of MMTests' pool of a side (its statistics' samples). */
 void pool_value(struct loader *l, struct cmp_side *sd, double x);
+/* The metric index of id, or -1 when it was not read. */
+int64_t metric_index(const struct loader *l, int64_t id);
+/*
+ * Entries i.. of the run_values blob b, of n entries, into buf (room
+ * for BLOB_PIECE): how many, 0 past the end, or -1 after error().
+ */
+long blob_piece(struct loader *l, struct db_blob *b, size_t n, size_t i,
+		unsigned char *buf);
 
 /* load-metrics.c */
 
@@ -163,8 +187,6 @@ int metrics_begin(struct loader *l);
  * array (once; later calls do nothing).  0, or -1 after error().
  */
 int metrics_ready(struct loader *l);
-/* The metric index of id, or -1 when it was not read. */
-int64_t metric_index(const struct loader *l, int64_t id);
 /*
  * Every row's direction from rows first.. on, from the catalog once per
  * metric (before sort_rows(): metric_rank is still the metric's index).
@@ -177,12 +199,6 @@ void metrics_release(struct loader *l);
 
 /* load-samples.c */
 
-/*
- * Entries i.. of the run_values blob b, of n entries, into buf (room
- * for BLOB_PIECE): how many, 0 past the end, or -1 after error().
- */
-long blob_piece(struct loader *l, struct db_blob *b, size_t n, size_t i,
-		unsigned char *buf);
 /*
  * The samples of every variant into the rows, digested a range of
  * metrics at a time.  0, or -1 after error().

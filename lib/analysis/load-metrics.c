@@ -213,16 +213,6 @@ static void index_metrics(struct loader *l)
 	}
 }
 
-int64_t metric_index(const struct loader *l, int64_t id)
-{
-	int64_t m;
-
-	if (l->mindex)
-		return id >= 0 && id <= l->max_metric_id ? l->mindex[id] : -1;
-	return strmap_get(&l->metrics, (const char *)&id, sizeof(id), &m) ?
-		       m : -1;
-}
-
 /* The rows of st appended to the loader's arrays; 0, or -1. */
 static int metrics_append(struct loader *l, struct stmt *st)
 {

@@ -10,19 +10,6 @@
 #include "core/parallel.h"
 #include "store/values.h"
 
-long blob_piece(struct loader *l, struct db_blob *b, size_t n, size_t i,
-		unsigned char *buf)
-{
-	size_t k = n - i < BLOB_PIECE ? n - i : BLOB_PIECE;
-
-	if (i >= n)
-		return 0;
-	if (db_blob_read(b, buf, (int)(k * RUN_VALUE_SIZE),
-			 (int64_t)i * RUN_VALUE_SIZE))
-		return error("%s: %s", l->db->path, db_errmsg(l->db));
-	return (long)k;
-}
-
 /*
  * One value of variant v on row r: into its side, and into MMTests' pool
  * (the runs' own values; a value derived from a run's series is replaced
