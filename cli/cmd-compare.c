@@ -4,7 +4,7 @@
  */
 #include "core/compat.h"
 #include "output/compare-fmt.h"
-#include "stats/compare.h"
+#include "analysis/compare.h"
 #include "cmd.h"
 #include "options.h"
 

@@ -6,7 +6,7 @@
 #include "core/compat.h"
 #include "output/compare-fmt.h"
 #include "store/direction.h"
-#include "stats/regressions.h"
+#include "analysis/regressions.h"
 #include "core/sbuf.h"
 #include "cmd.h"
 #include "options.h"

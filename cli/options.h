@@ -6,7 +6,7 @@
  * and compare's options (its rows: compare, report; its tests: compare,
  * regressions, report).  The filters of runs and metrics are filter.h's.
  */
-#include "stats/compare.h"
+#include "analysis/compare.h"
 #include "parse-options.h"
 
 /*

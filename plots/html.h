@@ -7,7 +7,7 @@
  * its chart and back.  No JavaScript, nothing fetched: no external
  * style sheet, font, script or image; every text escaped, UTF-8.
  */
-#include "stats/compare.h"
+#include "analysis/compare.h"
 
 struct html_opts {
 	const char *title;		/* the page's title and heading */

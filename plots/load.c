@@ -7,7 +7,7 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "core/strparse.h"
-#include "stats/compare.h"
+#include "analysis/compare.h"
 #include "stats/bisect.h"
 #include "stats/changepoint.h"
 #include "stats/stats.h"

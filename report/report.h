@@ -9,7 +9,7 @@
  */
 #include <stddef.h>
 #include "core/sbuf.h"
-#include "stats/compare.h"
+#include "analysis/compare.h"
 #include "output/plot.h"
 
 enum report_style { REPORT_LKP, REPORT_MMTESTS };

@@ -5,7 +5,7 @@
  * mmtests (compare-kernels), lkp (ncompare), json, csv, markdown.
  */
 #include <stdio.h>
-#include "stats/compare.h"
+#include "analysis/compare.h"
 
 enum cmp_format {
 	FMT_TEXT, FMT_MMTESTS, FMT_LKP, FMT_JSON, FMT_CSV, FMT_MARKDOWN,

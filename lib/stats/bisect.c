@@ -139,16 +139,19 @@ const char *bisect_verdict_name(enum bisect_verdict v)
 	return names[v];
 }
 
-int bisect_range(const double *x, const size_t *group, size_t n,
-		 size_t good_id, size_t bad_id, double alpha,
-		 struct bisect_result *out)
+/*
+ * The commits of groups good_id..bad_id into out->points, their means
+ * and sds; *g, *b: the indexes of good and bad (SIZE_MAX: no run).
+ * BISECT_OK, or BISECT_ENOMEM with out released.
+ */
+static int range_points(const double *x, const size_t *group, size_t n,
+			size_t good_id, size_t bad_id,
+			struct bisect_result *out, size_t *g, size_t *b)
 {
-	struct bisect_side good, bad;
 	struct bisect_point *p;
-	size_t i, j, alloc = 0, g = SIZE_MAX, b = SIZE_MAX;
+	size_t i, j, alloc = 0;
 
-	memset(out, 0, sizeof(*out));
-	out->p = NAN;
+	*g = *b = SIZE_MAX;
 	for (i = 0; i < n; i = j) {
 		for (j = i; j < n && group[j] == group[i]; j++)
 			;
@@ -170,34 +173,29 @@ int bisect_range(const double *x, const size_t *group, size_t n,
 		p->mean = stats_mean(x + i, p->n);
 		p->sd = p->n > 1 ? stats_sd_sample(x + i, p->n) : NAN;
 		if (group[i] == good_id)
-			g = out->nr;
+			*g = out->nr;
 		if (group[i] == bad_id)
-			b = out->nr;
+			*b = out->nr;
 		out->nr++;
 	}
-	if (g == SIZE_MAX || b == SIZE_MAX) {
-		bisect_result_release(out);
-		return g == SIZE_MAX ? BISECT_ENOGOOD : BISECT_ENOBAD;
-	}
-	if (bisect_noise(x, group, n, &out->noise)) {
-		bisect_result_release(out);
-		return stats_all_finite(x, n) ? BISECT_ENONOISE : BISECT_ENOMEM;
-	}
-	good.mean = out->points[g].mean;
-	good.n = out->points[g].n;
-	bad.mean = out->points[b].mean;
-	bad.n = out->points[b].n;
-	out->p = bisect_p(&out->noise, good.mean, good.n, bad.mean, bad.n);
-	out->delta = bad.mean - good.mean;
-	if (!(out->p < alpha)) {
-		bisect_result_release(out);
-		return BISECT_ESAME;
-	}
+	return BISECT_OK;
+}
+
+/*
+ * Every point of out classified against good (index g) and bad (b), and
+ * the last good, first bad and conflicts that follow.
+ */
+static void classify_points(struct bisect_result *out, double alpha,
+			    const struct bisect_side *good,
+			    const struct bisect_side *bad, size_t g, size_t b)
+{
+	size_t i;
+
 	out->first_bad = b;
 	for (i = 0; i < out->nr; i++) {
 		struct bisect_side c = { out->points[i].mean, out->points[i].n };
 
-		bisect_classify(&out->noise, alpha, &good, &bad, &c,
+		bisect_classify(&out->noise, alpha, good, bad, &c,
 				&out->points[i].cls);
 		if (i == g)	/* as they differ, these are exact */
 			out->points[i].cls.verdict = BISECT_GOOD;
@@ -216,6 +214,38 @@ int bisect_range(const double *x, const size_t *group, size_t n,
 		else
 			out->conflicts++;
 	}
+}
+
+int bisect_range(const double *x, const size_t *group, size_t n,
+		 size_t good_id, size_t bad_id, double alpha,
+		 struct bisect_result *out)
+{
+	struct bisect_side good, bad;
+	size_t g, b;
+
+	memset(out, 0, sizeof(*out));
+	out->p = NAN;
+	if (range_points(x, group, n, good_id, bad_id, out, &g, &b))
+		return BISECT_ENOMEM;
+	if (g == SIZE_MAX || b == SIZE_MAX) {
+		bisect_result_release(out);
+		return g == SIZE_MAX ? BISECT_ENOGOOD : BISECT_ENOBAD;
+	}
+	if (bisect_noise(x, group, n, &out->noise)) {
+		bisect_result_release(out);
+		return stats_all_finite(x, n) ? BISECT_ENONOISE : BISECT_ENOMEM;
+	}
+	good.mean = out->points[g].mean;
+	good.n = out->points[g].n;
+	bad.mean = out->points[b].mean;
+	bad.n = out->points[b].n;
+	out->p = bisect_p(&out->noise, good.mean, good.n, bad.mean, bad.n);
+	out->delta = bad.mean - good.mean;
+	if (!(out->p < alpha)) {
+		bisect_result_release(out);
+		return BISECT_ESAME;
+	}
+	classify_points(out, alpha, &good, &bad, g, b);
 	return BISECT_OK;
 }
 

@@ -8,7 +8,9 @@
  * U; Welch from summaries for aggregates), Benjamini-Hochberg q-values
  * across the whole comparison, and a direction-aware verdict.
  *
- * Formatting lives in compare-fmt.c; this file only computes.
+ * The loader (load.h: load.c, load-metrics.c, load-samples.c) reads
+ * the rows; the analysis (compare.c) tests and decides.  Formatting
+ * lives in output/compare-fmt.c.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -116,10 +118,8 @@ struct cmp_opts {
  * they are loaded): past it compare stops with a clear error rather than
  * grow past 64 MiB (the estimate counts what a row costs after the
  * loading too, and the metrics read, and leaves out the process,
- * SQLite's 1 MiB cache and the output's buffers).  Measured peak RSS,
- * 2 variants, --format json: 20,000 metrics x 5 runs 32 MiB, x 20 runs
- * 30 MiB; 50,000 metrics x 5 runs 50 MiB; 52,000 x 1 run 47 MiB, about
- * the most rows it takes; refused ones 44-49 MiB (docs/performance.md).
+ * SQLite's 1 MiB cache and the output's buffers).  The peaks it allows
+ * and those of the comparisons it refuses: docs/performance.md.
  */
 #define CMP_MEM_BUDGET ((size_t)44 << 20)
 #define CMP_OPTS_INIT { .dim = DIM_AUTO, .test = CMP_TEST_AUTO, \
@@ -200,6 +200,14 @@ static inline const struct cmp_extra *cmp_extra(const struct cmp_side *s)
 	return s->extra ? s->extra : &cmp_no_extra;
 }
 
+/* What cmp_vs.mwu_ok says of mwu_p */
+enum cmp_mwu_state {
+	CMP_MWU_NONE,		/* no U test */
+	CMP_MWU_P,		/* the U test's p */
+	CMP_MWU_U,		/* U itself: the exact p is not counted yet
+				 * (stats_mwu_deferred()) */
+};
+
 /* One new variant against the base, on one row. */
 struct cmp_vs {
 	double change_pct;	/* NAN: cannot be computed */
@@ -226,9 +234,7 @@ struct cmp_vs {
 	 * the log-scale figures of the family guard.
 	 */
 	signed char welch_ok;	/* that test gave its p */
-	signed char mwu_ok;	/* 1: mwu_p is the U test's p; 2: its exact
-				 * p is not counted yet, mwu_p holds U
-				 * (stats_mwu_deferred()) */
+	signed char mwu_ok;	/* enum cmp_mwu_state */
 	signed char logs;		/* log figures below (log_pooled) */
 	const char *note;	/* borrowed: interned in the comparison */
 	double welch_p, mwu_p;
@@ -261,7 +267,7 @@ struct cmp_row {
 	struct cmp_vs *vs;
 };
 
-/* Rows' blocks carved from large allocations (compare.c row_for()). */
+/* Rows' blocks carved from large allocations (load.c row_for()). */
 struct cmp_chunk {
 	char *base;
 	size_t used, size;
@@ -279,7 +285,7 @@ struct comparison {
 	size_t nr_chunk, alloc_chunk;
 	/*
 	 * The names, units and aggregate strings rows borrow: copied into
-	 * blocks (pool_add()), each block owned
+	 * blocks (cmp_pool_addn()), each block owned
 	 */
 	char **pool;
 	size_t nr_pool, alloc_pool;
@@ -300,7 +306,7 @@ struct comparison {
 	/*
 	 * Sides that were given an array of their own (samples kept, an
 	 * MMTests pool, aggregate statistics): while 0, releasing the rows
-	 * in chunks frees nothing a row (comparison_release())
+	 * in chunks frees nothing a row (cmp_load_release())
 	 */
 	size_t side_arrays;
 };

@@ -3,8 +3,29 @@
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
-#include "stats/regressions.h"
+#include "analysis/regressions.h"
 #include "store/direction.h"
+
+/*
+ * Insertion sort of r's variants by pos, their commits' positions (the
+ * import order breaks ties).
+ */
+static void sort_by_commit(struct regressions *r, int64_t *pos)
+{
+	size_t i, j;
+
+	for (i = 1; i < r->nvar; i++) {
+		struct selector t = r->var[i];
+		int64_t tp = pos[i];
+
+		for (j = i; j > 0 && pos[j - 1] > tp; j--) {
+			r->var[j] = r->var[j - 1];
+			pos[j] = pos[j - 1];
+		}
+		r->var[j] = t;
+		pos[j] = tp;
+	}
+}
 
 /*
  * Labels in import order; within one import (a table of several
@@ -22,7 +43,7 @@ static int list_variants(struct db *db, enum rg_order order,
 		" WHERE v.label != '' GROUP BY v.label"
 		" ORDER BY min(x.imp), min(v.id), v.label");
 	int64_t *pos = NULL;
-	size_t alloc = 0, alloc_pos = 0, i, j;
+	size_t alloc = 0, alloc_pos = 0;
 	int all_placed = 1, rc;
 	struct sbuf unplaced = SBUF_INIT;
 
@@ -63,20 +84,8 @@ static int list_variants(struct db *db, enum rg_order order,
 	sbuf_release(&unplaced);
 	r->by_commit = order == RG_ORDER_GIT ||
 		       (order == RG_ORDER_AUTO && all_placed && r->nvar > 1);
-	if (r->by_commit) {
-		/* insertion sort by position; the import order breaks ties */
-		for (i = 1; i < r->nvar; i++) {
-			struct selector t = r->var[i];
-			int64_t tp = pos[i];
-
-			for (j = i; j > 0 && pos[j - 1] > tp; j--) {
-				r->var[j] = r->var[j - 1];
-				pos[j] = pos[j - 1];
-			}
-			r->var[j] = t;
-			pos[j] = tp;
-		}
-	}
+	if (r->by_commit)
+		sort_by_commit(r, pos);
 	free(pos);
 	return 0;
 }
@@ -132,12 +141,15 @@ const struct rg_commit *regressions_commit(const struct regressions *rg,
 	return &rg->commit[rg->ncmp == 1 && c->nvar == rg->nvar ? v : k + v];
 }
 
+/* The relative rounding of Benjamini-Hochberg's product and quotient */
+#define BH_MARGIN 1e-9
+
 /*
  * Could variant v on row r turn out a regression once its q-value is
  * known?  Not when its mean moved the better way or a direction is
  * unknown (compare.c's verdict()), nor when its p-value is past alpha
  * already: Benjamini-Hochberg only raises a p-value (by m / rank >= 1;
- * the margin covers the rounding of that product and quotient), and
+ * BH_MARGIN covers the rounding of that product and quotient), and
  * compare_decide() holds q, or p without FDR control, to alpha.  Exact
  * metrics and source markers decide without either.
  */
@@ -154,7 +166,7 @@ static int may_regress(const struct comparison *c, const struct cmp_row *r,
 		return vs->exact_changed;
 	if (vs->method == CMP_SOURCE)
 		return 1;
-	return isfinite(vs->p) && vs->p < c->opts.alpha * (1 + 1e-9);
+	return isfinite(vs->p) && vs->p < c->opts.alpha * (1 + BH_MARGIN);
 }
 
 /*
@@ -199,76 +211,52 @@ static size_t *take_p_values(struct comparison *c, double **p, size_t *np,
 	return xrealloc(at, (kept * nvs + 1) * sizeof(*at));
 }
 
-int regressions_find(struct db *db, const char *base, enum rg_order order,
-		     const struct cmp_opts *opts, struct regressions *out)
+/*
+ * The variant base (a selector) first in out->var, the labels after it
+ * (without base's own).  0, -1 after error(), -2 bad selector.
+ */
+static int base_first(struct db *db, const char *base, struct regressions *out)
 {
-	struct cmp_opts o = *opts;
 	struct selector bsel;
-	double *p = NULL, *q = NULL;
-	size_t **at, np = 0, alloc_p = 0, i, k, v;
-	int r, ret = 0;
+	size_t i;
+	int r;
 
-	memset(out, 0, sizeof(*out));
-	r = list_variants(db, order, out);
-	if (r)
-		return r == -3 ? -3 : -1;
-	if (base) {
-		r = selector_resolve(db, base, DIM_AUTO, NULL, &bsel);
-		if (r) {
-			selector_release(&bsel);
-			return r == -1 ? -2 : -1;
-		}
-		/* the base first, then every other label */
-		for (i = 0; i < out->nvar; i++)
-			if (bsel.dim == DIM_LABEL &&
-			    !strcmp(out->var[i].value, bsel.value))
-				break;
-		if (i < out->nvar) {
-			selector_release(&out->var[i]);
-			memmove(&out->var[i], &out->var[i + 1],
-				(out->nvar - i - 1) * sizeof(*out->var));
-			out->nvar--;
-		}
-		out->var = xrealloc(out->var,
-				    (out->nvar + 1) * sizeof(*out->var));
-		memmove(&out->var[1], &out->var[0],
-			out->nvar * sizeof(*out->var));
-		out->var[0] = bsel;
-		out->nvar++;
+	r = selector_resolve(db, base, DIM_AUTO, NULL, &bsel);
+	if (r) {
+		selector_release(&bsel);
+		return r == -1 ? -2 : -1;
 	}
-	out->commit = xcalloc(out->nvar + 1, sizeof(*out->commit));
 	for (i = 0; i < out->nvar; i++)
-		if (variant_commit(db, &out->var[i], &out->commit[i]))
-			return -1;
-	if (out->nvar < 2)
-		return 0;
-	/* the metrics read once for every pair */
-	out->metrics = cmp_metrics_load(db);
-	if (!out->metrics)
-		return -1;
-	o.metrics = out->metrics;
-	stats_tq_init(&out->ci_tq, 1.0 - o.alpha);
-	o.ci_tq = &out->ci_tq;
-	o.defer = 1;
-	o.ci_later = 1;
-	out->ncmp = base ? 1 : out->nvar - 1;
-	out->cmp = xcalloc(out->ncmp, sizeof(*out->cmp));
-	at = xcalloc(out->ncmp, sizeof(*at));
-	for (k = 0; k < out->ncmp; k++) {
-		struct selector *pair = base ? out->var : &out->var[k];
-		size_t n = base ? out->nvar : 2;
-
-		if (compare_variants(db, pair, n, &o, &out->cmp[k])) {
-			ret = -1;
-			goto out;
-		}
-		at[k] = take_p_values(&out->cmp[k], &p, &np, &alloc_p);
+		if (bsel.dim == DIM_LABEL &&
+		    !strcmp(out->var[i].value, bsel.value))
+			break;
+	if (i < out->nvar) {
+		selector_release(&out->var[i]);
+		memmove(&out->var[i], &out->var[i + 1],
+			(out->nvar - i - 1) * sizeof(*out->var));
+		out->nvar--;
 	}
-	/* one false discovery rate over every p-value of every pair */
-	q = xmalloc((np + 1) * sizeof(*q));
+	out->var = xrealloc(out->var, (out->nvar + 1) * sizeof(*out->var));
+	memmove(&out->var[1], &out->var[0], out->nvar * sizeof(*out->var));
+	out->var[0] = bsel;
+	out->nvar++;
+	return 0;
+}
+
+/*
+ * The comparisons' verdicts from one false discovery rate over the
+ * p-values p[0..np) of all of them (at[k]: comparison k's take_p_values()).
+ * 0, or -1 after error().
+ */
+static int decide_all(struct regressions *out, const struct cmp_opts *opts,
+		      const double *p, size_t np, size_t *const *at)
+{
+	double *q = xmalloc((np + 1) * sizeof(*q));
+	size_t i, k, v;
+
 	if (opts->fdr && stats_bh(p, np, q)) {
-		ret = error("out of memory computing q-values");
-		goto out;
+		free(q);
+		return error("out of memory computing q-values");
 	}
 	for (k = 0; k < out->ncmp; k++) {
 		struct comparison *c = &out->cmp[k];
@@ -285,13 +273,74 @@ int regressions_find(struct db *db, const char *base, enum rg_order order,
 		compare_decide(c);
 		out->nr_regressions += c->nr_regressions;
 	}
+	free(q);
+	return 0;
+}
+
+/*
+ * Each pair (or the one comparison against base) compared with o, the
+ * p-values taken and the verdicts decided over all of them.  0, or -1
+ * after error().
+ */
+static int compare_all(struct db *db, const char *base, struct cmp_opts *o,
+		       struct regressions *out)
+{
+	double *p = NULL;
+	size_t **at, np = 0, alloc_p = 0, k;
+	int ret = 0;
+
+	out->ncmp = base ? 1 : out->nvar - 1;
+	out->cmp = xcalloc(out->ncmp, sizeof(*out->cmp));
+	at = xcalloc(out->ncmp, sizeof(*at));
+	for (k = 0; k < out->ncmp; k++) {
+		struct selector *pair = base ? out->var : &out->var[k];
+		size_t n = base ? out->nvar : 2;
+
+		if (compare_variants(db, pair, n, o, &out->cmp[k])) {
+			ret = -1;
+			goto out;
+		}
+		at[k] = take_p_values(&out->cmp[k], &p, &np, &alloc_p);
+	}
+	/* one false discovery rate over every p-value of every pair */
+	ret = decide_all(out, o, p, np, at);
 out:
 	for (k = 0; k < out->ncmp; k++)
 		free(at[k]);
 	free(at);
 	free(p);
-	free(q);
 	return ret;
+}
+
+int regressions_find(struct db *db, const char *base, enum rg_order order,
+		     const struct cmp_opts *opts, struct regressions *out)
+{
+	struct cmp_opts o = *opts;
+	size_t i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = list_variants(db, order, out);
+	if (r)
+		return r == -3 ? -3 : -1;
+	if (base && (r = base_first(db, base, out)))
+		return r;
+	out->commit = xcalloc(out->nvar + 1, sizeof(*out->commit));
+	for (i = 0; i < out->nvar; i++)
+		if (variant_commit(db, &out->var[i], &out->commit[i]))
+			return -1;
+	if (out->nvar < 2)
+		return 0;
+	/* the metrics read once for every pair */
+	out->metrics = cmp_metrics_load(db);
+	if (!out->metrics)
+		return -1;
+	o.metrics = out->metrics;
+	stats_tq_init(&out->ci_tq, 1.0 - o.alpha);
+	o.ci_tq = &out->ci_tq;
+	o.defer = 1;
+	o.ci_later = 1;
+	return compare_all(db, base, &o, out);
 }
 
 void regressions_release(struct regressions *r)

@@ -7,7 +7,7 @@
  * The false discovery rate is controlled over all the comparisons
  * together: Benjamini-Hochberg across every p-value of every pair.
  */
-#include "stats/compare.h"
+#include "analysis/compare.h"
 
 /* The order of the variants (regressions --order). */
 enum rg_order {
