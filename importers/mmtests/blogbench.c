@@ -10,62 +10,41 @@
 #include "store/direction.h"
 #include "extract.h"
 
-static int one_file(struct mmx *x, const struct mmx_file *f, long rep)
+static long final_score(struct mmx *x, const struct mmx_line *l, void *data)
 {
-	struct input in;
-	int r, found = 0;
+	const char *s = l->s, *last, *op;
+	char *end;
+	double v;
 
-	if (mmx_open(x, f, &in))
-		return -1;
-	while ((r = input_getline(&in)) > 0) {
-		const char *s = in.sb.buf, *last, *op;
-		char *end;
-		double v;
-
-		if (!starts_with(s, "Final score"))
-			continue;
-		op = strstr(s, "writes") ? "WriteScore" :
-		     strstr(s, "reads") ? "ReadScore" : NULL;
-		if (!op)
-			continue;
-		last = s + strlen(s);
-		while (last > s && (last[-1] == ' ' || last[-1] == '\t'))
-			last--;
-		while (last > s && last[-1] != ' ' && last[-1] != '\t' &&
-		       last[-1] != ':')
-			last--;
-		v = strtod(last, &end);
-		if (end == last || (*end && *end != ' ' && *end != '\t')) {
-			error("%s:%ld: expected 'Final score for %s: <number>', "
-			      "got '%.80s'", f->path, in.line, op[0] == 'W' ?
-			      "writes" : "reads", s);
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		if (mmx_add(x, op, rep, NAN, v, in.line)) {
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		found++;
-	}
-	if (mmx_close(x, f, &in) || r < 0)
-		return -1;
-	if (!found)
-		mmx_warn(x, 0, "%s: no 'Final score' line (the run did not "
-			 "finish?)", f->name);
-	return 0;
+	(void)data;
+	if (!starts_with(s, "Final score"))
+		return 0;
+	op = strstr(s, "writes") ? "WriteScore" :
+	     strstr(s, "reads") ? "ReadScore" : NULL;
+	if (!op)
+		return 0;
+	last = s + strlen(s);
+	while (last > s && (last[-1] == ' ' || last[-1] == '\t'))
+		last--;
+	while (last > s && last[-1] != ' ' && last[-1] != '\t' &&
+	       last[-1] != ':')
+		last--;
+	v = strtod(last, &end);
+	if (end == last || (*end && *end != ' ' && *end != '\t'))
+		return error("%s:%ld: expected 'Final score for %s: <number>', "
+			     "got '%.80s'", l->f->path, l->no, op[0] == 'W' ?
+			     "writes" : "reads", s);
+	return mmx_add(x, op, l->rep, NAN, v, l->no) ? -1 : 1;
 }
+
+static const struct mmx_reader log_file = {
+	.line = final_score,
+	.none = "no 'Final score' line (the run did not finish?)",
+};
 
 static int extract(struct mmx *x)
 {
-	const struct mmx_file *const *f;
-	size_t n = mmx_glob(x, "blogbench-*.log", &f), i;
-
-	for (i = 0; i < n; i++)
-		if (one_file(x, f[i], mmx_rep_of(f[i]->name, ".log",
-						 (long)i + 1)))
-			return -1;
-	return 0;
+	return mmx_read_reps(x, "blogbench-*.log", ".log", &log_file, NULL);
 }
 
 const struct mmtests_extractor mmx_blogbench = {

@@ -17,41 +17,6 @@
 #include "store/direction.h"
 #include "extract.h"
 
-struct logfile {
-	long threads, rep;
-	const struct mmx_file *f;
-};
-
-/* "ebizzy-<digits>-<digits>.log" -> the two numbers; else 0. */
-static int parse_name(const struct mmx_file *f, struct logfile *l)
-{
-	const char *p = f->name + strlen("ebizzy-");
-	char *end;
-
-	if (!starts_with(f->name, "ebizzy-") || *p < '0' || *p > '9')
-		return 0;
-	l->threads = strtol(p, &end, 10);
-	if (*end != '-' || end[1] < '0' || end[1] > '9' || end - p > 9)
-		return 0;
-	p = end + 1;
-	l->rep = strtol(p, &end, 10);
-	if (strcmp(end, ".log") || end - p > 9)
-		return 0;
-	l->f = f;
-	return 1;
-}
-
-static int cmp_logfile(const void *a, const void *b)
-{
-	const struct logfile *x = a, *y = b;
-
-	if (x->threads != y->threads)
-		return x->threads < y->threads ? -1 : 1;
-	if (x->rep != y->rep)
-		return x->rep < y->rep ? -1 : 1;
-	return strcmp(x->f->name, y->f->name);
-}
-
 /* A number that ends at a blank or at the end of the line. */
 static int number(const char **p, double *v)
 {
@@ -63,82 +28,62 @@ static int number(const char **p, double *v)
 	return 0;
 }
 
-static int one_file(struct mmx *x, const struct logfile *l)
+/* The first line: "<total> records/s <thread 1> <thread 2> ..." */
+static long records(struct mmx *x, const struct mmx_line *l, void *data)
 {
-	struct input in;
+	const struct mmx_numbered *v = data;
 	char total[32], thread[32];
-	const char *p;
-	double v;
+	const char *p = l->s;
+	double rsec;
 	long i = 0;
-	int r;
 
-	snprintf(total, sizeof(total), "total_rsec-%ld", l->threads);
-	snprintf(thread, sizeof(thread), "thread_rsec-%ld", l->threads);
-	if (mmx_open(x, l->f, &in))
-		return -1;
-	r = input_getline(&in);
-	if (r <= 0) {
-		if (mmx_close(x, l->f, &in) || r < 0)
-			return -1;
-		mmx_warn(x, 0, "%s: empty, no '<total> records/s' line",
-			 l->f->name);
-		return 0;
-	}
-	p = in.sb.buf;
+	snprintf(total, sizeof(total), "total_rsec-%ld", v->n);
+	snprintf(thread, sizeof(thread), "thread_rsec-%ld", v->n);
 	str_skip_blanks(&p);
-	if (number(&p, &v) || (str_skip_blanks(&p),
-			       str_expect_lit(&p, "records/s")) ||
+	if (number(&p, &rsec) || (str_skip_blanks(&p),
+				  str_expect_lit(&p, "records/s")) ||
 	    (*p && *p != ' ' && *p != '\t'))
 		goto bad;
-	if (mmx_add(x, total, l->rep, NAN, v, in.line))
-		goto fail;
+	if (mmx_add(x, total, l->rep, NAN, rsec, l->no))
+		return -1;
 	for (str_skip_blanks(&p); *p; str_skip_blanks(&p)) {
-		if (number(&p, &v))
+		if (number(&p, &rsec))
 			goto bad;
-		if (mmx_add(x, thread, l->rep, (double)++i, v, in.line))
-			goto fail;
+		if (mmx_add(x, thread, l->rep, (double)++i, rsec, l->no))
+			return -1;
 	}
 	if (!i)
-		mmx_warn(x, in.line, "no per-thread figure after 'records/s'");
-	return mmx_close(x, l->f, &in);
+		mmx_warn(x, l->no, "no per-thread figure after 'records/s'");
+	return 1 + i;
 bad:
-	error("%s:%ld: expected '<total> records/s <thread> ...', got "
-	      "'%.80s'", l->f->path, in.line, in.sb.buf);
-fail:
-	mmx_close(x, l->f, &in);
-	return -1;
+	return error("%s:%ld: expected '<total> records/s <thread> ...', got "
+		     "'%.80s'", l->f->path, l->no, l->s);
 }
+
+static const struct mmx_names logs = {
+	.glob = "ebizzy-*.log",
+	.prefix = "ebizzy-",
+	.suffix = ".log",
+	.flags = MMX_NUM_REP,
+};
+
+static const struct mmx_reader log_file = {
+	.line = records,
+	.none = "empty, no '<total> records/s' line",
+	.first_only = 1,
+};
 
 static int extract(struct mmx *x)
 {
-	const struct mmx_file *const *f;
-	size_t n = mmx_glob(x, "ebizzy-*.log", &f), i, nr = 0;
-	struct logfile *l = xcalloc(n ? n : 1, sizeof(*l));
+	struct mmx_numbered *l;
+	size_t nr = mmx_numbered(x, &logs, &l);
 	int ret = 0;
 
-	for (i = 0; i < n; i++)
-		if (parse_name(f[i], &l[nr]))
-			nr++;
-	QSORT(l, nr, cmp_logfile);
 	/* thread_rsec sorts before total_rsec in MMTests' output */
-	for (i = 0; i < nr && !ret; i++) {
-		char op[32];
-
-		if (i && l[i].threads == l[i - 1].threads)
-			continue;
-		snprintf(op, sizeof(op), "thread_rsec-%ld", l[i].threads);
-		ret = mmx_op(x, op, 0);
-	}
-	for (i = 0; i < nr && !ret; i++) {
-		char op[32];
-
-		if (i && l[i].threads == l[i - 1].threads)
-			continue;
-		snprintf(op, sizeof(op), "total_rsec-%ld", l[i].threads);
-		ret = mmx_op(x, op, 0);
-	}
-	for (i = 0; i < nr && !ret; i++)
-		ret = one_file(x, &l[i]);
+	if (mmx_op_per_n(x, "thread_rsec", l, nr) ||
+	    mmx_op_per_n(x, "total_rsec", l, nr) ||
+	    mmx_read_numbered(x, l, nr, &log_file))
+		ret = -1;
 	free(l);
 	return ret;
 }

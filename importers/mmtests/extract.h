@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "core/input.h"
+#include "core/strmap.h"
 
 struct mmx;
 
@@ -97,6 +98,112 @@ void mmx_warn(struct mmx *x, long line, const char *fmt, ...)
 
 /* ---- shared by extractors (common.c) ---- */
 
+/* One line of a file, as mmx_read() hands it to its reader. */
+struct mmx_line {
+	const struct mmx_file *f;	/* the file (f->path for messages) */
+	long rep;		/* the repetition mmx_read() was given */
+	const char *s;		/* the line, without its newline */
+	long no;		/* its number, from 1 */
+	long first;		/* the first line line() found a value in, or 0 */
+};
+
+/* How mmx_read() reads a file: one row per kind of log file. */
+struct mmx_reader {
+	/*
+	 * Read one line: how many values it found (added with mmx_add(),
+	 * or kept in data to add once the file is read), or -1 after
+	 * error().
+	 */
+	long (*line)(struct mmx *x, const struct mmx_line *l, void *data);
+	/* where line() found nothing: the warning "<name>: <none>", or NULL */
+	const char *none;
+	int first_only;		/* line 1 only, as MMTests' `$line = <INPUT>` */
+};
+
+/*
+ * Read f line by line through rd->line(), each line with rep; the reader
+ * opens and closes f and reports its read errors.  Returns the sum of
+ * what rd->line() returned (the values found), or -1 after error().
+ */
+long mmx_read(struct mmx *x, const struct mmx_file *f, long rep,
+	      const struct mmx_reader *rd, void *data);
+/*
+ * mmx_read() of each file of logs/ that matches glob, in MMTests'
+ * lexical order, each one repetition: mmx_rep_of(its name, suffix, its
+ * place from 1).  data is the same for every file: state kept in it
+ * lasts from one file to the next.  0 or -1.
+ */
+int mmx_read_reps(struct mmx *x, const char *glob, const char *suffix,
+		  const struct mmx_reader *rd, void *data);
+
+/* A file named by numbers: PREFIX<n>SUFFIX, or PREFIX<n>-<rep>SUFFIX. */
+struct mmx_numbered {
+	const struct mmx_file *f;
+	long n;			/* threads, groups, clients */
+	long rep;		/* the repetition, or 0 without one */
+	const char *digits;	/* n as the name spells it, len bytes, in f */
+	size_t len;
+	size_t pos;		/* in the glob: MMTests' lexical order */
+};
+
+/* What mmx_numbered() lists: how the files of a test are named. */
+struct mmx_names {
+	const char *glob;	/* the files MMTests looks at: "time-*" */
+	const char *prefix;	/* before n: "time-" */
+	const char *suffix;	/* after the last number: ".log" or "" */
+	int flags;		/* MMX_NUM_* */
+	/* warning "<name>: <other>" for a file of glob not so named */
+	const char *other;
+	/*
+	 * MMTests takes the n from the PREFIX<n>-1 files: the others are
+	 * left out with a warning that names them with this word
+	 * ("threads"); NULL: every n is read.
+	 */
+	const char *needs_first;
+};
+#define MMX_NUM_REP 1		/* PREFIX<n>-<rep>SUFFIX */
+#define MMX_NUM_LEXICAL 2	/* one n's reps in lexical order, not rep's */
+#define MMX_NUM_GZ 4		/* only files read from X.gz */
+#define MMX_NUM_PLAIN 8		/* only files not read from X.gz */
+
+/*
+ * The files of logs/ so named (1 to 9 digits a number), sorted by n,
+ * then by rep (MMX_NUM_LEXICAL: in lexical order), then by name; *out
+ * owned by the caller, free().  Returns how many.
+ */
+size_t mmx_numbered(struct mmx *x, const struct mmx_names *names,
+		    struct mmx_numbered **out);
+/* mmx_read() of each of v in order: rep its rep, data its entry.  0/-1. */
+int mmx_read_numbered(struct mmx *x, struct mmx_numbered *v, size_t nr,
+		      const struct mmx_reader *rd);
+/* Declare "<name>-<n>" for each n of v, in v's order.  0 or -1. */
+int mmx_op_per_n(struct mmx *x, const char *name,
+		 const struct mmx_numbered *v, size_t nr);
+
+/*
+ * Values held until their file is read, for a file that may hold several
+ * runs' output, which MMTests pools: when some op has more than one
+ * value in the file, each goes at t = how many of its op came before it,
+ * else at t NAN; rep 0.
+ */
+struct mmx_pool {
+	struct mmx_pooled {
+		char *op;	/* owned */
+		double value;
+		long line;
+		long block;	/* values of op before this one */
+	} *v;
+	size_t nr, alloc;
+	struct strmap seen;	/* op -> its values so far */
+	long blocks;		/* the most values of one op, at least 1 */
+};
+#define MMX_POOL_INIT { NULL, 0, 0, STRMAP_INIT, 1 }
+/* Hold a value of op; op is taken over (xstrdup'd or xstrfmt'd). */
+void mmx_pool_take(struct mmx_pool *p, char *op, double value, long line);
+/* mmx_add() of the values held, in their order.  0 or -1. */
+int mmx_pool_add(struct mmx *x, const struct mmx_pool *p);
+void mmx_pool_release(struct mmx_pool *p);
+
 /* A string as Perl's <=> reads it: its leading decimal number, else 0. */
 double mmx_perl_num(const char *s);
 /*
@@ -111,6 +218,13 @@ struct mmx_factor {
 	size_t pos;
 };
 /*
+ * One more factor at the end of *v (grown by ALLOC_GROW with *alloc):
+ * text taken over (or NULL), num its Perl number (0 without text), pos
+ * its place.  Returns it, for the caller to fill in the rest.
+ */
+struct mmx_factor *mmx_factor_push(struct mmx_factor **v, size_t *nr,
+				   size_t *alloc, char *text);
+/*
  * Sort as MMTests' sort { $a <=> $b } (ties keep pos); with uniq, drop
  * (and free) a later one whose text equals an earlier one's, as its
  * uniq().  Returns how many are kept.
@@ -123,12 +237,20 @@ void mmx_factors_free(struct mmx_factor *v, size_t n);
  */
 long mmx_rep_of(const char *name, const char *suffix, long fallback);
 /*
- * The workloads of logs/workloads' first line, split on single spaces
- * as MMTests splits it (empty words left out); without the file (MMTests
- * dies) the test's name after prefix ("sembench-futex" -> futex), with
- * a warning.  *out and its strings owned by the caller.  0 or -1.
+ * For the modules that read logs/workloads (sembench, unixbench): the
+ * workloads W of its first line, split on single spaces as MMTests
+ * splits it (empty words left out; without the file, where MMTests dies,
+ * the test's name after prefix, "sembench-futex" -> futex, with a
+ * warning); the factors T that the files of each W name, W<tail> the
+ * glob, T the last '-' field of the name once strip is cut from its end,
+ * sorted and uniq'd as MMTests does; then each(x, W, T, data) for each
+ * W, for each T.  0, or -1 when that fails.
  */
-int mmx_workloads(struct mmx *x, const char *prefix, char ***out, size_t *nr);
+int mmx_each_workload(struct mmx *x, const char *prefix, const char *tail,
+		      const char *strip,
+		      int (*each)(struct mmx *x, const char *w, const char *t,
+				  void *data),
+		      void *data);
 
 /*
  * perfsift debug mmtests-extract: run the extractor of test (NULL: the

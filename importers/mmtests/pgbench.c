@@ -16,41 +16,6 @@
 #define SKIP_LINES 9	/* MMTests: start = 1 + 2 * batch */
 #define BATCH 4
 
-struct client {
-	long n;
-	const struct mmx_file *f;	/* pgbench-C.log */
-	const char *name;		/* "12", in the file's name */
-	size_t len;
-};
-
-/* "pgbench-<digits>.log", not .gz -> the digits; else 0. */
-static int client_of(const struct mmx_file *f, struct client *c)
-{
-	const char *p = f->name + strlen("pgbench-"), *q = p;
-
-	/* MMTests globs pgbench-*.log on disk: X.log.gz is not seen */
-	if (!starts_with(f->name, "pgbench-") || ends_with(f->path, ".gz"))
-		return 0;
-	while (*q >= '0' && *q <= '9')
-		q++;
-	if (q == p || q - p > 9 || strcmp(q, ".log"))
-		return 0;
-	c->f = f;
-	c->name = p;
-	c->len = (size_t)(q - p);
-	c->n = strtol(p, NULL, 10);
-	return 1;
-}
-
-static int cmp_client(const void *a, const void *b)
-{
-	const struct client *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n < y->n ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
 /* "<epoch> <ntxn> ..." -> the two numbers; -1 if they are not there. */
 static int epoch_ntxn(const char *s, double *epoch, double *ntxn)
 {
@@ -63,100 +28,71 @@ static int epoch_ntxn(const char *s, double *epoch, double *ntxn)
 	return 0;
 }
 
-/* The 4-line groups of one client; *nr gets how many. */
-static int transactions(struct mmx *x, const struct mmx_file *f,
-			const char *op, long *nr)
+/* The 4-line groups of one client's transactions file. */
+struct windows {
+	const char *op;
+	double start, sum;
+	int k;			/* lines in the group so far */
+};
+
+static long window(struct mmx *x, const struct mmx_line *l, void *data)
 {
-	struct input in;
-	double start = 0, sum = 0;
-	int r, k = 0;
+	struct windows *w = data;
+	double epoch, ntxn, mean;
 
-	*nr = 0;
-	if (mmx_open(x, f, &in))
-		return -1;
-	while ((r = input_getline(&in)) > 0) {
-		double epoch, ntxn;
-
-		if (in.line > 1 && in.line <= SKIP_LINES)
-			continue;
-		if (epoch_ntxn(in.sb.buf, &epoch, &ntxn)) {
-			error("%s:%ld: expected '<epoch> <transactions> "
-			      "...', got '%.80s'", f->path, in.line,
-			      in.sb.buf);
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		if (in.line == 1) {
-			start = epoch;
-			continue;
-		}
-		sum += ntxn;
-		if (++k < BATCH)
-			continue;
-		/* MMTests: a zero mean becomes 1, for the harmonic mean */
-		if (mmx_add(x, op, 0, epoch - start, sum / BATCH ? sum / BATCH :
-			    1, in.line)) {
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		(*nr)++;
-		sum = 0;
-		k = 0;
+	if (l->no > 1 && l->no <= SKIP_LINES)
+		return 0;
+	if (epoch_ntxn(l->s, &epoch, &ntxn))
+		return error("%s:%ld: expected '<epoch> <transactions> ...', "
+			     "got '%.80s'", l->f->path, l->no, l->s);
+	if (l->no == 1) {
+		w->start = epoch;
+		return 0;
 	}
-	if (mmx_close(x, f, &in) || r < 0)
-		return -1;
-	return 0;
+	w->sum += ntxn;
+	if (++w->k < BATCH)
+		return 0;
+	mean = w->sum / BATCH;
+	w->sum = 0;
+	w->k = 0;
+	/* MMTests: a zero mean becomes 1, for the harmonic mean */
+	return mmx_add(x, w->op, 0, epoch - w->start, mean ? mean : 1,
+		       l->no) ? -1 : 1;
 }
 
 /* MMTests' fallback: "tps = X (including connections establishing)". */
-static int tps_line(struct mmx *x, const struct mmx_file *f, const char *op,
-		    long *nr)
+static long tps(struct mmx *x, const struct mmx_line *l, void *data)
 {
-	struct input in;
-	int r;
+	const char *s = l->s, *p = s + strlen("tps = ");
+	double v;
 
-	*nr = 0;
-	if (mmx_open(x, f, &in))
-		return -1;
-	while ((r = input_getline(&in)) > 0) {
-		const char *s = in.sb.buf, *p = s + strlen("tps = ");
-		double v;
-
-		if (!starts_with(s, "tps = ") || !strstr(s, " (including"))
-			continue;
-		if (str_double(&p, &v) || !starts_with(p, " (including")) {
-			error("%s:%ld: expected 'tps = <number> "
-			      "(including ...', got '%.80s'", f->path,
-			      in.line, s);
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		if (mmx_add(x, op, 0, NAN, v, in.line)) {
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		(*nr)++;
-	}
-	if (mmx_close(x, f, &in) || r < 0)
-		return -1;
-	return 0;
+	if (!starts_with(s, "tps = ") || !strstr(s, " (including"))
+		return 0;
+	if (str_double(&p, &v) || !starts_with(p, " (including"))
+		return error("%s:%ld: expected 'tps = <number> (including "
+			     "...', got '%.80s'", l->f->path, l->no, s);
+	return mmx_add(x, data, 0, NAN, v, l->no) ? -1 : 1;
 }
 
-static int one_client(struct mmx *x, const struct client *c)
+static const struct mmx_reader transactions = { .line = window };
+static const struct mmx_reader tps_line = { .line = tps };
+
+static int one_client(struct mmx *x, const struct mmx_numbered *c)
 {
 	const struct mmx_file *f;
 	char op[16], name[64];
+	struct windows w = { op, 0, 0, 0 };
 	long nr = 0;
 
-	snprintf(op, sizeof(op), "%.*s", (int)c->len, c->name);
+	snprintf(op, sizeof(op), "%.*s", (int)c->len, c->digits);
 	snprintf(name, sizeof(name), "pgbench-transactions-%s.log", op);
 	f = mmx_find(x, name);
-	if (f && transactions(x, f, op, &nr))
+	if (f && (nr = mmx_read(x, f, 0, &transactions, &w)) < 0)
 		return -1;
 	if (nr)
 		return 0;
 	/* read first, so that the warning is about pgbench-C.log */
-	if (tps_line(x, c->f, op, &nr))
+	if ((nr = mmx_read(x, c->f, 0, &tps_line, op)) < 0)
 		return -1;
 	mmx_warn(x, 0, "%s: %s; %s", name, f ? "fewer than 13 lines, no "
 		"4-second window" : "no such file", nr ? "the tps line "
@@ -165,17 +101,20 @@ static int one_client(struct mmx *x, const struct client *c)
 	return 0;
 }
 
+/* MMTests globs pgbench-*.log on disk: X.log.gz is not seen */
+static const struct mmx_names logs = {
+	.glob = "pgbench-*.log",
+	.prefix = "pgbench-",
+	.suffix = ".log",
+	.flags = MMX_NUM_PLAIN,
+};
+
 static int extract(struct mmx *x)
 {
-	const struct mmx_file *const *f;
-	size_t n = mmx_glob(x, "pgbench-*.log", &f), i, nr = 0;
-	struct client *c = xcalloc(n ? n : 1, sizeof(*c));
+	struct mmx_numbered *c;
+	size_t nr = mmx_numbered(x, &logs, &c), i;
 	int ret = 0;
 
-	for (i = 0; i < n; i++)
-		if (client_of(f[i], &c[nr]))
-			nr++;
-	QSORT(c, nr, cmp_client);
 	for (i = 0; i < nr && !ret; i++)
 		ret = one_client(x, &c[i]);
 	free(c);

@@ -8,18 +8,9 @@
  * op one observation per block, t the block's index (MMTests pools them).
  */
 #include "core/compat.h"
-#include "core/strmap.h"
 #include "store/direction.h"
 #include "extract.h"
 #include <ctype.h>
-
-/* One percentile line of a file, kept until the file is read. */
-struct pct {
-	char *op;		/* owned */
-	double usec;
-	long line;
-	long block;		/* times op came before in the file */
-};
 
 static int is_blank_or_star(char c)
 {
@@ -68,92 +59,63 @@ static int match_pct(const char *s, const char **pct, size_t *pct_len,
 	return seen ? -1 : 0;
 }
 
-static void free_pcts(struct pct *v, size_t nr)
+/* The percentiles of one file, held until it is read. */
+struct pcts {
+	struct mmx_pool pool;
+	const char *g;		/* the message-thread count, as named */
+};
+
+static long percentile(struct mmx *x, const struct mmx_line *l, void *data)
 {
-	while (nr)
-		free(v[--nr].op);
-	free(v);
+	struct pcts *p = data;
+	const char *pct;
+	size_t len;
+	double usec;
+	int m = match_pct(l->s, &pct, &len, &usec);
+
+	(void)x;
+	if (m < 0)
+		return error("%s:%ld: expected '<percentile>th: <usec>', got "
+			     "'%.80s'", l->f->path, l->no, l->s);
+	if (!m)
+		return 0;
+	/* MMTests' s/00$// on the percentile's text */
+	if (len >= 2 && !strncmp(pct + len - 2, "00", 2))
+		len -= 2;
+	mmx_pool_take(&p->pool, xstrfmt("%.*sth-qrtle-%s", (int)len, pct,
+					p->g), usec, l->no);
+	return 1;
 }
 
-static int one_file(struct mmx *x, const struct mmx_file *f, const char *g)
-{
-	struct strmap seen = STRMAP_INIT;
-	struct pct *v = NULL;
-	size_t nr = 0, alloc = 0, i;
-	long blocks = 1;
-	struct input in;
-	int r, ret = -1;
-
-	if (mmx_open(x, f, &in))
-		return -1;
-	while ((r = input_getline(&in)) > 0) {
-		const char *s = in.sb.buf, *pct;
-		size_t len;
-		double usec;
-		int64_t before = 0;
-		int m = match_pct(s, &pct, &len, &usec);
-
-		if (m < 0) {
-			error("%s:%ld: expected '<percentile>th: <usec>', got "
-			      "'%.80s'", f->path, in.line, s);
-			goto out;
-		}
-		if (!m)
-			continue;
-		/* MMTests' s/00$// on the percentile's text */
-		if (len >= 2 && !strncmp(pct + len - 2, "00", 2))
-			len -= 2;
-		ALLOC_GROW(v, nr + 1, alloc);
-		v[nr].op = xstrfmt("%.*sth-qrtle-%s", (int)len, pct, g);
-		v[nr].usec = usec;
-		v[nr].line = in.line;
-		strmap_get(&seen, v[nr].op, strlen(v[nr].op), &before);
-		strmap_put(&seen, v[nr].op, strlen(v[nr].op), before + 1);
-		v[nr].block = (long)before;
-		if (before + 1 > blocks)
-			blocks = (long)before + 1;
-		nr++;
-	}
-	if (r < 0)
-		goto out;
-	if (!nr)
-		mmx_warn(x, 0, "%s: no '<percentile>th: <usec>' line (the run "
-			 "did not finish?)", f->name);
-	for (i = 0; i < nr; i++)
-		if (mmx_add(x, v[i].op, 0, blocks > 1 ? (double)v[i].block :
-			    NAN, v[i].usec, v[i].line))
-			goto out;
-	ret = 0;
-out:
-	if (mmx_close(x, f, &in))
-		ret = -1;
-	free_pcts(v, nr);
-	strmap_clear(&seen);
-	return ret;
-}
+static const struct mmx_reader log_file = {
+	.line = percentile,
+	.none = "no '<percentile>th: <usec>' line (the run did not finish?)",
+};
 
 static int extract(struct mmx *x)
 {
 	const struct mmx_file *const *f;
-	size_t n = mmx_glob(x, "schbench-*.log", &f), i;
-	struct mmx_factor *grp = xcalloc(n ? n : 1, sizeof(*grp));
+	size_t n = mmx_glob(x, "schbench-*.log", &f), nr = 0, alloc = 0, i;
+	struct mmx_factor *grp = NULL;
 	int ret = 0;
 
 	/* the message-thread counts G of schbench-G.log, numerically */
 	for (i = 0; i < n; i++) {
-		grp[i].f = f[i];
-		grp[i].num = mmx_perl_num(f[i]->name + strlen("schbench-"));
-		grp[i].pos = i;
-	}
-	mmx_sort_factors(grp, n, 0);
-	for (i = 0; i < n && !ret; i++) {
-		const char *name = grp[i].f->name + strlen("schbench-");
-		char *g = xstrndup(name, strlen(name) - strlen(".log"));
+		const char *g = f[i]->name + strlen("schbench-");
+		char *text = xstrndup(g, strlen(g) - strlen(".log"));
 
-		ret = one_file(x, grp[i].f, g);
-		free(g);
+		mmx_factor_push(&grp, &nr, &alloc, text)->f = f[i];
 	}
-	mmx_factors_free(grp, n);
+	mmx_sort_factors(grp, nr, 0);
+	for (i = 0; i < nr && !ret; i++) {
+		struct pcts p = { MMX_POOL_INIT, grp[i].text };
+
+		if (mmx_read(x, grp[i].f, 0, &log_file, &p) < 0 ||
+		    mmx_pool_add(x, &p.pool))
+			ret = -1;
+		mmx_pool_release(&p.pool);
+	}
+	mmx_factors_free(grp, nr);
 	return ret;
 }
 

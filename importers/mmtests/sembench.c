@@ -41,100 +41,62 @@ static int match_burns(const char *s, double *v)
 	return 1;
 }
 
-static int one_file(struct mmx *x, const struct mmx_file *f, const char *op)
+/* The burns of one file, held until it is read. */
+struct burns {
+	struct mmx_pool pool;
+	const char *op;
+};
+
+static long burns_line(struct mmx *x, const struct mmx_line *l, void *data)
 {
-	double *v = NULL;
-	long *line = NULL;
-	size_t nr = 0, alloc = 0, alloc_line = 0, i;
-	struct input in;
-	int r, ret = -1;
+	struct burns *b = data;
+	double v;
+	int m = match_burns(l->s, &v);
 
-	if (mmx_open(x, f, &in))
-		return -1;
-	while ((r = input_getline(&in)) > 0) {
-		double burns;
-		int m = match_burns(in.sb.buf, &burns);
+	(void)x;
+	if (m < 0)
+		return error("%s:%ld: expected 'run time <s> seconds <N> "
+			     "worker burns per second', got '%.80s'",
+			     l->f->path, l->no, l->s);
+	if (m)
+		mmx_pool_take(&b->pool, xstrdup(b->op), v, l->no);
+	return m;
+}
 
-		if (m < 0) {
-			error("%s:%ld: expected 'run time <s> seconds <N> "
-			      "worker burns per second', got '%.80s'",
-			      f->path, in.line, in.sb.buf);
-			goto out;
-		}
-		if (!m)
-			continue;
-		ALLOC_GROW(v, nr + 1, alloc);
-		ALLOC_GROW(line, nr + 1, alloc_line);
-		v[nr] = burns;
-		line[nr++] = in.line;
-	}
-	if (r < 0)
-		goto out;
-	if (!nr)
-		mmx_warn(x, 0, "%s: no 'run time ... worker burns per second' "
-			 "line (the run did not finish?)", f->name);
-	for (i = 0; i < nr; i++)
-		if (mmx_add(x, op, 0, nr > 1 ? (double)i : NAN, v[i], line[i]))
-			goto out;
-	ret = 0;
-out:
-	if (mmx_close(x, f, &in))
+static const struct mmx_reader log_file = {
+	.line = burns_line,
+	.none = "no 'run time ... worker burns per second' line (the run did "
+		"not finish?)",
+};
+
+/* W-T.log, which MMTests dies without */
+static int one_file(struct mmx *x, const char *w, const char *t, void *data)
+{
+	char *name = xstrfmt("%s-%s.log", w, t);
+	char *op = xstrfmt("sembench-%s-%s", w, t);
+	struct burns b = { MMX_POOL_INIT, op };
+	const struct mmx_file *f = mmx_find(x, name);
+	int ret;
+
+	(void)data;
+	if (!f)
+		ret = error("%s: no logs/%s: workload %s lacks thread count %s "
+			    "(MMTests dies)", mmx_test(x), name, w, t);
+	else if (mmx_read(x, f, 0, &log_file, &b) < 0 ||
+		 mmx_pool_add(x, &b.pool))
 		ret = -1;
-	free(v);
-	free(line);
+	else
+		ret = 0;
+	mmx_pool_release(&b.pool);
+	free(op);
+	free(name);
 	return ret;
 }
 
 static int extract(struct mmx *x)
 {
-	struct mmx_factor *thr = NULL;
-	size_t nr_thr = 0, alloc = 0, nr_wl, w, i;
-	char **wl;
-	int ret = 0;
-
-	if (mmx_workloads(x, "sembench-", &wl, &nr_wl))
-		return -1;
-	for (w = 0; w < nr_wl; w++) {
-		const struct mmx_file *const *f;
-		char *glob = xstrfmt("%s-*.log", wl[w]);
-		size_t n = mmx_glob(x, glob, &f);
-
-		free(glob);
-		for (i = 0; i < n; i++) {
-			const char *name = f[i]->name, *t = strrchr(name, '-');
-
-			ALLOC_GROW(thr, nr_thr + 1, alloc);
-			memset(&thr[nr_thr], 0, sizeof(*thr));
-			thr[nr_thr].text = xstrndup(t + 1, strlen(t + 1) -
-						    strlen(".log"));
-			thr[nr_thr].num = mmx_perl_num(thr[nr_thr].text);
-			thr[nr_thr].pos = nr_thr;
-			nr_thr++;
-		}
-	}
-	nr_thr = mmx_sort_factors(thr, nr_thr, 1);
-	for (w = 0; w < nr_wl && !ret; w++)
-		for (i = 0; i < nr_thr && !ret; i++) {
-			char *name = xstrfmt("%s-%s.log", wl[w], thr[i].text);
-			char *op = xstrfmt("sembench-%s-%s", wl[w],
-					   thr[i].text);
-			const struct mmx_file *f = mmx_find(x, name);
-
-			if (!f)
-				ret = error("%s: no logs/%s: workload %s lacks "
-					    "thread count %s (MMTests dies)",
-					    mmx_test(x), name, wl[w],
-					    thr[i].text);
-			else
-				ret = one_file(x, f, op);
-			free(name);
-			free(op);
-		}
-	mmx_factors_free(thr, nr_thr);
-	for (w = 0; w < nr_wl; w++)
-		free(wl[w]);
-	free(wl);
-	return ret;
+	return mmx_each_workload(x, "sembench-", "-*.log", ".log", one_file,
+				 NULL);
 }
 
 const struct mmtests_extractor mmx_sembench = {

@@ -46,100 +46,89 @@ static int match_bw(const char *s, double *v)
 	return 1;
 }
 
-static int one_file(struct mmx *x, const struct mmx_file *f, const char *op,
-		    long rep)
+static long bandwidth(struct mmx *x, const struct mmx_line *l, void *data)
 {
-	struct input in;
-	int r, found = 0;
+	double mbps;
+	int m = match_bw(l->s, &mbps);
 
-	if (mmx_open(x, f, &in))
-		return -1;
-	while ((r = input_getline(&in)) > 0) {
-		double mbps;
-		int m = match_bw(in.sb.buf, &mbps);
-
-		if (m < 0) {
-			error("%s:%ld: expected 'Summary: BandWidth is <x> "
-			      "MBps (<Mbps> Mbps)', got '%.80s'", f->path,
-			      in.line, in.sb.buf);
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		if (!m)
-			continue;
-		if (mmx_add(x, op, rep, NAN, mbps, in.line)) {
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		found++;
-	}
-	if (mmx_close(x, f, &in) || r < 0)
-		return -1;
-	if (!found)
-		mmx_warn(x, 0, "%s: no 'Summary: BandWidth' line (the run did "
-			 "not finish?)", f->name);
-	return 0;
+	if (m < 0)
+		return error("%s:%ld: expected 'Summary: BandWidth is <x> MBps "
+			     "(<Mbps> Mbps)', got '%.80s'", l->f->path, l->no,
+			     l->s);
+	if (!m)
+		return 0;
+	return mmx_add(x, data, l->rep, NAN, mbps, l->no) ? -1 : 1;
 }
 
-/* The files of one size, in MMTests' lexical order. */
-static int one_size(struct mmx *x, const char *proto, const char *size)
+static const struct mmx_reader stdout_file = {
+	.line = bandwidth,
+	.none = "no 'Summary: BandWidth' line (the run did not finish?)",
+};
+
+/* The files of one size, in MMTests' lexical order: op "<size>". */
+static int one_size(struct mmx *x, const char *proto, char *size)
 {
-	const struct mmx_file *const *g, **f;
 	char *glob = xstrfmt("%s-%s-max-*.stdout", proto, size);
-	size_t n = mmx_glob(x, glob, &g), i;
-	int ret = 0;
+	int ret = mmx_read_reps(x, glob, ".stdout", &stdout_file, size);
 
 	free(glob);
-	/* mmx_glob's list lasts until the next call: keep a copy */
-	f = xcalloc(n ? n : 1, sizeof(*f));
-	for (i = 0; i < n; i++)
-		f[i] = g[i];
-	for (i = 0; i < n && !ret; i++)
-		ret = one_file(x, f[i], size, mmx_rep_of(f[i]->name, ".stdout",
-							 (long)i + 1));
-	free(f);
 	return ret;
+}
+
+/*
+ * "<proto>-<size>-max-1.stdout": the 4th and 3rd '-' fields from the end,
+ * *proto and *size (plen and slen long); -1 for a name with fewer.
+ */
+static int name_fields(const char *name, const char **proto, size_t *plen,
+		       const char **size, size_t *slen)
+{
+	const char *e = name + strlen(name), *d[4];
+	int j;
+
+	for (j = 0; j < 3; j++) {
+		while (e > name && e[-1] != '-')
+			e--;
+		d[j] = e;
+		if (e > name)
+			e--;
+	}
+	if (d[2] == name)
+		return -1;
+	while (e > name && e[-1] != '-')
+		e--;
+	d[3] = e;
+	*proto = d[3];
+	*plen = (size_t)(d[2] - 1 - d[3]);
+	*size = d[2];
+	*slen = (size_t)(d[1] - 1 - d[2]);
+	return 0;
 }
 
 static int extract(struct mmx *x)
 {
 	const struct mmx_file *const *f;
-	size_t n = mmx_glob(x, "*-max-1.stdout", &f), i, k;
-	struct mmx_factor *sz = xcalloc(n ? n : 1, sizeof(*sz));
+	size_t n = mmx_glob(x, "*-max-1.stdout", &f), i, k = 0, alloc = 0;
+	struct mmx_factor *sz = NULL;
 	char *proto = NULL;
 	int ret = 0;
 
-	/* <proto>-S-max-1.stdout: the 4th and 3rd '-' fields from the end */
-	for (i = k = 0; i < n; i++) {
-		const char *name = f[i]->name, *e = name + strlen(name), *d[4];
-		int j;
+	for (i = 0; i < n; i++) {
+		const char *name = f[i]->name, *p, *size;
+		size_t plen, slen;
 
-		for (j = 0; j < 3; j++) {
-			while (e > name && e[-1] != '-')
-				e--;
-			d[j] = e;
-			if (e > name)
-				e--;
-		}
-		if (d[2] == name) {
+		if (name_fields(name, &p, &plen, &size, &slen)) {
 			mmx_warn(x, 0, "%s: not <protocol>-<size>-max-1."
 				 "stdout; left out", name);
 			continue;
 		}
-		while (e > name && e[-1] != '-')
-			e--;
-		d[3] = e;
 		/* MMTests keeps the last file's protocol for every size */
-		if (proto && (strlen(proto) != (size_t)(d[2] - 1 - d[3]) ||
-			      strncmp(proto, d[3], strlen(proto))))
+		if (proto && (strlen(proto) != plen ||
+			      strncmp(proto, p, strlen(proto))))
 			mmx_warn(x, 0, "%s: a second protocol: MMTests reads "
 				 "every size as the last one's", name);
 		free(proto);
-		proto = xstrndup(d[3], (size_t)(d[2] - 1 - d[3]));
-		sz[k].text = xstrndup(d[2], (size_t)(d[1] - 1 - d[2]));
-		sz[k].num = mmx_perl_num(sz[k].text);
-		sz[k].pos = k;
-		k++;
+		proto = xstrndup(p, plen);
+		mmx_factor_push(&sz, &k, &alloc, xstrndup(size, slen));
 	}
 	mmx_sort_factors(sz, k, 0);
 	for (i = 0; i < k && !ret; i++) {

@@ -45,46 +45,40 @@ static int rate(const char *p, double *v)
 	return str_to_double(buf, v);
 }
 
+/* data: the line of each kernel's line so far, 0 for none */
+static long kernel_line(struct mmx *x, const struct mmx_line *l, void *data)
+{
+	long *seen = data;
+	const char *s = l->s;
+	size_t k;
+	double v;
+
+	for (k = 0; k < ARRAY_SIZE(kernels); k++)
+		if (starts_with(s, kernels[k].lead))
+			break;
+	if (k == ARRAY_SIZE(kernels))
+		return 0;
+	if (rate(s + strlen(kernels[k].lead), &v))
+		return error("%s:%ld: expected '%s <MB/s> <avg> <min> <max>', "
+			     "got '%.80s'", l->f->path, l->no,
+			     kernels[k].lead, s);
+	/* MMTests would add both to the sum of all the files */
+	if (seen[k])
+		return error("%s:%ld: a second '%s' line (the first at line "
+			     "%ld)", l->f->path, l->no, kernels[k].lead,
+			     seen[k]);
+	seen[k] = l->no;
+	return mmx_add(x, kernels[k].op, l->rep, NAN, v, l->no) ? -1 : 1;
+}
+
+static const struct mmx_reader log_file = { .line = kernel_line };
+
 static int one_file(struct mmx *x, const struct mmx_file *f, long rep)
 {
 	long seen[ARRAY_SIZE(kernels)] = { 0 };
-	struct input in;
 	size_t k;
-	int r;
 
-	if (mmx_open(x, f, &in))
-		return -1;
-	while ((r = input_getline(&in)) > 0) {
-		const char *s = in.sb.buf;
-		double v;
-
-		for (k = 0; k < ARRAY_SIZE(kernels); k++)
-			if (starts_with(s, kernels[k].lead))
-				break;
-		if (k == ARRAY_SIZE(kernels))
-			continue;
-		if (rate(s + strlen(kernels[k].lead), &v)) {
-			error("%s:%ld: expected '%s <MB/s> <avg> <min> "
-			      "<max>', got '%.80s'", f->path, in.line,
-			      kernels[k].lead, s);
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		/* MMTests would add both to the sum of all the files */
-		if (seen[k]) {
-			error("%s:%ld: a second '%s' line (the first at "
-			      "line %ld)", f->path, in.line,
-			      kernels[k].lead, seen[k]);
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		seen[k] = in.line;
-		if (mmx_add(x, kernels[k].op, rep, NAN, v, in.line)) {
-			mmx_close(x, f, &in);
-			return -1;
-		}
-	}
-	if (mmx_close(x, f, &in) || r < 0)
+	if (mmx_read(x, f, rep, &log_file, seen) < 0)
 		return -1;
 	/* MMTests would count the file and add 0 to the mean */
 	for (k = 0; k < ARRAY_SIZE(kernels); k++)

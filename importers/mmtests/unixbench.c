@@ -67,125 +67,77 @@ static int match_result(const char *s, double *v, size_t *name_i)
 	return str_to_double(buf, v) ? -1 : 1;
 }
 
-static int one_file(struct mmx *x, const struct mmx_file *f, const char *op,
-		    long rep)
+/* The lines of one W-T-N.log, for op "unixbench-W-T". */
+struct results {
+	const char *op;
+	int in_index;		/* in the file's Partial Index table */
+};
+
+static long result(struct mmx *x, const struct mmx_line *l, void *data)
 {
-	struct input in;
-	int r, found = 0, in_index = 0;
+	struct results *r = data;
+	const char *s = l->s;
+	size_t name_i = 0;
+	double v;
+	int m;
 
-	if (mmx_open(x, f, &in))
-		return -1;
-	while ((r = input_getline(&in)) > 0) {
-		const char *s = in.sb.buf;
-		size_t name_i = 0;
-		double v;
-		int m;
-
-		if (starts_with(s, "System Benchmarks Partial Index")) {
-			in_index = 1;
-			continue;
-		}
-		if (!*s || starts_with(s, "System Benchmarks Index Score"))
-			in_index = 0;
-		m = match_result(s, &v, &name_i);
-		/*
-		 * The same names head the lines of the runs above the
-		 * table ("Pipe Throughput  584116.2 lps  (10.0 s, ...)"):
-		 * a line MMTests does not match is wrong only in the table.
-		 */
-		if (m < 0 && in_index) {
-			error("%s:%ld: expected '%s <BASELINE> <RESULT> "
-			      "<INDEX>', got '%.80s'", f->path, in.line,
-			      names[name_i], s);
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		if (m <= 0)
-			continue;
-		if (mmx_add(x, op, rep, NAN, v, in.line)) {
-			mmx_close(x, f, &in);
-			return -1;
-		}
-		found++;
+	if (l->no == 1)
+		r->in_index = 0;	/* each file starts above its table */
+	if (starts_with(s, "System Benchmarks Partial Index")) {
+		r->in_index = 1;
+		return 0;
 	}
-	if (mmx_close(x, f, &in) || r < 0)
-		return -1;
-	if (!found)
-		mmx_warn(x, 0, "%s: no result line in a 'System Benchmarks "
-			 "Partial Index' table (the run did not finish?)",
-			 f->name);
-	return 0;
+	if (!*s || starts_with(s, "System Benchmarks Index Score"))
+		r->in_index = 0;
+	m = match_result(s, &v, &name_i);
+	/*
+	 * The same names head the lines of the runs above the table
+	 * ("Pipe Throughput  584116.2 lps  (10.0 s, ...)"): a line MMTests
+	 * does not match is wrong only in the table.
+	 */
+	if (m < 0 && r->in_index)
+		return error("%s:%ld: expected '%s <BASELINE> <RESULT> "
+			     "<INDEX>', got '%.80s'", l->f->path, l->no,
+			     names[name_i], s);
+	if (m <= 0)
+		return 0;
+	return mmx_add(x, r->op, l->rep, NAN, v, l->no) ? -1 : 1;
 }
 
+static const struct mmx_reader log_file = {
+	.line = result,
+	.none = "no result line in a 'System Benchmarks Partial Index' table "
+		"(the run did not finish?)",
+};
+
 /* The files W-T-*.log of one op, in MMTests' lexical order. */
-static int one_op(struct mmx *x, const char *w, const char *t, int direction)
+static int one_op(struct mmx *x, const char *w, const char *t, void *data)
 {
-	const struct mmx_file *const *g, **f;
+	const struct mmx_file *const *f;
+	const int *direction = data;
 	char *glob = xstrfmt("%s-%s-*.log", w, t);
 	char *op = xstrfmt("unixbench-%s-%s", w, t);
-	size_t n = mmx_glob(x, glob, &g), i;
+	struct results r = { op, 0 };
 	int ret = 0;
 
-	free(glob);
-	/* mmx_glob's list lasts until the next call: keep a copy */
-	f = xcalloc(n ? n : 1, sizeof(*f));
-	for (i = 0; i < n; i++)
-		f[i] = g[i];
 	/* the direction is the op's from its first value on */
-	if (n)
-		ret = mmx_op(x, op, direction);
-	for (i = 0; i < n && !ret; i++)
-		ret = one_file(x, f[i], op, mmx_rep_of(f[i]->name, ".log",
-						       (long)i + 1));
-	free(f);
+	if (mmx_glob(x, glob, &f))
+		ret = mmx_op(x, op, *direction);
+	if (!ret)
+		ret = mmx_read_reps(x, glob, ".log", &log_file, &r);
+	free(glob);
 	free(op);
 	return ret;
 }
 
 static int extract(struct mmx *x)
 {
-	struct mmx_factor *c = NULL;
-	size_t nr = 0, alloc = 0, nr_wl, w, i, k;
 	/* ExtractUnixbenchsyscall.pm: DATA_TIME_NSECONDS, on lps */
 	int direction = strcmp(mmx_test(x), "unixbench-syscall") ? 0 :
 			DIR_LOWER;
-	char **wl;
-	int ret = 0;
 
-	if (mmx_workloads(x, "unixbench-", &wl, &nr_wl))
-		return -1;
-	for (w = 0; w < nr_wl; w++) {
-		const struct mmx_file *const *f;
-		char *glob = xstrfmt("%s-*-1.log", wl[w]);
-		size_t n = mmx_glob(x, glob, &f);
-
-		free(glob);
-		for (i = 0; i < n; i++) {
-			const char *name = f[i]->name, *e;
-
-			/* "W-T-1.log": T between the last two '-' */
-			e = strrchr(name, '-');
-			k = (size_t)(e - name);
-			while (k > 0 && name[k - 1] != '-')
-				k--;
-			ALLOC_GROW(c, nr + 1, alloc);
-			memset(&c[nr], 0, sizeof(*c));
-			c[nr].text = xstrndup(name + k,
-					      (size_t)(e - name) - k);
-			c[nr].num = mmx_perl_num(c[nr].text);
-			c[nr].pos = nr;
-			nr++;
-		}
-	}
-	nr = mmx_sort_factors(c, nr, 1);
-	for (w = 0; w < nr_wl && !ret; w++)
-		for (i = 0; i < nr && !ret; i++)
-			ret = one_op(x, wl[w], c[i].text, direction);
-	mmx_factors_free(c, nr);
-	for (w = 0; w < nr_wl; w++)
-		free(wl[w]);
-	free(wl);
-	return ret;
+	return mmx_each_workload(x, "unixbench-", "-*-1.log", "-1.log",
+				 one_op, &direction);
 }
 
 const struct mmtests_extractor mmx_unixbench = {
