@@ -277,7 +277,7 @@ static struct rule_list benchmarks_list = RULE_LIST(benchmarks);
 
 /*
  * The catalog's indexes, made once whichever thread asks first: compare
- * looks directions up on both cores (lib/stats/compare.c digest_row()).
+ * looks directions up on both cores (lib/analysis/load-samples.c digest_row()).
  */
 static pthread_once_t catalog_once = PTHREAD_ONCE_INIT;
 static void catalog_init(void);
