@@ -456,39 +456,34 @@ static void params_add(struct fio_state *st, const struct fj_node *job)
 	}
 }
 
-/*
- * Check element j of "jobs" and keep what the run and the samples need
- * of it; the sums over jobs advance in job order, as they did.
- */
-void fio_job_add(struct fio_state *st, const struct fj_node *job, size_t j)
+/* The directions of a job, checked; their json+ bins into st->hist. */
+static int dirs_load(struct fio_state *st, struct dir_stat ds[NR_DIRS],
+		     const struct fj_node *job, size_t j)
 {
-	const struct fj *jd = &st->job;
-	const char *name = fj_str(jd, fj_get(jd, job, "jobname"));
-	struct dir_stat ds[NR_DIRS];
-	struct job_rec jr;
-	double jw[2] = { 0, 0 };
-	size_t i, p;
-	int dir, b, k;
+	int dir, k;
 
-	st->nr_jobs = j + 1;
-	if (st->job_failed)
-		return;		/* the rest is only checked for syntax */
-	if (!fj_is(job, FJ_OBJECT) || !name) {
-		job_fail(st, j, "jobs[%zu] is not a job: no \"jobname\"", j);
-		return;
-	}
 	for (dir = 0; dir < NR_DIRS; dir++)
 		if (dir_load(st, &ds[dir], job, j, dir))
-			return;
+			return -1;
 	for (dir = 0; dir < NR_DIRS; dir++)
 		for (k = 0; k < NR_LATS; k++)
 			if (ds[dir].present && ds[dir].lat[k].bins)
-				fhist_add(&st->hist[dir][k], jd,
+				fhist_add(&st->hist[dir][k], &st->job,
 					  ds[dir].lat[k].bins,
 					  ds[dir].lat[k].scale, st->line0);
+	return 0;
+}
 
-	memset(&jr, 0, sizeof(jr));
-	st->nr_pct = 0;
+/*
+ * The job's directions into the totals of both units of io_bytes, its
+ * weight (I/Os) into jw; those that did I/O into st->dirs, counted in
+ * jr->nr_dirs.
+ */
+static void dirs_sum(struct fio_state *st, const struct dir_stat ds[NR_DIRS],
+		     double jw[2], struct job_rec *jr)
+{
+	int dir, b;
+
 	for (dir = 0; dir < NR_DIRS; dir++) {
 		const struct dir_stat *d = &ds[dir];
 		double w[2];
@@ -514,10 +509,18 @@ void fio_job_add(struct fio_state *st, const struct fj_node *job, size_t j)
 			st->have_ios = 0;
 		st->workload += d->ios;
 		if (w[0] > 0 || w[1] > 0)
-			dir_keep(st, d, dir, w, jr.nr_dirs++);
+			dir_keep(st, d, dir, w, jr->nr_dirs++);
 	}
+}
 
-	/* the buckets are shares of the job's I/Os: its weight */
+/* The latency buckets are shares of the job's I/Os: its weight jw. */
+static void buckets_add(struct fio_state *st, const struct fj_node *job,
+			const double jw[2])
+{
+	const struct fj *jd = &st->job;
+	size_t i;
+	int b;
+
 	for (i = 0; i < ARRAY_SIZE(lat_buckets); i++) {
 		const struct fj_node *o = fj_get(jd, job, lat_buckets[i].key);
 		const struct fj_node *v;
@@ -542,19 +545,34 @@ void fio_job_add(struct fio_state *st, const struct fj_node *job, size_t j)
 					fj_num(v), jw[b]);
 		}
 	}
+}
+
+/* The numbers of job_fields[] that the job has, into jr. */
+static void fields_keep(const struct fj *jd, const struct fj_node *job,
+			struct job_rec *jr)
+{
+	size_t i;
+
 	for (i = 0; i < ARRAY_SIZE(job_fields); i++) {
 		const struct fj_node *v = fj_get(jd, job, job_fields[i].key);
 
 		if (fj_is(v, FJ_NUMBER)) {
-			jr.fields |= 1u << i;
-			jr.field[i] = fj_num(v);
+			jr->fields |= 1u << i;
+			jr->field[i] = fj_num(v);
 		}
 	}
-	params_add(st, job);
+}
+
+/* The job's name and record, its directions and their percentiles. */
+static void job_spill(struct fio_state *st, const char *name,
+		      const struct job_rec *jr)
+{
+	size_t i, p;
+	int k;
 
 	sbuf_add(&st->jobnames, name, strlen(name) + 1);
-	spill_add(&st->spill, &jr, sizeof(jr));
-	for (i = p = 0; i < jr.nr_dirs; i++) {
+	spill_add(&st->spill, jr, sizeof(*jr));
+	for (i = p = 0; i < jr->nr_dirs; i++) {
 		const struct dir_rec *dr = &st->dirs[i];
 
 		spill_add(&st->spill, dr, sizeof(*dr));
@@ -568,6 +586,32 @@ void fio_job_add(struct fio_state *st, const struct fj_node *job, size_t j)
 			p += dr->nr_pct[k];
 		}
 	}
+}
+
+void fio_job_add(struct fio_state *st, const struct fj_node *job, size_t j)
+{
+	const struct fj *jd = &st->job;
+	const char *name = fj_str(jd, fj_get(jd, job, "jobname"));
+	struct dir_stat ds[NR_DIRS];
+	struct job_rec jr;
+	double jw[2] = { 0, 0 };
+
+	st->nr_jobs = j + 1;
+	if (st->job_failed)
+		return;		/* the rest is only checked for syntax */
+	if (!fj_is(job, FJ_OBJECT) || !name) {
+		job_fail(st, j, "jobs[%zu] is not a job: no \"jobname\"", j);
+		return;
+	}
+	if (dirs_load(st, ds, job, j))
+		return;
+	memset(&jr, 0, sizeof(jr));
+	st->nr_pct = 0;
+	dirs_sum(st, ds, jw, &jr);
+	buckets_add(st, job, jw);
+	fields_keep(jd, job, &jr);
+	params_add(st, job);
+	job_spill(st, name, &jr);
 }
 
 static int spill_failed(const struct fio_state *st)

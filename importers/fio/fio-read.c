@@ -231,79 +231,110 @@ static enum scan scan_token(struct reader *r)
 	return SCAN_DONE;
 }
 
-/*
- * One value: an object or array up to its closing bracket, by nesting
- * outside strings (a bracket that does not match ends it too: jansson
- * fails there), or one token.  The bytes of a chunk are gone through
- * in one loop and captured at once: rd_get() per byte was a fifth of
- * the import.  What a byte does is what rd_get() and the byte's turn
- * did, in the same order, the size checked after each byte as before.
- */
 /* The bytes that change the scan's state; it skips the others. */
 static const unsigned char scan_stop[256] = {
 	['"'] = 1, ['\\'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1,
 	['\n'] = 1,
 };
 
+/* The state of the scan of one value, over its chunks. */
+struct nest {
+	size_t depth;
+	int in_str, esc;
+	char closer[NEST_MAX];	/* what closes each open bracket */
+};
+
+/*
+ * The bytes from r->p to end through the scan: the lines counted, the
+ * "jobname" keys looked for, the nesting followed.  Returns where it
+ * stopped: end, or just after the byte that ends the value (*done 1).
+ */
+static inline const unsigned char *scan_bytes(struct reader *r,
+					      struct nest *n,
+					      const unsigned char *end,
+					      int *done)
+{
+	const unsigned char *p = r->p;
+	const size_t rest = JOBNAME_PAT_LEN - 1;
+	size_t depth = n->depth;
+	int in_str = n->in_str, esc = n->esc, stop = 0, c;
+
+	while (p < end && !stop) {
+		/* nothing to do for the others (jobname_step() at 0) */
+		if (!r->pat && !esc) {
+			while (p < end && !scan_stop[*p])
+				p++;
+			if (p == end)
+				break;
+		}
+		c = *p++;
+		if (c == '\n')
+			r->line++;
+		/*
+		 * A quote not followed by the rest of the pattern starts
+		 * no match: the pattern fails before the next quote,
+		 * which starts its own.
+		 */
+		if (r->in_object &&
+		    (r->pat ||
+		     (c == '"' && (end - p < (ptrdiff_t)rest ||
+				   !memcmp(p, jobname_pat + 1, rest)))))
+			jobname_step(r, c);
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"')
+				in_str = 0;
+		} else if (c == '"') {
+			in_str = 1;
+		} else if (c == '{' || c == '[') {
+			if (depth == NEST_MAX)
+				stop = 1;
+			else
+				n->closer[depth++] = c == '{' ? '}' : ']';
+		} else if (c == '}' || c == ']') {
+			if (c != n->closer[--depth] || !depth)
+				stop = 1;
+		}
+	}
+	n->depth = depth;
+	n->in_str = in_str;
+	n->esc = esc;
+	*done = stop;
+	return p;
+}
+
+/*
+ * One value: an object or array up to its closing bracket, by nesting
+ * outside strings (a bracket that does not match ends it too: jansson
+ * fails there), or one token.  The bytes of a chunk are gone through
+ * in one loop and captured at once, not by rd_get() per byte (a call,
+ * a capture and a pattern step each).  What a byte does is what
+ * rd_get() and the byte's turn would do, in the same order, the size
+ * checked after each byte.
+ */
 static enum scan scan_value(struct reader *r)
 {
-	char closer[NEST_MAX];
-	size_t depth = 0;
-	int c = rd_peek(r), in_str = 0, esc = 0;
+	struct nest n;
+	int c = rd_peek(r);
 
 	if (c != '{' && c != '[')
 		return scan_token(r);
+	n.depth = 0;
+	n.in_str = n.esc = 0;
 	while (rd_peek(r) >= 0) {
-		const unsigned char *p = r->p, *end = r->end;
+		const unsigned char *p, *end = r->end;
 		size_t used = cap_used(r);
 		size_t room = used <= FIO_VALUE_MAX ? FIO_VALUE_MAX + 1 - used
 						    : 1;
-		const size_t rest = JOBNAME_PAT_LEN - 1;
-		int done = 0;
+		int done;
 
 		/* the byte that passes the limit is the last one looked at */
-		if ((size_t)(end - p) > room)
-			end = p + room;
-		while (p < end && !done) {
-			/* nothing to do for the others (jobname_step() at 0) */
-			if (!r->pat && !esc) {
-				while (p < end && !scan_stop[*p])
-					p++;
-				if (p == end)
-					break;
-			}
-			c = *p++;
-			if (c == '\n')
-				r->line++;
-			/*
-			 * A quote not followed by the rest of the pattern
-			 * starts no match: the pattern fails before the
-			 * next quote, which starts its own.
-			 */
-			if (r->in_object &&
-			    (r->pat ||
-			     (c == '"' && (end - p < (ptrdiff_t)rest ||
-					   !memcmp(p, jobname_pat + 1, rest)))))
-				jobname_step(r, c);
-			if (in_str) {
-				if (esc)
-					esc = 0;
-				else if (c == '\\')
-					esc = 1;
-				else if (c == '"')
-					in_str = 0;
-			} else if (c == '"') {
-				in_str = 1;
-			} else if (c == '{' || c == '[') {
-				if (depth == NEST_MAX)
-					done = 1;
-				else
-					closer[depth++] = c == '{' ? '}' : ']';
-			} else if (c == '}' || c == ']') {
-				if (c != closer[--depth] || !depth)
-					done = 1;
-			}
-		}
+		if ((size_t)(end - r->p) > room)
+			end = r->p + room;
+		p = scan_bytes(r, &n, end, &done);
 		if (r->in_object)
 			sbuf_add(&r->cap, r->p, (size_t)(p - r->p));
 		r->p = p;

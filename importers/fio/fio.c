@@ -357,86 +357,115 @@ int fio_doc_end(struct fio_doc *d)
 	return ret;
 }
 
+/* What the documents of a file came to, for the messages at its end. */
+struct docs {
+	long skipped;		/* lines before the JSON */
+	long cut;		/* line of a last snapshot cut short, or 0 */
+	int found;		/* a line starts with '{' */
+	int any;		/* the file has a byte */
+	int nr;			/* complete documents */
+};
+
+/*
+ * The nr-th complete document, the next one's line next (0: none):
+ * taken, and the values held of the one before made its points.
+ * 0 or -1 after error().
+ */
+static int take_next(struct fio_state *st, const struct reader *r, int nr,
+		     long next, double *prev_t)
+{
+	/* one document is written as it is read, not held */
+	st->hold = nr || next;
+	/* the first was a snapshot too: its point, before its values go */
+	if (nr == 1 && fio_pending_series(st, *prev_t))
+		return -1;
+	if (take_document(st, r->jobname_line, r->nr_jobname_lines, nr))
+		return -1;
+	if (nr && fio_pending_series(st, doc_time(st)))
+		return -1;
+	*prev_t = doc_time(st);
+	return 0;
+}
+
+/*
+ * One document, or the snapshots of --status-interval: each object at
+ * the start of a line.  Every complete one but the last is a point of
+ * the series of each value, at its timestamp; the last is also the
+ * run's samples.  A last one cut short (fio killed) is named and left
+ * out, the earlier ones kept.  0, or -1 after error() (a read error,
+ * or a complete document's); the syntax error of the first document
+ * is said by docs_end().
+ */
+static int read_documents(struct fio_state *st, struct reader *r,
+			  struct docs *ds)
+{
+	double prev_t = 0;
+	long next;
+
+	ds->found = fio_find_json_start(r, &ds->any);
+	if (ds->found)
+		ds->skipped = r->line - 1;
+	while (ds->found) {
+		long start = r->line;
+
+		if (ds->nr)
+			doc_reset(st, r);
+		if (fio_read_document(st, r)) {
+			fio_drain(r);
+			if (r->failed)
+				return -1;
+			if (ds->nr)
+				ds->cut = start;
+			break;
+		}
+		next = fio_next_object_line(r);
+		if (take_next(st, r, ds->nr, next, &prev_t))
+			return -1;
+		ds->nr++;
+		ds->found = next != 0;
+	}
+	fio_drain(r);
+	return r->failed ? -1 : 0;
+}
+
+/*
+ * After the documents: what is wrong with the file, the warnings, and
+ * the last complete document as the run's result.  0 or -1 after
+ * error().
+ */
+static int docs_end(struct fio_state *st, const struct input *in,
+		    const struct docs *ds)
+{
+	if (!ds->any)
+		return error("%s: empty file, expected fio JSON output",
+			     in->path);
+	if (!ds->found && !ds->nr && !st->parse_err.len)
+		return error("%s: not fio JSON output: no line starts with "
+			     "'{'", in->path);
+	if (!ds->nr)
+		return error("%s", st->parse_err.buf);
+	if (ds->skipped)
+		warning("%s:1: skipped %ld line%s before the JSON", in->path,
+			ds->skipped, ds->skipped == 1 ? "" : "s");
+	if (ds->cut)
+		db_warn(st->ctx, ds->cut, "the snapshot that starts here is "
+			"cut short (%s); left out, the %d before it kept",
+			st->parse_err.buf, ds->nr);
+	if ((st->hold && fio_pending_samples(st)) || fio_emit_histograms(st))
+		return -1;
+	return 0;
+}
+
 static int fio_parse(struct import_ctx *ctx, struct input *in)
 {
 	struct fio_state st;
 	struct reader r;
-	long skipped = 0, next = 0, cut = 0;
-	double prev_t = 0;
-	int found, any, nr = 0, ret = -1;
+	struct docs ds = { 0, 0, 0, 0, 0 };
+	int ret;
 
 	fio_state_init(&st, ctx, in->path);
 	reader_init(&r, in);
-
-	/*
-	 * One document, or the snapshots of --status-interval: each
-	 * object at the start of a line.  Every complete one but the last
-	 * is a point of the series of each value, at its timestamp; the
-	 * last is also the run's samples.  A last one cut short (fio
-	 * killed) is named and left out, the earlier ones kept.
-	 */
-	found = fio_find_json_start(&r, &any);
-	if (found)
-		skipped = r.line - 1;
-	while (found) {
-		long start = r.line;
-		int rc;
-
-		if (nr)
-			doc_reset(&st, &r);
-		rc = fio_read_document(&st, &r);
-		if (rc) {
-			fio_drain(&r);
-			if (r.failed)
-				goto out;
-			if (!nr)
-				break;	/* the error, said below */
-			cut = start;
-			break;
-		}
-		next = fio_next_object_line(&r);
-		/* one document is written as it is read, not held */
-		st.hold = nr || next;
-		/* the first was a snapshot too: its point, before its values go */
-		if (nr == 1 && fio_pending_series(&st, prev_t))
-			goto out;
-		if (take_document(&st, r.jobname_line, r.nr_jobname_lines,
-				  nr))
-			goto out;
-		if (nr && fio_pending_series(&st, doc_time(&st)))
-			goto out;
-		prev_t = doc_time(&st);
-		nr++;
-		found = next != 0;
-	}
-	fio_drain(&r);
-	if (r.failed)
-		goto out;
-	if (!any) {
-		error("%s: empty file, expected fio JSON output", in->path);
-		goto out;
-	}
-	if (!found && !nr && !st.parse_err.len) {
-		error("%s: not fio JSON output: no line starts with '{'",
-		      in->path);
-		goto out;
-	}
-	if (!nr) {
-		error("%s", st.parse_err.buf);
-		goto out;
-	}
-	if (skipped)
-		warning("%s:1: skipped %ld line%s before the JSON", in->path,
-			skipped, skipped == 1 ? "" : "s");
-	if (cut)
-		db_warn(ctx, cut, "the snapshot that starts here is cut short "
-			"(%s); left out, the %d before it kept", st.parse_err.buf,
-			nr);
-	/* the last complete document: the run's result */
-	if ((st.hold && fio_pending_samples(&st)) || fio_emit_histograms(&st))
-		goto out;
-	ret = 0;
-out:
+	ret = read_documents(&st, &r, &ds) ? -1 : docs_end(&st, in, &ds);
 	reader_release(&r);
 	fio_state_release(&st);
 	return ret;
