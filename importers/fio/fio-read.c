@@ -9,8 +9,8 @@
 
 /*
  * The longest member of the top-level object or element of one of its
- * arrays (a job), and the longest token: jansson takes 6 to 12 times
- * the text in memory (a 4 MiB job imports in 30 MiB).
+ * arrays (a job), and the longest token: jansson's tree of a value is
+ * several times its text in memory.
  */
 #define FIO_VALUE_MAX (4u << 20)
 

@@ -36,9 +36,9 @@
  * our own (strings and their escapes, nesting, lines) finds the members
  * of the top-level object and the elements of its arrays ("jobs",
  * "disk_util"); each is parsed alone from its bytes into a small tree
- * (fio-json.c, which takes the JSON that fio writes, in a twelfth of
- * jansson's time), freed before the next is read.  What
- * that parser leaves, jansson parses, and so jansson still decides what
+ * (fio-json.c, which takes the JSON that fio writes without a malloc
+ * and a hash insert per value, as jansson makes them), freed before
+ * the next is read.  What that parser leaves, jansson parses, and so jansson still decides what
  * is valid and says what is wrong: its slice is parsed behind a few
  * bytes that put its parser where the parse of the whole document would
  * be (in the object or an array, at the same depth, after a value or a
@@ -56,13 +56,12 @@
  * twice while "fio version" may still change the unit of io_bytes.  The
  * run needs every job (its params): it is emitted at the end of the
  * document, then the samples from the records, in the order and with
- * the values of the whole-document code.  20,000 jobs (115 MB) import
- * in 60 MiB, of which 45 are SQLite's page cache and the metric-id
- * cache and 1 is ours (800 MiB before).  Limits: a member, an array
- * element or a token of more than 4 MiB is refused (jansson takes 6 to
- * 12 times the text; fio writes a job in a few KiB, tens with json+
- * bins); the document and the number of jobs have none, at about 20
- * bytes a job.
+ * the values of the whole-document code.  Our memory so does not grow
+ * with the jobs (SQLite's page cache and the metric-id cache are the
+ * most of it).  Limits: a member, an array element or a token of more
+ * than 4 MiB is refused (jansson's tree is several times the text; fio
+ * writes a job in a few KiB, tens with json+ bins); the document and
+ * the number of jobs have none, at about 20 bytes a job.
  *
  * Units.  fio 3.x (from 2.99) prints slat_ns/clat_ns/lat_ns in ns; fio
  * 2.x prints slat/clat/lat in µs, which we multiply by 1000: every stored
@@ -244,6 +243,10 @@ static double doc_time(const struct fio_state *st)
 	return st->timestamp_ms > 0 ? st->timestamp_ms / 1000 : st->timestamp;
 }
 
+/* The fio version from which io_bytes counts bytes, not KiB (io_kib()). */
+#define IO_BYTES_MAJOR 2
+#define IO_BYTES_MINOR 21
+
 /*
  * One complete document read: check it, emit the run (the first), and
  * hold its values (the next document, if any, makes them a snapshot).
@@ -266,10 +269,11 @@ static int take_document(struct fio_state *st, const long *jobname_line,
 	st->jobname_line = jobname_line;
 	st->nr_jobname_lines = nr_jobname_lines;
 	if (st->job_failed)
-		return error("%s:%ld: %s", path, job_line(st, st->job_err_index),
-			     st->job_err.buf);
-	st->bytes = st->ver_major > 2 ||
-		    (st->ver_major == 2 && st->ver_minor >= 21);
+		return error("%s:%ld: %s", path,
+			     job_line(st, st->job_err_index), st->job_err.buf);
+	st->bytes = st->ver_major > IO_BYTES_MAJOR ||
+		    (st->ver_major == IO_BYTES_MAJOR &&
+		     st->ver_minor >= IO_BYTES_MINOR);
 	if (fio_pool_variances(st) || (!nr && fio_emit_run(st)))
 		return -1;
 	st->nr_pend = 0;
