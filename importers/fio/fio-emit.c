@@ -352,6 +352,9 @@ int fio_emit_jobs(struct fio_state *st)
 
 /* ---- the run and its params ---- */
 
+/* Epoch seconds past any start time (and within int64_t). */
+#define EPOCH_MAX_S 1e15
+
 static int param_skipped(const char *key)
 {
 	size_t i;
@@ -422,7 +425,7 @@ int fio_emit_run(struct fio_state *st)
 	rd.nr_params = nr;
 	rd.iteration = -1;
 	/* epoch seconds; a value out of range is no start time (and no UB) */
-	rd.start_time = st->timestamp > 0 && st->timestamp < 1e15 ?
+	rd.start_time = st->timestamp > 0 && st->timestamp < EPOCH_MAX_S ?
 			(int64_t)st->timestamp : 0;
 	ret = db_emit_run(st->ctx, &rd, st->line0);
 	free(kv);

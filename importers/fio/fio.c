@@ -32,21 +32,21 @@
  * several are held one at a time (their values, until the next shows
  * whether they were the last).
  *
- * Reading.  The document is streamed, never held whole.  A scanner of
- * our own (strings and their escapes, nesting, lines) finds the members
- * of the top-level object and the elements of its arrays ("jobs",
+ * Reading.  The document is streamed, never held whole.  A scanner of our
+ * own (strings and their escapes, nesting, lines) finds the members of
+ * the top-level object and the elements of its arrays ("jobs",
  * "disk_util"); each is parsed alone from its bytes into a small tree
- * (fio-json.c, which takes the JSON that fio writes without a malloc
- * and a hash insert per value, as jansson makes them), freed before
- * the next is read.  What that parser leaves, jansson parses, and so jansson still decides what
- * is valid and says what is wrong: its slice is parsed behind a few
- * bytes that put its parser where the parse of the whole document would
- * be (in the object or an array, at the same depth, after a value or a
- * comma), so an error keeps its text and its line.  A key given twice
- * counts once, the last, as in jansson.  Nothing is said before the end
- * of the file: a read error anywhere is the only message, and a syntax
- * error comes before the bad value of a job, as when the document was
- * parsed whole.
+ * (fio-json.c, which takes the JSON that fio writes without a malloc and
+ * a hash insert per value, as jansson makes them), freed before the next
+ * is read.  What that parser leaves, jansson parses, and so jansson still
+ * decides what is valid and says what is wrong: its slice is parsed
+ * behind a few bytes that put its parser where the parse of the whole
+ * document would be (in the object or an array, at the same depth, after
+ * a value or a comma), so an error keeps its text and its line.  A key
+ * given twice counts once, the last, as in jansson.  Nothing is said
+ * before the end of the file: a read error anywhere is the only message,
+ * and a syntax error comes before the bad value of a job, as when the
+ * document was parsed whole.
  *
  * Memory.  Of each job we keep its name, the line of its "jobname" and a
  * record (the directions that did I/O: counts, latency means, stddevs,

@@ -37,7 +37,12 @@ struct point {
 	long line;
 };
 
-/* A pagesets field summed over the CPUs of one zone. */
+/*
+ * A pagesets field summed over the CPUs of one zone: count and high,
+ * and the 2.6.x per-cpu NUMA counters; the fields past ZONE_SUMS_MAX of
+ * a zone are not summed.
+ */
+#define ZONE_SUMS_MAX 12
 struct zsum {
 	char field[32];
 	double value;
@@ -55,7 +60,7 @@ struct zone {
 	long cpu;		/* current cpu block; -1 = none yet */
 	int pcp;		/* 2.6.x list of the cpu block; -1 = none */
 	long pagesets_line;
-	struct zsum sums[12];
+	struct zsum sums[ZONE_SUMS_MAX];
 	size_t nr_sums;
 };
 

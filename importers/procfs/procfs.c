@@ -348,6 +348,9 @@ void pf_make_name(struct procfs *st, const struct sbuf *prefix,
 
 /* ---- records ---- */
 
+/* Epoch seconds past any start time (and within int64_t). */
+#define EPOCH_MAX_S 1e15
+
 static int start_run(struct procfs *st)
 {
 	struct run_desc rd = {
@@ -359,7 +362,7 @@ static int start_run(struct procfs *st)
 	st->run_done = 1;
 	if (st->series == 1)
 		/* an epoch in seconds; anything out of range is no start */
-		rd.start_time = st->t > 0 && st->t < 1e15 ?
+		rd.start_time = st->t > 0 && st->t < EPOCH_MAX_S ?
 					(int64_t)floor(st->t) : 0;
 	return db_emit_run(st->ctx, &rd, st->line);
 }
@@ -489,7 +492,7 @@ static int record_end(struct procfs *st, int at_eof)
 
 static int time_line(struct procfs *st, const char *s)
 {
-	const char *p = s + 5;
+	const char *p = s + strlen("time:");
 	double t;
 
 	str_skip_blanks(&p);

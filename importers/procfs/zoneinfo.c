@@ -102,7 +102,7 @@ int pf_zone_close_or_fail(struct procfs *st)
 
 static int node_line(struct procfs *st, const char *s)
 {
-	const char *p = s + 5;	/* after "Node " */
+	const char *p = s + strlen("Node ");
 	long node;
 	size_t n;
 	char zname[32];
@@ -158,7 +158,7 @@ static void zsum_add(struct zone *z, const char *field, double v,
 /* `protection: (0, 1754, 64216, 64216)` */
 static int protection_line(struct procfs *st, const char *t)
 {
-	const char *p = t + 11;
+	const char *p = t + strlen("protection:");
 	long i = 0;
 	double v;
 	char idx[24];
@@ -192,7 +192,7 @@ bad:
 /* 2.6.x `scanned  66 (a: 0 i: 0)`, or plain `scanned  0` (3.x). */
 static int scanned_line(struct procfs *st, const char *t)
 {
-	const char *p = t + 7;
+	const char *p = t + strlen("scanned");
 	double v, a, i;
 
 	str_skip_blanks(&p);
@@ -227,10 +227,13 @@ bad:
 			   "N)', got '%.60s'", t);
 }
 
+/* The largest 2.6.x pcp list number taken (0 is hot, 1 cold). */
+#define PCP_LIST_MAX 99
+
 /* `cpu: N` or 2.6.x `cpu: N pcp: P` */
 static int cpu_line(struct procfs *st, const char *t)
 {
-	const char *p = t + 4;
+	const char *p = t + strlen("cpu:");
 	long cpu, pcp = -1;
 
 	str_skip_blanks(&p);
@@ -241,7 +244,7 @@ static int cpu_line(struct procfs *st, const char *t)
 		if (str_expect_lit(&p, "pcp:"))
 			goto bad;
 		str_skip_blanks(&p);
-		if (str_long(&p, &pcp) || pcp < 0 || pcp > 99)
+		if (str_long(&p, &pcp) || pcp < 0 || pcp > PCP_LIST_MAX)
 			goto bad;
 		str_skip_blanks(&p);
 		if (*p)
@@ -294,6 +297,127 @@ static void tail_field(struct procfs *st, const char *key, double v)
 	add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v, st->line);
 }
 
+/*
+ * The indent of the zone-level lines after the pagesets in the kernel's
+ * format strings; the fields of a cpu block have 12 to 14.
+ */
+#define ZONE_LEVEL_INDENT 2
+
+/* A line of a zone block out of its place. */
+static int unexpected(struct procfs *st, const char *t)
+{
+	return pf_bad_line(st, "unexpected '%.60s' in the zone block started "
+			   "at line %ld", t, st->z.line);
+}
+
+/* `pages free N`: the zone's counters follow. */
+static int pages_free_line(struct procfs *st, const char *t)
+{
+	struct zone *z = &st->z;
+	const char *p = t + strlen("pages free");
+	double v;
+
+	if (z->phase != ZP_HEAD && z->phase != ZP_NODE)
+		return unexpected(st, t);
+	str_skip_blanks(&p);
+	if (pf_get_count(&p, &v) || (str_skip_blanks(&p), *p))
+		return pf_bad_line(st, "expected 'pages free N', got '%.60s'",
+				   t);
+	z->phase = ZP_PAGES;
+	z->pages_free = 1;
+	pf_make_name(st, &st->zpfx, "pages.free", 10, NULL);
+	add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v, st->line);
+	return 0;
+}
+
+/*
+ * The lines that mark the phases (`per-node stats`, `pages free`,
+ * `protection:`, `pagesets`): 1 if t is none of them, else what
+ * reading it returns.
+ */
+static int phase_line(struct procfs *st, const char *t)
+{
+	struct zone *z = &st->z;
+
+	if (!strcmp(t, "per-node stats")) {
+		if (z->phase != ZP_HEAD)
+			return unexpected(st, t);
+		z->phase = ZP_NODE;
+		return 0;
+	}
+	if (starts_with(t, "pages free"))
+		return pages_free_line(st, t);
+	if (starts_with(t, "protection:")) {
+		if (z->phase != ZP_PAGES || z->protection)
+			return unexpected(st, t);
+		return protection_line(st, t);
+	}
+	if (!strcmp(t, "pagesets")) {
+		if (z->phase != ZP_PAGES)
+			return unexpected(st, t);
+		z->phase = ZP_PAGESETS;
+		z->pagesets = 1;
+		z->pagesets_line = st->line;
+		return 0;
+	}
+	return 1;
+}
+
+/* A line of the zone's counters, after `pages free`. */
+static int pages_line(struct procfs *st, const char *t, size_t indent)
+{
+	char key[64];
+	size_t n;
+	double v;
+
+	if (starts_with(t, "scanned") && word_len(t) == strlen("scanned"))
+		return scanned_line(st, t);
+	if (strchr(t, ':')) {
+		if (colon_value(t, key, sizeof(key), &v))
+			return pf_bad_line(st, "expected 'name: value', got "
+					   "'%.60s'", t);
+		if (indent <= ZONE_LEVEL_INDENT) {
+			tail_field(st, key, v);
+			return 0;
+		}
+		pf_make_name(st, &st->zpfx, "pages.", 6, key);
+		add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v, st->line);
+		return 0;
+	}
+	if (pf_name_value(t, &n, &v))
+		return pf_bad_line(st, "expected 'name value' in the zone, got "
+				   "'%.60s'", t);
+	if (n == strlen("present") && !memcmp(t, "present", n))
+		st->z.populated = v != 0;
+	pf_make_name(st, &st->zpfx, "pages.", 6, NULL);
+	sbuf_add(&st->name, t, n);
+	add_vm_point(st, SEC_ZONEINFO, t, n, v);
+	return 0;
+}
+
+/* A line of the pagesets: a cpu block's, or a zone-level one after. */
+static int pagesets_line(struct procfs *st, const char *t, size_t indent)
+{
+	char key[64];
+	double v;
+
+	if (starts_with(t, "cpu:"))
+		return cpu_line(st, t);
+	if (colon_value(t, key, sizeof(key), &v))
+		return pf_bad_line(st, "expected 'cpu: N' or 'name: value' in "
+				   "the pagesets, got '%.60s'", t);
+	/* `vm stats threshold` is per CPU although printed at zone level */
+	if (!strcmp(key, "vm_stats_threshold") || indent > ZONE_LEVEL_INDENT) {
+		if (st->z.cpu < 0)
+			return pf_bad_line(st, "expected 'cpu: N' before "
+					   "'%.60s'", t);
+		cpu_field(st, key, v);
+		return 0;
+	}
+	tail_field(st, key, v);
+	return 0;
+}
+
 int pf_zoneinfo_line(struct procfs *st, const char *s)
 {
 	struct zone *z = &st->z;
@@ -301,6 +425,7 @@ int pf_zoneinfo_line(struct procfs *st, const char *s)
 	const char *t = s + indent;
 	char key[64];
 	double v;
+	int rc;
 
 	if (!indent) {
 		if (starts_with(t, "Node "))
@@ -311,41 +436,9 @@ int pf_zoneinfo_line(struct procfs *st, const char *s)
 	if (!z->open)
 		return pf_bad_line(st, "expected 'Node N, zone NAME', got "
 				   "'%.60s'", s);
-	if (!strcmp(t, "per-node stats")) {
-		if (z->phase != ZP_HEAD)
-			goto unexpected;
-		z->phase = ZP_NODE;
-		return 0;
-	}
-	if (starts_with(t, "pages free")) {
-		const char *p = t + 10;
-
-		if (z->phase != ZP_HEAD && z->phase != ZP_NODE)
-			goto unexpected;
-		str_skip_blanks(&p);
-		if (pf_get_count(&p, &v) || (str_skip_blanks(&p), *p))
-			return pf_bad_line(st, "expected 'pages free N', got "
-					   "'%.60s'", t);
-		z->phase = ZP_PAGES;
-		z->pages_free = 1;
-		pf_make_name(st, &st->zpfx, "pages.free", 10, NULL);
-		add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v, st->line);
-		return 0;
-	}
-	if (starts_with(t, "protection:")) {
-		if (z->phase != ZP_PAGES || z->protection)
-			goto unexpected;
-		return protection_line(st, t);
-	}
-	if (!strcmp(t, "pagesets")) {
-		if (z->phase != ZP_PAGES)
-			goto unexpected;
-		z->phase = ZP_PAGESETS;
-		z->pagesets = 1;
-		z->pagesets_line = st->line;
-		return 0;
-	}
-
+	rc = phase_line(st, t);
+	if (rc <= 0)
+		return rc;
 	switch (z->phase) {
 	case ZP_HEAD:
 		return pf_bad_line(st, "expected 'pages free N' or 'per-node "
@@ -359,61 +452,17 @@ int pf_zoneinfo_line(struct procfs *st, const char *s)
 		add_vm_point(st, SEC_ZONEINFO, t, n, v);
 		return 0;
 	case ZP_PAGES:
-		if (starts_with(t, "scanned") && word_len(t) == 7)
-			return scanned_line(st, t);
-		if (strchr(t, ':')) {
-			if (colon_value(t, key, sizeof(key), &v))
-				return pf_bad_line(st, "expected 'name: "
-						   "value', got '%.60s'", t);
-			if (indent <= 2) {
-				tail_field(st, key, v);
-				return 0;
-			}
-			pf_make_name(st, &st->zpfx, "pages.", 6, key);
-			add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v,
-				  st->line);
-			return 0;
-		}
-		if (pf_name_value(t, &n, &v))
-			return pf_bad_line(st, "expected 'name value' in the "
-					   "zone, got '%.60s'", t);
-		if (n == 7 && !memcmp(t, "present", 7))
-			z->populated = v != 0;
-		pf_make_name(st, &st->zpfx, "pages.", 6, NULL);
-		sbuf_add(&st->name, t, n);
-		add_vm_point(st, SEC_ZONEINFO, t, n, v);
-		return 0;
+		return pages_line(st, t, indent);
 	case ZP_PAGESETS:
-		if (starts_with(t, "cpu:"))
-			return cpu_line(st, t);
-		if (colon_value(t, key, sizeof(key), &v))
-			return pf_bad_line(st, "expected 'cpu: N' or "
-					   "'name: value' in the pagesets, "
-					   "got '%.60s'", t);
-		/*
-		 * The kernel's format strings indent the fields of a cpu
-		 * block by 12-14 and the zone-level lines after the
-		 * pagesets by 2; `vm stats threshold` is per CPU although
-		 * printed at 2.
-		 */
-		if (!strcmp(key, "vm_stats_threshold") || indent > 2) {
-			if (z->cpu < 0)
-				return pf_bad_line(st, "expected 'cpu: N' "
-						   "before '%.60s'", t);
-			cpu_field(st, key, v);
-			return 0;
-		}
-		tail_field(st, key, v);
-		return 0;
+		return pagesets_line(st, t, indent);
 	case ZP_TAIL:
-		if (colon_value(t, key, sizeof(key), &v) || indent > 2)
+		if (colon_value(t, key, sizeof(key), &v) ||
+		    indent > ZONE_LEVEL_INDENT)
 			return pf_bad_line(st, "expected a zone-level "
 					   "'name: value' line after the "
 					   "pagesets, got '%.60s'", t);
 		tail_field(st, key, v);
 		return 0;
 	}
-unexpected:
-	return pf_bad_line(st, "unexpected '%.60s' in the zone block started "
-			   "at line %ld", t, z->line);
+	return unexpected(st, t);
 }
