@@ -654,71 +654,116 @@ static int procfs_parse(struct import_ctx *ctx, struct input *in)
  * `Name: value kB` lines meminfo, a run of `name value` lines vmstat;
  * after a '=' header the next section may be of another kind.
  */
+/* Content lines of one kind that are enough to decide. */
+#define DETECT_LINES 8
+/* The longest line of the head that detection reads. */
+#define DETECT_LINE_MAX 256
+
+/* What detection has seen of the head so far. */
+struct peek {
+	int first;		/* the next content line starts a section */
+	int nr;			/* content lines of the section so far */
+	int kind;		/* enum section of the section */
+	int known;		/* a line that only these files print */
+	int timed;		/* a `time:` line */
+};
+
+/* peek_line() answers other than a score: read on, or enough is read */
+#define PEEK_MORE (-1)
+#define PEEK_ENOUGH (-2)
+
+/*
+ * The next line of the head at *p into line, its trailing blanks cut:
+ * 1, 0 at the end (a line cut by the end of the head too), -1 if it is
+ * too long or holds a NUL (not a /proc text file).
+ */
+static int head_line(const char **p, const char *end, size_t len,
+		     char line[DETECT_LINE_MAX])
+{
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	size_t n;
+
+	if (!nl && len >= sizeof(((struct input *)0)->head))
+		return 0;	/* a cut line at the end of the head */
+	n = (size_t)((nl ? nl : end) - *p);
+	if (n >= DETECT_LINE_MAX)
+		return -1;
+	memcpy(line, *p, n);
+	line[n] = '\0';
+	if (memchr(line, '\0', n))
+		return -1;
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	*p = nl ? nl + 1 : end;
+	return 1;
+}
+
+/* One line of the head: PEEK_MORE, PEEK_ENOUGH, or the score. */
+static int peek_line(struct peek *pk, const char *line)
+{
+	if (!*line || line[0] == '#')
+		return PEEK_MORE;
+	if (starts_with(line, "===")) {
+		pk->first = 1;	/* a pasted section of any kind */
+		return PEEK_MORE;
+	}
+	if (starts_with(line, "time:")) {
+		double t;
+
+		if (str_to_double(line + strlen("time:"), &t))
+			return 0;
+		pk->timed = 1;
+		return PEEK_MORE;
+	}
+	if (pk->first) {
+		pk->first = 0;
+		pk->kind = pf_classify(line);
+		pk->nr = 0;
+		if (pk->kind == SEC_ZONEINFO) {
+			const char *q = strstr(line, ", zone") +
+					strlen(", zone");
+
+			str_skip_blanks(&q);
+			q += word_len(q);
+			return *q ? 0 : 95;
+		}
+		if (pk->kind == SEC_NONE)
+			return 0;
+		pk->known |= starts_with(line, "MemTotal:") ||
+			     starts_with(line, "nr_free_pages ") ||
+			     starts_with(line, "nr_dirty ");
+	} else if ((int)pf_classify(line) != pk->kind) {
+		return 0;
+	}
+	return ++pk->nr >= DETECT_LINES ? PEEK_ENOUGH : PEEK_MORE;
+}
+
 static int procfs_detect(const char *path, const char *head, size_t len)
 {
 	const char *p = head, *end = head + len;
-	char line[256];
-	int first = 1, nr = 0, kind = SEC_NONE, known = 0, timed = 0;
+	char line[DETECT_LINE_MAX];
+	struct peek pk = { 1, 0, SEC_NONE, 0, 0 };
+	int r;
 
 	(void)path;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n;
-
-		if (!nl && len >= sizeof(((struct input *)0)->head))
-			break;	/* a cut line at the end of the head */
-		n = (size_t)((nl ? nl : end) - p);
-		if (n >= sizeof(line))
+		r = head_line(&p, end, len, line);
+		if (r < 0)
 			return 0;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		if (memchr(line, '\0', n))
-			return 0;
-		while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		p = nl ? nl + 1 : end;
-		if (!n || line[0] == '#')
-			continue;
-		if (starts_with(line, "===")) {
-			first = 1;	/* a pasted section of any kind */
-			continue;
-		}
-		if (starts_with(line, "time:")) {
-			double t;
-
-			if (str_to_double(line + 5, &t))
-				return 0;
-			timed = 1;
-			continue;
-		}
-		if (first) {
-			first = 0;
-			kind = pf_classify(line);
-			nr = 0;
-			if (kind == SEC_ZONEINFO) {
-				const char *q = strstr(line, ", zone") + 6;
-
-				str_skip_blanks(&q);
-				q += word_len(q);
-				return *q ? 0 : 95;
-			}
-			if (kind == SEC_NONE)
-				return 0;
-			known |= starts_with(line, "MemTotal:") ||
-				 starts_with(line, "nr_free_pages ") ||
-				 starts_with(line, "nr_dirty ");
-		} else if ((int)pf_classify(line) != kind) {
-			return 0;
-		}
-		if (++nr >= 8)
+		if (!r)
 			break;
+		r = peek_line(&pk, line);
+		if (r == PEEK_ENOUGH)
+			break;
+		if (r != PEEK_MORE)
+			return r;
 	}
-	if (kind == SEC_NONE)
+	if (pk.kind == SEC_NONE)
 		return 0;
-	if (known)
+	if (pk.known)
 		return 95;
-	if (nr >= 3)
-		return timed ? 70 : 60;
+	if (pk.nr >= 3)
+		return pk.timed ? 70 : 60;
 	return 20;
 }
 
@@ -730,5 +775,7 @@ const struct importer importer_procfs = {
 	.flags = IMP_FILES | IMP_SAMPLES | IMP_SERIES,
 	.detect = procfs_detect,
 	.parse = procfs_parse,
-	.lkp_names = (const char *const[]){ "meminfo", "proc-vmstat", "zoneinfo", NULL },
+	.lkp_names = (const char *const[]){
+		"meminfo", "proc-vmstat", "zoneinfo", NULL,
+	},
 };
