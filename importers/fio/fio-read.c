@@ -441,6 +441,29 @@ static int syntax_error(struct fio_state *st, struct reader *r,
 }
 
 /*
+ * After a value in the object or an array, what follows: its closer
+ * (consumed: 1), or a comma (consumed, and the blanks after it: 0, *c
+ * the byte after them), else the syntax error (-1; state is where the
+ * whole parse would be, after a value).
+ */
+static int after_value(struct fio_state *st, struct reader *r, int closer,
+		       const char *state, int *c)
+{
+	cap_start(r);
+	*c = skip_ws(r);
+	if (*c == closer) {
+		rd_get(r);
+		return 1;
+	}
+	if (*c != ',')
+		return syntax_error(st, r, state);
+	rd_get(r);
+	cap_start(r);
+	*c = skip_ws(r);
+	return 0;
+}
+
+/*
  * An array member: its elements one by one; those of "jobs" are jobs.
  * Another array replaces what its key had as any member does: only its
  * type matters then ("fio version": [] is no version).
@@ -448,7 +471,7 @@ static int syntax_error(struct fio_state *st, struct reader *r,
 static int read_array(struct fio_state *st, struct reader *r,
 		      const char *key)
 {
-	int jobs = !strcmp(key, "jobs"), c;
+	int jobs = !strcmp(key, "jobs"), c, rc;
 	size_t i;
 
 	if (jobs) {
@@ -490,18 +513,9 @@ static int read_array(struct fio_state *st, struct reader *r,
 			}
 			json_decref(v);
 		}
-
-		cap_start(r);
-		c = skip_ws(r);
-		if (c == ']') {
-			rd_get(r);
-			return 0;
-		}
-		if (c != ',')
-			return syntax_error(st, r, p_arr_value);
-		rd_get(r);
-		cap_start(r);
-		c = skip_ws(r);
+		rc = after_value(st, r, ']', p_arr_value, &c);
+		if (rc)
+			return rc < 0 ? -1 : 0;
 		if (c == ']')
 			return syntax_error(st, r, p_arr_comma);
 	}
@@ -562,11 +576,12 @@ static int read_member(struct fio_state *st, struct reader *r)
 		return 0;
 	}
 	v = parse_capture(st, r, p_obj, s == SCAN_DONE ? "}" : "");
-	if (v)
-		fio_member_take_json(st, st->key.buf,
-				 json_object_iter_value(json_object_iter(v)));
+	if (!v)
+		return -1;
+	fio_member_take_json(st, st->key.buf,
+			     json_object_iter_value(json_object_iter(v)));
 	json_decref(v);
-	return v ? 0 : -1;
+	return 0;
 }
 
 /*
@@ -576,7 +591,7 @@ static int read_member(struct fio_state *st, struct reader *r)
 static int read_object(struct fio_state *st, struct reader *r)
 {
 	const char *state = p_obj;
-	int c;
+	int c, rc;
 
 	cap_start(r);
 	c = skip_ws(r);
@@ -589,17 +604,9 @@ static int read_object(struct fio_state *st, struct reader *r)
 			return syntax_error(st, r, state);
 		if (read_member(st, r))
 			return -1;
-		cap_start(r);
-		c = skip_ws(r);
-		if (c == '}') {
-			rd_get(r);
-			return 0;
-		}
-		if (c != ',')
-			return syntax_error(st, r, p_obj_value);
-		rd_get(r);
-		cap_start(r);
-		c = skip_ws(r);
+		rc = after_value(st, r, '}', p_obj_value, &c);
+		if (rc)
+			return rc < 0 ? -1 : 0;
 		state = p_obj_comma;
 	}
 }

@@ -175,7 +175,7 @@ void fio_member_take(struct fio_state *st, const char *key)
 
 /* fio_member_take() of a jansson value (borrowed). */
 void fio_member_take_json(struct fio_state *st, const char *key,
-			     const json_t *value)
+			  const json_t *value)
 {
 	fj_from_json(&st->member, value);
 	fio_member_take(st, key);

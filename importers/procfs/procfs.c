@@ -165,7 +165,7 @@ static const char *const counter_prefixes[] = {
 };
 
 enum metric_kind pf_kind_of(const char *const *tab, size_t n,
-				const char *key, size_t len)
+			    const char *key, size_t len)
 {
 	size_t i;
 
@@ -277,8 +277,8 @@ static size_t next_in_order(struct procfs *st, size_t i)
  * new: the prefix table is not scanned for every line).
  */
 size_t pf_metric_index(struct procfs *st, enum section sec,
-			   enum metric_kind kind, const char *vm_key,
-			   size_t vm_len, const char *unit)
+		       enum metric_kind kind, const char *vm_key,
+		       size_t vm_len, const char *unit)
 {
 	int64_t id;
 	struct metric *m;
@@ -311,7 +311,7 @@ size_t pf_metric_index(struct procfs *st, enum section sec,
 
 /* One value of metric i in the current record; the first of a name wins. */
 void pf_add_point_i(struct procfs *st, enum section sec, size_t i,
-			double v, long line)
+		    double v, long line)
 {
 	struct point *pt;
 
@@ -334,7 +334,7 @@ void pf_add_point_i(struct procfs *st, enum section sec, size_t i,
 
 /* st->name = prefix + a + b (b may be NULL). */
 void pf_make_name(struct procfs *st, const struct sbuf *prefix,
-		      const char *a, size_t alen, const char *b)
+		  const char *a, size_t alen, const char *b)
 {
 	sbuf_reset(&st->name);
 	if (st->prefix)

@@ -117,7 +117,7 @@ static inline int vm_count(const char *s, const char *p, const char *end,
  * a line that has it and then a space has exactly it.
  */
 int pf_vm_fast_line(struct procfs *st, const char *s, size_t len,
-			long lineno)
+		    long lineno)
 {
 	const struct metric *m;
 	size_t n;
