@@ -283,7 +283,7 @@ long fio_next_object_line(struct reader *r);
 /* Read to the end (the content hashed, a read error reported). */
 void fio_drain(struct reader *r);
 
-/* fio-job.c */
+/* fio-job.c: the release of a histogram and of the totals (to zeros) */
 void fhist_release(struct fhist *h);
 void totals_release(struct totals *t);
 /*
