@@ -321,7 +321,14 @@ static int parse_total(const char *s, struct section *sec)
 	return 0;
 }
 
-/* The section a header line names ("Function", "RO Data"), or -1. */
+/* header_kind() of a line that is no table header, or of an unknown table */
+#define HEADER_NONE (-1)
+#define HEADER_UNKNOWN (-2)
+
+/*
+ * The section a header line names ("Function", "RO Data"), HEADER_NONE
+ * or HEADER_UNKNOWN; s is cut to the table's name.
+ */
 static int header_kind(char *s)
 {
 	size_t n = strlen(s);
@@ -329,17 +336,17 @@ static int header_kind(char *s)
 
 	/* the header ends "old new delta" */
 	if (n < 14 || strcmp(s + n - 5, "delta"))
-		return -1;
+		return HEADER_NONE;
 	n -= 5;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
 	if (n < 3 || strncmp(s + n - 3, "new", 3))
-		return -1;
+		return HEADER_NONE;
 	n -= 3;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
 	if (n < 3 || strncmp(s + n - 3, "old", 3))
-		return -1;
+		return HEADER_NONE;
 	n -= 3;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
@@ -350,7 +357,7 @@ static int header_kind(char *s)
 	for (k = 0; k < SEC_NR; k++)
 		if (!strcmp(s, sections[k].header))
 			return k;
-	return -2;
+	return HEADER_UNKNOWN;
 }
 
 static void check_summary(struct codesize *cs, const struct section *sec)
@@ -471,85 +478,100 @@ out:
 	return ret;
 }
 
+/* "add/remove: A/B grow/shrink: C/D up/down: E/F (G)": a table follows */
+static int bom_summary(struct codesize *cs, const char *s, long line)
+{
+	if (cs->state == BOM_SUMMARY)
+		return error("%s:%ld: a second add/remove line, with no table "
+			     "after the one of line %ld", cs->path, line,
+			     cs->pending.line);
+	if (cs->state == BOM_ROWS)
+		end_section(cs);
+	if (parse_summary(s, &cs->pending, 0))
+		return error("%s:%ld: expected 'add/remove: A/B grow/shrink: "
+			     "C/D up/down: E/F (G)', got '%.80s'", cs->path,
+			     line, s);
+	cs->pending.line = line;
+	cs->state = BOM_SUMMARY;
+	return 0;
+}
+
+/* "(add/remove: ...) Total: G bytes" after a table: it ends */
+static int bom_summary_after(struct codesize *cs, const char *s, long line)
+{
+	if (cs->state != BOM_ROWS || cs->sec.sum.line)
+		return error("%s:%ld: a summary line after no table",
+			     cs->path, line);
+	if (parse_summary(s, &cs->sec.sum, 1))
+		return error("%s:%ld: expected '(add/remove: A/B grow/shrink: "
+			     "C/D up/down: E/F) Total: G bytes', got '%.80s'",
+			     cs->path, line, s);
+	cs->sec.sum.line = line;
+	end_section(cs);
+	return 0;
+}
+
+/* "Total: Before=N, After=M, chg +X.XX%": the table ends */
+static int bom_total(struct codesize *cs, const char *s, long line)
+{
+	if (cs->state != BOM_ROWS)
+		return error("%s:%ld: a Total line after no table", cs->path,
+			     line);
+	if (parse_total(s, &cs->sec))
+		return error("%s:%ld: expected 'Total: Before=N, After=M, chg "
+			     "+X.XX%%', got '%.80s'", cs->path, line, s);
+	cs->sec.total_line = line;
+	end_section(cs);
+	return 0;
+}
+
+/* The header of table k ("Function  old  new  delta"): its rows follow. */
+static int bom_table(struct codesize *cs, int k, long line)
+{
+	if (cs->seen[k])
+		return error("%s:%ld: a second %s table (the first at line "
+			     "%d): one bloat-o-meter output per file",
+			     cs->path, line, sections[k].header, cs->seen[k]);
+	if (cs->state == BOM_ROWS)
+		end_section(cs);
+	memset(&cs->sec, 0, sizeof(cs->sec));
+	cs->sec.kind = (enum sec_kind)k;
+	cs->sec.header_line = line;
+	if (cs->state == BOM_SUMMARY)
+		cs->sec.sum = cs->pending;
+	cs->seen[k] = (int)line;
+	cs->nr_sections++;
+	cs->state = BOM_ROWS;
+	return 0;
+}
+
 static int bom_line(struct codesize *cs, struct sbuf *sb, long line)
 {
-	char *s = sb->buf;
+	char *s = sb->buf, *copy;
 	int k;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
 	if (!*s)
 		return 0;
-	if (starts_with(s, "add/remove:")) {
-		if (cs->state == BOM_SUMMARY)
-			return error("%s:%ld: a second add/remove line, with "
-				     "no table after the one of line %ld",
-				     cs->path, line, cs->pending.line);
-		if (cs->state == BOM_ROWS)
-			end_section(cs);
-		if (parse_summary(s, &cs->pending, 0))
-			return error("%s:%ld: expected 'add/remove: A/B "
-				     "grow/shrink: C/D up/down: E/F (G)', got "
-				     "'%.80s'", cs->path, line, s);
-		cs->pending.line = line;
-		cs->state = BOM_SUMMARY;
-		return 0;
-	}
-	if (starts_with(s, "(add/remove:")) {
-		if (cs->state != BOM_ROWS || cs->sec.sum.line)
-			return error("%s:%ld: a summary line after no table",
-				     cs->path, line);
-		if (parse_summary(s, &cs->sec.sum, 1))
-			return error("%s:%ld: expected '(add/remove: A/B "
-				     "grow/shrink: C/D up/down: E/F) Total: G "
-				     "bytes', got '%.80s'", cs->path, line, s);
-		cs->sec.sum.line = line;
-		end_section(cs);
-		return 0;
-	}
-	if (starts_with(s, "Total:")) {
-		if (cs->state != BOM_ROWS)
-			return error("%s:%ld: a Total line after no table",
-				     cs->path, line);
-		if (parse_total(s, &cs->sec))
-			return error("%s:%ld: expected 'Total: Before=N, "
-				     "After=M, chg +X.XX%%', got '%.80s'",
-				     cs->path, line, s);
-		cs->sec.total_line = line;
-		end_section(cs);
-		return 0;
-	}
+	if (starts_with(s, "add/remove:"))
+		return bom_summary(cs, s, line);
+	if (starts_with(s, "(add/remove:"))
+		return bom_summary_after(cs, s, line);
+	if (starts_with(s, "Total:"))
+		return bom_total(cs, s, line);
 	if (strspn(s, "-") == strlen(s))
 		return 0;	/* busybox: the rule over its summary */
-	{
-		char *copy = xstrdup(s);
-
-		k = header_kind(copy);
-		free(copy);
-	}
-	if (k == -2) {
-		k = header_kind(s);
+	copy = xstrdup(s);
+	k = header_kind(copy);
+	free(copy);
+	if (k == HEADER_UNKNOWN) {
+		header_kind(s);		/* s cut to the table's name */
 		return error("%s:%ld: unknown table '%s': expected Function, "
 			     "Data or RO Data", cs->path, line, s);
 	}
-	if (k >= 0) {
-		if (cs->seen[k])
-			return error("%s:%ld: a second %s table (the first at "
-				     "line %d): one bloat-o-meter output per "
-				     "file", cs->path, line,
-				     sections[k].header, cs->seen[k]);
-		if (cs->state == BOM_ROWS)
-			end_section(cs);
-		memset(&cs->sec, 0, sizeof(cs->sec));
-		cs->sec.kind = (enum sec_kind)k;
-		cs->sec.header_line = line;
-		if (cs->state == BOM_SUMMARY)
-			cs->sec.sum = cs->pending;
-		cs->seen[k] = (int)line;
-		cs->nr_sections++;
-		cs->state = BOM_ROWS;
-		return 0;
-	}
+	if (k >= 0)
+		return bom_table(cs, k, line);
 	if (cs->state != BOM_ROWS)
 		return error("%s:%ld: expected a header 'Function  old  new  "
 			     "delta'%s, got '%.80s'", cs->path, line,

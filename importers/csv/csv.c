@@ -40,6 +40,17 @@ static const char *const col_names[C_NR] = {
 };
 
 #define MAX_FIELDS 256
+/* The bytes between the parts of a run key (ASCII's separators). */
+#define KEY_SEP_FIELD '\x1f'
+#define KEY_SEP_PARAM '\x1e'
+#define KEY_SEP_METRIC '\x1d'
+/* Unix seconds of 10000-01-01: a "time" is before it. */
+#define TIME_MAX_S 253402300800.0
+/* The largest count taken in column 'n'. */
+#define N_MAX 1e15
+/* The UTF-8 byte order mark that spreadsheets write first. */
+static const char utf8_bom[] = "\xef\xbb\xbf";
+#define UTF8_BOM_LEN (sizeof(utf8_bom) - 1)
 /* (variant, metric) counts kept in memory at most; see run_to_fill() */
 #define CSV_SEEN_MAX (1u << 16)
 
@@ -51,7 +62,7 @@ struct csv_state {
 	char *field[MAX_FIELDS];	/* into line buffer */
 	struct strmap runs;		/* run key -> runs.id */
 	struct strmap seen;		/* run key + metric -> count */
-	struct sbuf key, tmp;
+	struct sbuf key;
 	struct kv *kv;			/* params of the current row */
 	size_t nr_kv, alloc_kv;
 	struct sbuf paramsbuf;		/* copy of the params field, split */
@@ -66,8 +77,8 @@ static int csv_detect(const char *path, const char *head, size_t len)
 	char *p, *tok;
 
 	/* the header: past a byte order mark, blank and # comment lines */
-	if (len >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
-		head += 3;
+	if (len >= UTF8_BOM_LEN && !memcmp(head, utf8_bom, UTF8_BOM_LEN))
+		head += UTF8_BOM_LEN;
 	for (;;) {
 		const char *q = head;
 
@@ -251,7 +262,7 @@ static int parse_time(const char *v, int64_t *out)
 
 	if (!str_to_double(v, &d)) {
 		/* 0 .. year 9999: anything else is not a time */
-		if (!(d >= 0 && d < 253402300800.0))
+		if (!(d >= 0 && d < TIME_MAX_S))
 			return -1;
 		*out = (int64_t)d;
 		return 0;
@@ -330,106 +341,123 @@ static int run_to_fill(struct csv_state *s, struct import_ctx *ctx,
 	return r < 0 ? -1 : 0;
 }
 
-static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
-	       long lnum)
+/*
+ * The checks of every row: its metric, value, params, iteration
+ * (-1 without) and start time (0 without).  0 or error().
+ */
+static int row_check(struct csv_state *s, const char *metric,
+		     const char *path, long lnum, double *value,
+		     long *iteration, int64_t *start)
 {
-	const char *metric = get(s, C_METRIC), *stat = get(s, C_STAT);
 	const char *tv;
-	double value;
-	int64_t run_id, count, start = 0;
-	size_t keylen;
-	long iteration = -1;
 
 	if (!metric)
 		return error("%s:%ld: empty metric name", path, lnum);
-	if (get_number(s, C_VALUE, &value, path, lnum))
+	if (get_number(s, C_VALUE, value, path, lnum))
 		return -1;
 	if (row_params(s, path, lnum))
 		return -1;
 	if (get(s, C_ITERATION)) {
-		if (str_to_long(get(s, C_ITERATION), &iteration) ||
-		    iteration < 0)
-			return error("%s:%ld: expected an iteration number >= 0, "
-				     "got '%.40s'", path, lnum,
+		if (str_to_long(get(s, C_ITERATION), iteration) ||
+		    *iteration < 0)
+			return error("%s:%ld: expected an iteration number "
+				     ">= 0, got '%.40s'", path, lnum,
 				     get(s, C_ITERATION));
 	}
 	tv = get(s, C_TIME);
-	if (tv && parse_time(tv, &start))
+	if (tv && parse_time(tv, start))
 		return error("%s:%ld: expected a time (unix seconds or "
 			     "YYYY-MM-DDTHH:MM:SS), got '%.40s'", path, lnum,
 			     tv);
+	return 0;
+}
 
-	if (stat) {
-		struct agg_desc a = {
-			.suite = "csv", .testcase = get(s, C_TESTCASE),
-			.machine = get(s, C_MACHINE),
-			.kernel = get(s, C_KERNEL), .commit = get(s, C_COMMIT),
-			.label = get(s, C_LABEL), .params = s->kv,
-			.nr_params = s->nr_kv, .metric = metric,
-			.unit = get(s, C_UNIT), .stat = stat, .value = value,
-			.stddev = NAN, .stddev_kind = "sample", .n = -1,
-			.marker = get(s, C_MARKER),
-		};
-		double d;
+/* A row with a "stat": a summary, emitted as an aggregate. */
+static int row_aggregate(struct csv_state *s, struct import_ctx *ctx,
+			 double value, const char *path, long lnum)
+{
+	struct agg_desc a = {
+		.suite = "csv", .testcase = get(s, C_TESTCASE),
+		.machine = get(s, C_MACHINE),
+		.kernel = get(s, C_KERNEL), .commit = get(s, C_COMMIT),
+		.label = get(s, C_LABEL), .params = s->kv,
+		.nr_params = s->nr_kv, .metric = get(s, C_METRIC),
+		.unit = get(s, C_UNIT), .stat = get(s, C_STAT), .value = value,
+		.stddev = NAN, .stddev_kind = "sample", .n = -1,
+		.marker = get(s, C_MARKER),
+	};
+	double d;
 
-		if (get(s, C_STDDEV)) {
-			if (get_number(s, C_STDDEV, &a.stddev, path, lnum))
-				return -1;
-		}
-		if (get(s, C_STDDEV_KIND)) {
-			a.stddev_kind = get(s, C_STDDEV_KIND);
-			if (strcmp(a.stddev_kind, "sample") &&
-			    strcmp(a.stddev_kind, "population") &&
-			    strcmp(a.stddev_kind, "relative"))
-				return error("%s:%ld: expected stddev_kind "
-					     "sample, population or relative, "
-					     "got '%.40s'", path, lnum,
-					     a.stddev_kind);
-		}
-		if (get(s, C_N)) {
-			if (get_number(s, C_N, &d, path, lnum))
-				return -1;
-			if (d < 0 || d != floor(d) || d > 1e15)
-				return error("%s:%ld: expected a count in column "
-					     "'n', got '%s'", path, lnum,
-					     get(s, C_N));
-			a.n = (long)d;
-		}
-		return db_emit_aggregate(ctx, &a, lnum);
+	if (get(s, C_STDDEV)) {
+		if (get_number(s, C_STDDEV, &a.stddev, path, lnum))
+			return -1;
 	}
+	if (get(s, C_STDDEV_KIND)) {
+		a.stddev_kind = get(s, C_STDDEV_KIND);
+		if (strcmp(a.stddev_kind, "sample") &&
+		    strcmp(a.stddev_kind, "population") &&
+		    strcmp(a.stddev_kind, "relative"))
+			return error("%s:%ld: expected stddev_kind sample, "
+				     "population or relative, got '%.40s'",
+				     path, lnum, a.stddev_kind);
+	}
+	if (get(s, C_N)) {
+		if (get_number(s, C_N, &d, path, lnum))
+			return -1;
+		if (d < 0 || d != floor(d) || d > N_MAX)
+			return error("%s:%ld: expected a count in column 'n', "
+				     "got '%s'", path, lnum, get(s, C_N));
+		a.n = (long)d;
+	}
+	return db_emit_aggregate(ctx, &a, lnum);
+}
 
-	/*
-	 * The run key: variant columns, params, and the iteration if given.
-	 * Built without printf: this runs once per row.
-	 */
+/*
+ * The run key of the row into s->key: variant columns, params, and the
+ * iteration if given, else the count of the metric so far for the
+ * variant.  Built without printf: this runs once per row.  0 or -1.
+ */
+static int run_key(struct csv_state *s, struct import_ctx *ctx,
+		   const char *metric, long iteration)
+{
+	int64_t count;
+	size_t keylen;
+
 	sbuf_reset(&s->key);
-	key_add(&s->key, get(s, C_LABEL), '\x1f');
-	key_add(&s->key, get(s, C_KERNEL), '\x1f');
-	key_add(&s->key, get(s, C_COMMIT), '\x1f');
-	key_add(&s->key, get(s, C_MACHINE), '\x1f');
-	key_add(&s->key, get(s, C_TESTCASE), '\x1f');
+	key_add(&s->key, get(s, C_LABEL), KEY_SEP_FIELD);
+	key_add(&s->key, get(s, C_KERNEL), KEY_SEP_FIELD);
+	key_add(&s->key, get(s, C_COMMIT), KEY_SEP_FIELD);
+	key_add(&s->key, get(s, C_MACHINE), KEY_SEP_FIELD);
+	key_add(&s->key, get(s, C_TESTCASE), KEY_SEP_FIELD);
 	for (size_t i = 0; i < s->nr_kv; i++) {
 		key_add(&s->key, s->kv[i].key, '=');
-		key_add(&s->key, s->kv[i].value, '\x1e');
+		key_add(&s->key, s->kv[i].value, KEY_SEP_PARAM);
 	}
 	if (iteration >= 0) {
 		sbuf_add(&s->key, &iteration, sizeof(iteration));
-	} else {
-		keylen = s->key.len;
-		if (s->seen.nr < CSV_SEEN_MAX) {
-			key_add(&s->key, metric, '\x1d');
-			if (!strmap_get(&s->seen, s->key.buf, s->key.len,
-					&count))
-				count = 0;
-			strmap_put(&s->seen, s->key.buf, s->key.len,
-				   count + 1);
-			sbuf_setlen(&s->key, keylen);
-		} else if (run_to_fill(s, ctx, metric, &count)) {
-			return -1;
-		}
-		sbuf_addch(&s->key, '#');
-		sbuf_add(&s->key, &count, sizeof(count));
+		return 0;
 	}
+	keylen = s->key.len;
+	if (s->seen.nr < CSV_SEEN_MAX) {
+		key_add(&s->key, metric, KEY_SEP_METRIC);
+		if (!strmap_get(&s->seen, s->key.buf, s->key.len, &count))
+			count = 0;
+		strmap_put(&s->seen, s->key.buf, s->key.len, count + 1);
+		sbuf_setlen(&s->key, keylen);
+	} else if (run_to_fill(s, ctx, metric, &count)) {
+		return -1;
+	}
+	sbuf_addch(&s->key, '#');
+	sbuf_add(&s->key, &count, sizeof(count));
+	return 0;
+}
+
+/* The run of s->key made current: emitted the first time.  0 or -1. */
+static int row_run(struct csv_state *s, struct import_ctx *ctx, long lnum,
+		   long iteration, int64_t start)
+{
+	int64_t run_id;
+
 	if (!strmap_get(&s->runs, s->key.buf, s->key.len, &run_id)) {
 		struct run_desc rd = {
 			.suite = "csv", .testcase = get(s, C_TESTCASE),
@@ -443,25 +471,38 @@ static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
 		if (db_emit_run(ctx, &rd, lnum))
 			return -1;
 		strmap_put(&s->runs, s->key.buf, s->key.len, ctx->run_id);
-	} else if (db_resume_run(ctx, run_id)) {
-		return -1;
+		return 0;
 	}
-	if (db_emit_sample(ctx, metric, get(s, C_UNIT), value, lnum))
+	return db_resume_run(ctx, run_id);
+}
+
+static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
+	       long lnum)
+{
+	const char *metric = get(s, C_METRIC);
+	double value;
+	int64_t start = 0;
+	long iteration = -1;
+
+	if (row_check(s, metric, path, lnum, &value, &iteration, &start))
+		return -1;
+	if (get(s, C_STAT))
+		return row_aggregate(s, ctx, value, path, lnum);
+	if (run_key(s, ctx, metric, iteration) ||
+	    row_run(s, ctx, lnum, iteration, start) ||
+	    db_emit_sample(ctx, metric, get(s, C_UNIT), value, lnum))
 		return -1;
 	return get(s, C_KIND) ? set_kind(ctx, metric, get(s, C_KIND), lnum) : 0;
 }
 
-static int csv_parse(struct import_ctx *ctx, struct input *in)
+/*
+ * The header: the first line that is not blank or a # comment, into
+ * s's columns.  0, or -1 after error() (an empty file too).
+ */
+static int read_header(struct csv_state *s, struct input *in)
 {
-	struct csv_state s;
-	int r, nf, ret = -1;
-	size_t i;
+	int r, nf;
 
-	memset(&s, 0, sizeof(s));
-	sbuf_init(&s.key, 256);
-	sbuf_init(&s.tmp, 0);
-	sbuf_init(&s.paramsbuf, 0);
-	/* the header is the first line that is not blank or a # comment */
 	while ((r = input_getline(in)) > 0) {
 		const char *p = in->sb.buf;
 
@@ -469,25 +510,48 @@ static int csv_parse(struct import_ctx *ctx, struct input *in)
 		if (*p && *p != '#')
 			break;
 	}
-	if (r <= 0) {
-		if (r == 0)
-			error("%s: empty file", in->path);
-		goto out;
-	}
+	if (r <= 0)
+		return r == 0 ? error("%s: empty file", in->path) : -1;
 	/* a UTF-8 byte order mark, as spreadsheets write */
-	if (starts_with(in->sb.buf, "\xef\xbb\xbf")) {
-		memmove(in->sb.buf, in->sb.buf + 3, in->sb.len - 2);
-		in->sb.len -= 3;
+	if (starts_with(in->sb.buf, utf8_bom)) {
+		memmove(in->sb.buf, in->sb.buf + UTF8_BOM_LEN,
+			in->sb.len - UTF8_BOM_LEN + 1);
+		in->sb.len -= UTF8_BOM_LEN;
 	}
 	/* classic Mac line ends: the whole file reads as one line */
-	if (memchr(in->sb.buf, '\r', in->sb.len)) {
-		error("%s:%ld: a carriage return inside the header line: the "
-		      "line ends are CR only (classic Mac); convert them, e.g. "
-		      "tr '\\r' '\\n'", in->path, in->line);
-		goto out;
-	}
-	nf = split(&s, in->sb.buf, in->path, in->line);
-	if (nf < 0 || parse_header(&s, nf, in->path, in->line))
+	if (memchr(in->sb.buf, '\r', in->sb.len))
+		return error("%s:%ld: a carriage return inside the header "
+			     "line: the line ends are CR only (classic Mac); "
+			     "convert them, e.g. tr '\\r' '\\n'", in->path,
+			     in->line);
+	nf = split(s, in->sb.buf, in->path, in->line);
+	if (nf < 0 || parse_header(s, nf, in->path, in->line))
+		return -1;
+	return 0;
+}
+
+static void csv_state_release(struct csv_state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_cols; i++)
+		free(s->colname[i]);
+	strmap_clear(&s->runs);
+	strmap_clear(&s->seen);
+	sbuf_release(&s->key);
+	sbuf_release(&s->paramsbuf);
+	free(s->kv);
+}
+
+static int csv_parse(struct import_ctx *ctx, struct input *in)
+{
+	struct csv_state s;
+	int r, nf, ret = -1;
+
+	memset(&s, 0, sizeof(s));
+	sbuf_init(&s.key, 256);
+	sbuf_init(&s.paramsbuf, 0);
+	if (read_header(&s, in))
 		goto out;
 	while ((r = input_getline(in)) > 0) {
 		const char *p = in->sb.buf;
@@ -509,14 +573,7 @@ static int csv_parse(struct import_ctx *ctx, struct input *in)
 	if (r == 0)
 		ret = 0;
 out:
-	for (i = 0; i < s.nr_cols; i++)
-		free(s.colname[i]);
-	strmap_clear(&s.runs);
-	strmap_clear(&s.seen);
-	sbuf_release(&s.key);
-	sbuf_release(&s.tmp);
-	sbuf_release(&s.paramsbuf);
-	free(s.kv);
+	csv_state_release(&s);
 	return ret;
 }
 

@@ -128,98 +128,137 @@ static int is_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
-/*
- * A number token at p.  Digits m and the power of ten e of a real with
- * m <= 2^53 and |e| <= 22 give the value in one correctly rounded
- * operation on exact doubles, which is what strtod() returns; other
- * reals go to strtod() itself.
- */
-static int parse_number(struct fj_parser *ps, double *out)
+/* A number token as it is read: its significant digits, its exponent. */
+struct num_token {
+	uint64_t m;		/* the first 19 significant digits */
+	int m_exact;		/* there were no more */
+	int neg;		/* a '-' */
+	int real;		/* a fraction or an exponent */
+	int frac;		/* digits of m after the '.' */
+	int exp;		/* the exponent written, up to 10000 and more */
+};
+
+/* The sign, integer and fraction digits at p: after them, or NULL. */
+static inline const char *lex_mantissa(const char *p, const char *end,
+				       struct num_token *t)
 {
-	const char *p = ps->p, *start = p, *end = ps->end;
-	uint64_t m = 0;
-	int neg = 0, sig = 0, frac = 0, real = 0, exp = 0, exp_neg = 0;
-	int m_exact = 1;
+	int sig = 0;
 
 	if (p < end && *p == '-') {
-		neg = 1;
+		t->neg = 1;
 		p++;
 	}
 	if (p >= end || !is_digit(*p))
-		return -1;
+		return NULL;
 	/* m: the first 19 significant digits; more go to strtod() */
 	if (*p == '0') {
 		p++;	/* "01" is two tokens to jansson: refused below */
 	} else {
 		for (; p < end && is_digit(*p); p++) {
 			if (sig < 19) {
-				m = m * 10 + (uint64_t)(*p - '0');
+				t->m = t->m * 10 + (uint64_t)(*p - '0');
 				sig++;
 			} else {
-				m_exact = 0;
+				t->m_exact = 0;
 			}
 		}
 	}
 	if (p < end && *p == '.') {
-		real = 1;
+		t->real = 1;
 		p++;
 		if (p >= end || !is_digit(*p))
-			return -1;
+			return NULL;
 		for (; p < end && is_digit(*p); p++) {
 			if (sig < 19) {
-				m = m * 10 + (uint64_t)(*p - '0');
-				sig += m != 0;
-				frac++;
+				t->m = t->m * 10 + (uint64_t)(*p - '0');
+				sig += t->m != 0;
+				t->frac++;
 			} else {
-				m_exact = 0;
+				t->m_exact = 0;
 			}
 		}
 	}
+	return p;
+}
+
+/*
+ * The exponent at p, if any, and the end of the token as jansson's
+ * lexer would find it: after them, or NULL.
+ */
+static inline const char *lex_exponent(const char *p, const char *end,
+				       struct num_token *t)
+{
+	int exp = 0, exp_neg = 0;
+
 	if (p < end && (*p == 'e' || *p == 'E')) {
-		real = 1;
+		t->real = 1;
 		p++;
 		if (p < end && (*p == '+' || *p == '-'))
 			exp_neg = *p++ == '-';
 		if (p >= end || !is_digit(*p))
-			return -1;
+			return NULL;
 		for (; p < end && is_digit(*p); p++)
 			if (exp < 10000)
 				exp = exp * 10 + (*p - '0');
 	}
+	t->exp = exp_neg ? -exp : exp;
 	/* what jansson's lexer would read as part of the token */
 	if (p < end && (is_digit(*p) || *p == '.' || *p == 'e' || *p == 'E' ||
 			*p == '+' || *p == '-'))
+		return NULL;
+	return p;
+}
+
+/*
+ * The value of the real t, its text [start, p): digits m and a power of
+ * ten e with m <= 2^53 and |e| <= 22 give it in one correctly rounded
+ * operation on exact doubles, which is what strtod() returns; other
+ * reals go to strtod() itself.  0, or -1 where jansson refuses it.
+ */
+static inline int real_value(const struct num_token *t, const char *start,
+			     const char *p, double *out)
+{
+	int exp = t->exp - t->frac;
+	char buf[64];
+	size_t n = (size_t)(p - start);
+	double v;
+
+	if (t->m_exact && t->m <= (1ull << 53) && exp >= -22 && exp <= 22) {
+		v = (double)t->m;
+		v = exp < 0 ? v / pow10_exact[-exp] : v * pow10_exact[exp];
+		*out = t->neg ? -v : v;
+		return 0;
+	}
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, start, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtod(buf, NULL);
+	if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
+		return -1;	/* jansson: "real number overflow" */
+	*out = v;
+	return 0;
+}
+
+/* A number token at p, as jansson reads it. */
+static int parse_number(struct fj_parser *ps, double *out)
+{
+	struct num_token t = { 0, 1, 0, 0, 0, 0 };
+	const char *start = ps->p, *p;
+
+	p = lex_mantissa(start, ps->end, &t);
+	if (p)
+		p = lex_exponent(p, ps->end, &t);
+	if (!p)
 		return -1;
 	ps->p = p;
-	if (!real) {
-		if (!m_exact || m > (uint64_t)INT64_MAX)
-			return -1;	/* jansson: "too big integer" */
-		*out = (double)(neg ? -(int64_t)m : (int64_t)m);
-		return 0;
-	}
-	exp = (exp_neg ? -exp : exp) - frac;
-	if (m_exact && m <= (1ull << 53) && exp >= -22 && exp <= 22) {
-		double v = (double)m;
-
-		v = exp < 0 ? v / pow10_exact[-exp] : v * pow10_exact[exp];
-		*out = neg ? -v : v;
-		return 0;
-	} else {
-		char buf[64];
-		size_t n = (size_t)(p - start);
-		double v;
-
-		if (n >= sizeof(buf))
-			return -1;
-		memcpy(buf, start, n);
-		buf[n] = '\0';
-		errno = 0;
-		v = strtod(buf, NULL);
-		if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
-			return -1;	/* jansson: "real number overflow" */
-		*out = v;
-		return 0;
-	}
+	if (t.real)
+		return real_value(&t, start, p, out);
+	if (!t.m_exact || t.m > (uint64_t)INT64_MAX)
+		return -1;	/* jansson: "too big integer" */
+	*out = (double)(t.neg ? -(int64_t)t.m : (int64_t)t.m);
+	return 0;
 }
 
 static int parse_value(struct fj_parser *ps, uint32_t *idx);

@@ -2,12 +2,13 @@
 #define FIO_JSON_H
 /*
  * One fio job's JSON as a small tree, parsed without jansson: the fio
- * importer reads 2,000-job documents, and jansson's parse of each job
- * (a malloc and a hash insert per value) cost as much as the rest of
- * the import.  The parser takes a subset of JSON that jansson reads the
- * same way, and refuses the rest (fj_parse() returns -1): the caller
- * then parses the bytes with jansson, which says what is wrong or gives
- * the tree (fj_from_json()), so jansson still decides what is valid.
+ * importer reads documents of thousands of jobs, and jansson's parse of
+ * each job makes a malloc and a hash insert per value, more work than
+ * the rest of the import does with the job.  The parser takes a subset of
+ * JSON that jansson reads the same way, and refuses the rest (fj_parse()
+ * returns -1): the caller then parses the bytes with jansson, which says
+ * what is wrong or gives the tree (fj_from_json()), so jansson still
+ * decides what is valid.
  *
  *   struct fj d = FJ_INIT;
  *   if (fj_parse(&d, text, len)) { v = json_loadb(...); fj_from_json(&d, v); }

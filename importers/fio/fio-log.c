@@ -219,7 +219,6 @@ static int fio_log_detect(const char *path, const char *head, size_t len)
 
 /* ---- the job names that a JSON beside the logs gives ---- */
 
-
 void fio_jobs_release(struct fio_jobs *jm)
 {
 	size_t i;
@@ -251,18 +250,87 @@ static long job_numjobs(json_t *job, json_t *global)
 	return s && !str_to_long(s, &n) && n > 0 ? n : 1;
 }
 
-int fio_jobs_load(struct fio_jobs *jm, const char *path)
+/* The jobname of jobs[i], "" if none. */
+static const char *jobname_at(json_t *jobs, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(jobs, i),
+						 "jobname")) ?: "";
+}
+
+/*
+ * Job i's name as the fio importer gives it (J, or J#i when another job
+ * has the name) and its log options, into jm.
+ */
+static void job_entry_load(struct fio_jobs *jm, json_t *jobs, json_t *global,
+			   size_t i)
 {
 	static const char *const opts[] = {
 		"write_bw_log", "write_iops_log", "write_lat_log",
 		"write_hist_log", "log_max_value", "log_window_value",
 	};
+	json_t *job = json_array_get(jobs, i);
+	const char *name = jobname_at(jobs, i);
+	struct sbuf o = SBUF_INIT;
+	int shared = 0;
+	size_t j, k;
+
+	for (j = 0; j < jm->nr && !shared; j++)
+		shared = j != i && !strcmp(name, jobname_at(jobs, j));
+	jm->names[i] = shared ? xstrfmt("%s#%zu", name, i) : xstrdup(name);
+	for (k = 0; k < ARRAY_SIZE(opts); k++) {
+		const char *v = job_option(job, global, opts[k]);
+
+		if (v)
+			sbuf_addf(&o, "%s=%s\n", opts[k], v);
+	}
+	jm->options[i] = sbuf_detach(&o, NULL);
+}
+
+/*
+ * numjobs=k: k entries of one name, one a clone, unless merged
+ * (group_reporting): is any job fewer entries than its numjobs?
+ */
+static int jobs_merged(json_t *jobs, json_t *global, size_t nr)
+{
+	size_t i, k;
+	int merged = 0;
+
+	for (i = 0; i < nr; ) {
+		long n = job_numjobs(json_array_get(jobs, i), global);
+		const char *name = jobname_at(jobs, i);
+
+		for (k = 1; k < (size_t)n && i + k < nr; k++)
+			if (strcmp(name, jobname_at(jobs, i + k)))
+				break;
+		if (k < (size_t)n)
+			merged = 1;
+		i += k;
+	}
+	return merged;
+}
+
+/* The JSON document in sb, after the lines before its first '{'. */
+static json_t *json_doc_load(const struct sbuf *sb)
+{
+	json_error_t jerr;
+	const char *p;
+
+	for (p = sb->buf; *p && *p != '{'; p = strchr(p, '\n') + 1)
+		if (!strchr(p, '\n')) {
+			p += strlen(p);
+			break;
+		}
+	return json_loadb(p, sb->len - (size_t)(p - sb->buf),
+			  JSON_DISABLE_EOF_CHECK, &jerr);
+}
+
+int fio_jobs_load(struct fio_jobs *jm, const char *path)
+{
 	struct sbuf sb = SBUF_INIT;
 	struct input in;
-	json_error_t jerr;
 	json_t *doc = NULL, *jobs, *global;
-	const char *p, *ver;
-	size_t i, j, k;
+	const char *ver;
+	size_t i;
 	int ret = -1;
 
 	memset(jm, 0, sizeof(*jm));
@@ -270,13 +338,7 @@ int fio_jobs_load(struct fio_jobs *jm, const char *path)
 		return -1;
 	if (input_read_all(&in, &sb))
 		goto out;
-	for (p = sb.buf; *p && *p != '{'; p = strchr(p, '\n') + 1)
-		if (!strchr(p, '\n')) {
-			p += strlen(p);
-			break;
-		}
-	doc = json_loadb(p, sb.len - (size_t)(p - sb.buf),
-			 JSON_DISABLE_EOF_CHECK, &jerr);
+	doc = json_doc_load(&sb);
 	jobs = json_object_get(doc, "jobs");
 	if (!json_is_array(jobs)) {
 		error("%s: cannot read the jobs of this fio JSON again", path);
@@ -289,43 +351,9 @@ int fio_jobs_load(struct fio_jobs *jm, const char *path)
 	jm->nr = json_array_size(jobs);
 	jm->names = xcalloc(jm->nr ? jm->nr : 1, sizeof(*jm->names));
 	jm->options = xcalloc(jm->nr ? jm->nr : 1, sizeof(*jm->options));
-	for (i = 0; i < jm->nr; i++) {
-		json_t *job = json_array_get(jobs, i);
-		const char *name = json_string_value(
-			json_object_get(job, "jobname"));
-		struct sbuf o = SBUF_INIT;
-		int shared = 0;
-
-		name = name ? name : "";
-		for (j = 0; j < jm->nr && !shared; j++)
-			shared = j != i && !strcmp(name, json_string_value(
-				json_object_get(json_array_get(jobs, j),
-						"jobname")) ?: "");
-		jm->names[i] = shared ? xstrfmt("%s#%zu", name, i) :
-					xstrdup(name);
-		for (k = 0; k < ARRAY_SIZE(opts); k++) {
-			const char *v = job_option(job, global, opts[k]);
-
-			if (v)
-				sbuf_addf(&o, "%s=%s\n", opts[k], v);
-		}
-		jm->options[i] = sbuf_detach(&o, NULL);
-	}
-	/* numjobs=k: k entries of one name, one a clone, unless merged */
-	for (i = 0; i < jm->nr; ) {
-		json_t *job = json_array_get(jobs, i);
-		long n = job_numjobs(job, global);
-		const char *name = json_string_value(
-			json_object_get(job, "jobname")) ?: "";
-
-		for (k = 1; k < (size_t)n && i + k < jm->nr; k++)
-			if (strcmp(name, json_string_value(json_object_get(
-				json_array_get(jobs, i + k), "jobname")) ?: ""))
-				break;
-		if (k < (size_t)n)
-			jm->merged = 1;
-		i += k;
-	}
+	for (i = 0; i < jm->nr; i++)
+		job_entry_load(jm, jobs, global, i);
+	jm->merged = jobs_merged(jobs, global, jm->nr);
 	ret = 0;
 out:
 	json_decref(doc);

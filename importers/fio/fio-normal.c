@@ -130,11 +130,25 @@ static int bad(struct normal *n, long line, const char *what, const char *s)
 		     s);
 }
 
+/* A job's name: the bytes of s before g, cut at JOBNAME_MAX - 1. */
+#define JOBNAME_MAX 256
+
+static void job_name(char name[JOBNAME_MAX], const char *s, const char *g)
+{
+	size_t len = (size_t)(g - s);
+
+	if (len >= JOBNAME_MAX)
+		len = JOBNAME_MAX - 1;
+	memcpy(name, s, len);
+	name[len] = '\0';
+}
+
 /* "NAME: (g=0): rw=..., bs=(R) 4096B-4096B, (W) 4096B-4096B, ..." */
 static void job_definition(struct normal *n, const char *s, const char *g)
 {
 	const char *b = strstr(g, "bs=(R) ");
 	json_t *arr = json_array();
+	char name[JOBNAME_MAX];
 	int k;
 
 	for (k = 0; k < 3; k++) {
@@ -157,16 +171,54 @@ static void job_definition(struct normal *n, const char *s, const char *g)
 			b += 2;
 	}
 	json_object_set_new(n->bs, "", json_null());	/* keeps it an object */
-	{
-		char name[256];
-		size_t len = (size_t)(g - s);
+	job_name(name, s, g);
+	json_object_set_new(n->bs, name, arr);
+}
 
-		if (len >= sizeof(name))
-			len = sizeof(name) - 1;
-		memcpy(name, s, len);
-		name[len] = '\0';
-		json_object_set_new(n->bs, name, arr);
+/*
+ * Direction k of the job that ends, bs its fixed block size (0: none):
+ * the exact I/O count, and what the form rounds derived from it.
+ */
+static void dir_end(struct normal *n, int k, double bs)
+{
+	json_t *d = json_object_get(n->job, dirs[k]);
+	double ios, rt;
+	json_t *lat;
+	const char *lk;
+
+	/*
+	 * fio's JSON always has read and write (trim since 3.x, but the
+	 * totals keep it only with I/O): the normal report leaves out a
+	 * direction without I/O
+	 */
+	if (!d && k < 2) {
+		d = json_object();
+		json_object_set_new(d, "io_kbytes", json_real(0));
+		json_object_set_new(d, "bw", json_real(0));
+		json_object_set_new(d, "iops", json_real(0));
+		json_object_set_new(d, "runtime", json_real(0));
+		json_object_set_new(n->job, dirs[k], d);
 	}
+	if (!d)
+		return;
+	if (n->have_issued)
+		json_object_set_new(d, "total_ios", json_real(n->issued[k]));
+	ios = json_number_value(json_object_get(d, "total_ios"));
+	rt = json_number_value(json_object_get(d, "runtime"));
+	if (rt > 0 && json_object_get(d, "total_ios"))
+		json_object_set_new(d, "iops", json_real(ios * 1000 / rt));
+	if (bs > 0 && json_object_get(d, "total_ios")) {
+		double io = ios * bs;
+
+		json_object_set_new(d, "io_kbytes", json_real(io / 1024));
+		if (rt > 0)
+			json_object_set_new(d, "bw", json_real(
+				floor(io * 1000 / rt / 1024)));
+	}
+	/* each latency's N: the direction's I/Os */
+	json_object_foreach(d, lk, lat)
+		if (json_is_object(lat) && json_object_get(lat, "mean"))
+			json_object_set_new(lat, "N", json_real(ios));
 }
 
 /* The end of a job block: derive what the form rounds, hand it over. */
@@ -186,51 +238,9 @@ static int job_end(struct normal *n)
 			     n->last_line, name ? name : "", n->job_line,
 			     !n->have_cpu ? "'cpu :'" : "'issued rwts:'");
 	bs = json_object_get(n->bs, name ? name : "");
-	for (k = 0; k < 3; k++) {
-		json_t *d = json_object_get(n->job, dirs[k]);
-		double ios, rt, b;
-		json_t *lat;
-		const char *lk;
-
-		/*
-		 * fio's JSON always has read and write (trim since 3.x, but
-		 * the totals keep it only with I/O): the normal report
-		 * leaves out a direction without I/O
-		 */
-		if (!d && k < 2) {
-			d = json_object();
-			json_object_set_new(d, "io_kbytes", json_real(0));
-			json_object_set_new(d, "bw", json_real(0));
-			json_object_set_new(d, "iops", json_real(0));
-			json_object_set_new(d, "runtime", json_real(0));
-			json_object_set_new(n->job, dirs[k], d);
-		}
-		if (!d)
-			continue;
-		if (n->have_issued)
-			json_object_set_new(d, "total_ios",
-					    json_real(n->issued[k]));
-		ios = json_number_value(json_object_get(d, "total_ios"));
-		rt = json_number_value(json_object_get(d, "runtime"));
-		b = json_is_array(bs) ? json_number_value(json_array_get(bs, k))
-				      : 0;
-		if (rt > 0 && json_object_get(d, "total_ios"))
-			json_object_set_new(d, "iops",
-					    json_real(ios * 1000 / rt));
-		if (b > 0 && json_object_get(d, "total_ios")) {
-			double io = ios * b;
-
-			json_object_set_new(d, "io_kbytes", json_real(io / 1024));
-			if (rt > 0)
-				json_object_set_new(d, "bw", json_real(
-					floor(io * 1000 / rt / 1024)));
-		}
-		/* each latency's N: the direction's I/Os */
-		json_object_foreach(d, lk, lat)
-			if (json_is_object(lat) &&
-			    json_object_get(lat, "mean"))
-				json_object_set_new(lat, "N", json_real(ios));
-	}
+	for (k = 0; k < 3; k++)
+		dir_end(n, k, json_is_array(bs) ?
+			json_number_value(json_array_get(bs, k)) : 0);
 	fio_doc_job(n->doc, n->job, n->job_line);
 	json_decref(n->job);
 	n->job = NULL;
@@ -437,53 +447,58 @@ static int issued_line(struct normal *n, const char *s, long line)
 	return 0;
 }
 
-static int one_line(struct normal *n, char *s, long line)
+/* "NAME: (groupid=G, jobs=N): err= E: pid=...", g at ": (groupid=" */
+static int job_start(struct normal *n, const char *s, const char *g,
+		     long line)
 {
-	const char *t = s, *g;
+	double gid = 0, err = 0;
+	const char *p = g + strlen(": (groupid=");
+	char name[JOBNAME_MAX];
+
+	if (job_end(n))
+		return -1;
+	if (str_double(&p, &gid))
+		return bad(n, line, "'NAME: (groupid=G, jobs=N): err= "
+			   "E: ...'", s);
+	p = strstr(p, "err=");
+	if (p) {
+		p += strlen("err=");
+		str_skip_blanks(&p);
+		str_double(&p, &err);
+	}
+	job_name(name, s, g);
+	n->job = json_object();
+	n->job_line = line;
+	json_object_set_new(n->job, "jobname", json_string(name));
+	json_object_set_new(n->job, "groupid", json_real(gid));
+	json_object_set_new(n->job, "error", json_real(err));
+	return 0;
+}
+
+/* "clat percentiles (usec):": the map the '|' lines fill */
+static int pct_start(struct normal *n, const char *t, long line)
+{
+	const char *p = t + strlen("clat percentiles ");
+	double k = paren_unit(&p);
+	json_t *lat = json_object_get(n->dir, "clat_ns");
+
+	if (!k || !lat)
+		return bad(n, line, "'clat percentiles (unit):' after "
+			   "the clat line", t);
+	n->pct = json_object();
+	n->pct_scale = k;
+	json_object_set_new(lat, "percentile", n->pct);
+	return 0;
+}
+
+/*
+ * A line that starts with "read", "write" or "trim": 1 if it is not a
+ * direction's first line, else what reading it returns.
+ */
+static int dir_start(struct normal *n, const char *t, long line)
+{
 	int k;
 
-	str_skip_blanks(&t);
-	if (!*t)
-		return 0;
-	/* a job's definition at the top, or its report's first line */
-	if (s[0] != ' ' && (g = strstr(s, ": (g=")) && !n->job) {
-		job_definition(n, s, g);
-		return 0;
-	}
-	if (s[0] != ' ' && (g = strstr(s, ": (groupid="))) {
-		double gid = 0, err = 0;
-		const char *p = g + 11;
-		char name[256];
-		size_t len = (size_t)(g - s);
-
-		if (job_end(n))
-			return -1;
-		if (str_double(&p, &gid))
-			return bad(n, line, "'NAME: (groupid=G, jobs=N): err= "
-				   "E: ...'", s);
-		p = strstr(p, "err=");
-		if (p) {
-			p += 4;
-			str_skip_blanks(&p);
-			str_double(&p, &err);
-		}
-		if (len >= sizeof(name))
-			len = sizeof(name) - 1;
-		memcpy(name, s, len);
-		name[len] = '\0';
-		n->job = json_object();
-		n->job_line = line;
-		json_object_set_new(n->job, "jobname", json_string(name));
-		json_object_set_new(n->job, "groupid", json_real(gid));
-		json_object_set_new(n->job, "error", json_real(err));
-		return 0;
-	}
-	if (s[0] != ' ') {
-		/* "Run status group", "Disk stats", banners: a job ends */
-		return job_end(n);
-	}
-	if (!n->job)
-		return 0;
 	for (k = 0; k < 3; k++) {
 		size_t l = strlen(dirs[k]);
 		const char *c = t + l;
@@ -499,23 +514,22 @@ static int one_line(struct normal *n, char *s, long line)
 				     "fio-2.17): not read; import its JSON or "
 				     "terse output", n->path, line);
 	}
+	return 1;
+}
+
+/* A line of a job's report, indented, t after the blanks. */
+static int report_line(struct normal *n, const char *t, long line)
+{
+	int rc = dir_start(n, t, line);
+
+	if (rc <= 0)
+		return rc;
 	if (n->dir && (starts_with(t, "slat (") || starts_with(t, "clat (") ||
 		       (starts_with(t, "lat (") && strstr(t, "min="))))
 		return lat_line(n, t, t[0] == 'l' ? "lat" : t[0] == 's' ?
 				"slat" : "clat", line);
-	if (n->dir && starts_with(t, "clat percentiles (")) {
-		const char *p = t + 17;
-		double k2 = paren_unit(&p);
-		json_t *lat = json_object_get(n->dir, "clat_ns");
-
-		if (!k2 || !lat)
-			return bad(n, line, "'clat percentiles (unit):' after "
-				   "the clat line", t);
-		n->pct = json_object();
-		n->pct_scale = k2;
-		json_object_set_new(lat, "percentile", n->pct);
-		return 0;
-	}
+	if (n->dir && starts_with(t, "clat percentiles ("))
+		return pct_start(n, t, line);
 	if (n->pct && t[0] == '|')
 		return pct_line(n, t, line);
 	n->pct = NULL;
@@ -526,6 +540,29 @@ static int one_line(struct normal *n, char *s, long line)
 	if (starts_with(t, "issued rwts:") || starts_with(t, "issued rwt:"))
 		return issued_line(n, t, line);
 	return 0;	/* bw, iops, IO depths, latency target: not read */
+}
+
+static int one_line(struct normal *n, char *s, long line)
+{
+	const char *t = s, *g;
+
+	str_skip_blanks(&t);
+	if (!*t)
+		return 0;
+	/* a job's definition at the top, or its report's first line */
+	if (s[0] != ' ' && (g = strstr(s, ": (g=")) && !n->job) {
+		job_definition(n, s, g);
+		return 0;
+	}
+	if (s[0] != ' ' && (g = strstr(s, ": (groupid=")))
+		return job_start(n, s, g, line);
+	if (s[0] != ' ') {
+		/* "Run status group", "Disk stats", banners: a job ends */
+		return job_end(n);
+	}
+	if (!n->job)
+		return 0;
+	return report_line(n, t, line);
 }
 
 static int fio_normal_parse(struct import_ctx *ctx, struct input *in)

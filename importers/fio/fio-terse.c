@@ -40,6 +40,20 @@
 #include "fio.h"
 
 #define TERSE_MAX_FIELDS 4096
+/* The terse versions there are (--terse-version). */
+#define TERSE_VERSION_MIN 2
+#define TERSE_VERSION_MAX 5
+/*
+ * Fields of a direction: its clat percentiles; bw min;max;agg%;mean;dev
+ * (agg% its share of the group's); v5's bw samples and iops
+ * min;max;mean;dev;samples.
+ */
+#define TERSE_NR_PCT 20
+#define TERSE_NR_BW 5
+#define TERSE_BW_AGG 2
+#define TERSE_V5_NR_BW_IOPS 6
+/* The I/O depth shares after the CPU fields. */
+#define TERSE_NR_DEPTHS 7
 
 struct terse {
 	struct import_ctx *ctx;
@@ -119,32 +133,22 @@ static int lat_block(struct cursor *c, json_t *dir, const char *key,
 	return 0;
 }
 
-/* 20 "P%=us" fields -> the percentile map of clat_ns, in ns */
+/* TERSE_NR_PCT "P%=us" fields -> the percentile map of clat_ns, in ns */
 static int pct_block(struct cursor *c, json_t *lat)
 {
 	json_t *m = json_object();
 	int k;
 
-	for (k = 0; k < 20; k++) {
+	for (k = 0; k < TERSE_NR_PCT; k++) {
 		const char *s = c->i < c->nr ? c->f[c->i] : NULL;
 		const char *eq = s ? strstr(s, "%=") : NULL;
 		double p, v;
 		char key[32];
 
-		if (!eq) {
-			json_decref(m);
-			return bad_field(c, "a percentile 'P%=us'");
-		}
-		{
-			const char *q = s;
+		const char *q = s;
 
-			if (str_double(&q, &p) || q != eq ||
-			    field_num(eq + 2, 0, &v)) {
-				json_decref(m);
-				return bad_field(c, "a percentile 'P%=us'");
-			}
-		}
-		if (0) {
+		if (!eq || str_double(&q, &p) || q != eq ||
+		    field_num(eq + 2, 0, &v)) {
 			json_decref(m);
 			return bad_field(c, "a percentile 'P%=us'");
 		}
@@ -179,11 +183,12 @@ static int dir_block(struct cursor *c, json_t *job, const char *name)
 	    pct_block(c, json_object_get(d, lats[1])) ||
 	    lat_block(c, d, lats[2], n))
 		goto fail;
-	for (k = 0; k < 5; k++)		/* bw min;max;agg%;mean;dev */
-		if (next_num(c, k == 2, &x, "a bandwidth statistic"))
+	for (k = 0; k < TERSE_NR_BW; k++)
+		if (next_num(c, k == TERSE_BW_AGG, &x,
+			     "a bandwidth statistic"))
 			goto fail;
 	if (c->t->version == 5)
-		for (k = 0; k < 6; k++)
+		for (k = 0; k < TERSE_V5_NR_BW_IOPS; k++)
 			if (next_num(c, 0, &x, "a bandwidth or IOPS "
 				     "statistic"))
 				goto fail;
@@ -213,101 +218,126 @@ static int buckets(struct cursor *c, json_t *job, const char *key,
 	return 0;
 }
 
-/* One terse line -> one job object; 0, 1 if not a terse line, or -1. */
+/*
+ * Cut line at its ';' into c->f (c->nr fields; the caller frees c->f).
+ * 0 or error().
+ */
+static int split_fields(struct cursor *c, char *line)
+{
+	size_t alloc = 0;
+	char *p = line, *semi;
+
+	for (;;) {
+		ALLOC_GROW(c->f, c->nr + 1, alloc);
+		c->f[c->nr++] = p;
+		semi = strchr(p, ';');
+		if (!semi)
+			return 0;
+		*semi = '\0';
+		p = semi + 1;
+		if (c->nr >= TERSE_MAX_FIELDS)
+			return error("%s:%ld: more than %d fields: not a terse "
+				     "line", c->t->path, c->line,
+				     TERSE_MAX_FIELDS);
+	}
+}
+
+/*
+ * The version (the same on every line) and, from v3, fio's version (the
+ * document's, from the first line): c->i at the job's name after them.
+ * 0 or error().
+ */
+static int line_head(struct cursor *c)
+{
+	struct terse *t = c->t;
+	int version;
+	long v;
+
+	version = str_to_long(c->f[0], &v) || v < TERSE_VERSION_MIN ||
+		  v > TERSE_VERSION_MAX ? 0 : (int)v;
+	if (!version)
+		return error("%s:%ld: expected a terse line starting with its "
+			     "version (2..5), got '%.40s'", t->path, c->line,
+			     c->f[0]);
+	if (t->version && version != t->version)
+		return error("%s:%ld: terse version %d after lines of version "
+			     "%d", t->path, c->line, version, t->version);
+	t->version = version;
+	c->i = 1;
+	if (version == TERSE_VERSION_MIN)
+		return 0;
+	if (c->nr < 2)
+		return error("%s:%ld: expected a terse line, got too few "
+			     "fields", t->path, c->line);
+	if (!t->fio_version[0]) {
+		json_t *fv;
+
+		snprintf(t->fio_version, sizeof(t->fio_version), "%s",
+			 c->f[1]);
+		fv = json_string(t->fio_version);
+		fio_doc_member(t->doc, "fio version", fv);
+		json_decref(fv);
+	}
+	c->i = 2;
+	return 0;
+}
+
+/* The fields after the job's name into job, as fio's JSON has them. */
+static int job_body(struct cursor *c, json_t *job)
+{
+	static const char *const what[] = {
+		"usr%", "sys%", "ctx", "majf", "minf",
+	};
+	static const char *const keys[] = {
+		"usr_cpu", "sys_cpu", "ctx", "majf", "minf",
+	};
+	size_t ndirs = c->t->version == 3 ? 2 : 3, k;
+	double x;
+
+	if (next_num(c, 0, &x, "the group id"))
+		return -1;
+	json_object_set_new(job, "groupid", json_real(x));
+	if (next_num(c, 0, &x, "the error number"))
+		return -1;
+	json_object_set_new(job, "error", json_real(x));
+	for (k = 0; k < ndirs; k++)
+		if (dir_block(c, job, dirs[k]))
+			return -1;
+	for (k = 0; k < ARRAY_SIZE(keys); k++) {
+		if (next_num(c, k < 2, &x, what[k]))
+			return -1;
+		json_object_set_new(job, keys[k], json_real(x));
+	}
+	for (k = 0; k < TERSE_NR_DEPTHS; k++)
+		if (next_num(c, 1, &x, "an I/O depth share in %"))
+			return -1;
+	/* disk utilisation, errors, description: not read */
+	return buckets(c, job, "latency_us", us_buckets,
+		       ARRAY_SIZE(us_buckets)) ||
+	       buckets(c, job, "latency_ms", ms_buckets,
+		       ARRAY_SIZE(ms_buckets)) ? -1 : 0;
+}
+
+/* One terse line -> one job object of the document; 0 or error(). */
 static int terse_line(struct terse *t, char *line, long lineno)
 {
 	struct cursor c = { t, NULL, 0, 0, lineno };
-	size_t alloc = 0, ndirs, k;
-	double x;
-	char *p = line, *semi;
 	json_t *job = NULL;
-	int version, ret = -1;
-	const char *what[] = { "usr%", "sys%", "ctx", "majf", "minf" };
-	const char *keys[] = { "usr_cpu", "sys_cpu", "ctx", "majf", "minf" };
+	int ret = -1;
 
-	for (;;) {
-		ALLOC_GROW(c.f, c.nr + 1, alloc);
-		c.f[c.nr++] = p;
-		semi = strchr(p, ';');
-		if (!semi)
-			break;
-		*semi = '\0';
-		p = semi + 1;
-		if (c.nr >= TERSE_MAX_FIELDS) {
-			free(c.f);
-			return error("%s:%ld: more than %d fields: not a terse "
-				     "line", t->path, lineno, TERSE_MAX_FIELDS);
-		}
-	}
-	{
-		long v;
-
-		version = str_to_long(c.f[0], &v) || v < 2 || v > 5 ? 0 :
-			  (int)v;
-	}
-	if (!version) {
-		error("%s:%ld: expected a terse line starting with its version "
-		      "(2..5), got '%.40s'", t->path, lineno, c.f[0]);
+	if (split_fields(&c, line) || line_head(&c))
 		goto out;
-	}
-	if (t->version && version != t->version) {
-		error("%s:%ld: terse version %d after lines of version %d",
-		      t->path, lineno, version, t->version);
-		goto out;
-	}
-	t->version = version;
-	c.i = 1;
-	if (version > 2) {
-		if (c.nr < 2)
-			goto bad;
-		if (!t->fio_version[0]) {
-			json_t *v;
-
-			snprintf(t->fio_version, sizeof(t->fio_version), "%s",
-				 c.f[1]);
-			v = json_string(t->fio_version);
-			fio_doc_member(t->doc, "fio version", v);
-			json_decref(v);
-		}
-		c.i = 2;
-	}
 	if (c.i >= c.nr || !*c.f[c.i]) {
 		bad_field(&c, "the job's name");
 		goto out;
 	}
 	job = json_object();
 	json_object_set_new(job, "jobname", json_string(c.f[c.i++]));
-	if (next_num(&c, 0, &x, "the group id"))
+	if (job_body(&c, job))
 		goto out;
-	json_object_set_new(job, "groupid", json_real(x));
-	if (next_num(&c, 0, &x, "the error number"))
-		goto out;
-	json_object_set_new(job, "error", json_real(x));
-	ndirs = version == 3 ? 2 : 3;
-	for (k = 0; k < ndirs; k++)
-		if (dir_block(&c, job, dirs[k]))
-			goto out;
-	for (k = 0; k < ARRAY_SIZE(keys); k++) {
-		if (next_num(&c, k < 2, &x, what[k]))
-			goto out;
-		json_object_set_new(job, keys[k], json_real(x));
-	}
-	for (k = 0; k < 7; k++)		/* I/O depths */
-		if (next_num(&c, 1, &x, "an I/O depth share in %"))
-			goto out;
-	if (buckets(&c, job, "latency_us", us_buckets,
-		    ARRAY_SIZE(us_buckets)) ||
-	    buckets(&c, job, "latency_ms", ms_buckets,
-		    ARRAY_SIZE(ms_buckets)))
-		goto out;
-	/* disk utilisation, errors, description: not read */
 	fio_doc_job(t->doc, job, lineno);
 	t->lines++;
 	ret = 0;
-	goto out;
-bad:
-	error("%s:%ld: expected a terse line, got too few fields", t->path,
-	      lineno);
 out:
 	json_decref(job);
 	free(c.f);

@@ -6,12 +6,11 @@
  */
 #include "core/compat.h"
 #include <ctype.h>
-#include "core/sbuf.h"
-#include "core/strmap.h"
 #include "core/strparse.h"
 #include "import/importer.h"
 #include "../formats.h"
 #include "procfs.h"
+#include "procfs-int.h"
 
 /*
  * How the formats were worked out: the kernel's printers (mm/vmstat.c
@@ -165,13 +164,8 @@ static const char *const counter_prefixes[] = {
 	"zswp",
 };
 
-/* 2.6.x per-cpu NUMA counters in the pagesets (summed per zone). */
-static const char *const pcp_counters[] = {
-	"interleave_hit", "local_node", "numa_", "other_node",
-};
-
-static enum metric_kind kind_of(const char *const *tab, size_t n,
-				const char *key, size_t len)
+enum metric_kind pf_kind_of(const char *const *tab, size_t n,
+			    const char *key, size_t len)
 {
 	size_t i;
 
@@ -186,100 +180,9 @@ static enum metric_kind kind_of(const char *const *tab, size_t n,
 
 static enum metric_kind vm_kind(const char *key, size_t len)
 {
-	return kind_of(counter_prefixes, ARRAY_SIZE(counter_prefixes), key,
-		       len);
+	return pf_kind_of(counter_prefixes, ARRAY_SIZE(counter_prefixes), key,
+			  len);
 }
-
-enum section { SEC_NONE, SEC_ZONEINFO, SEC_VMSTAT, SEC_MEMINFO, SEC_NR };
-
-enum zphase {
-	ZP_HEAD,	/* after `Node N, zone Z` */
-	ZP_NODE,	/* in `per-node stats` */
-	ZP_PAGES,	/* from `pages free` */
-	ZP_PAGESETS,	/* from `pagesets` */
-	ZP_TAIL,	/* zone-level lines after the pagesets */
-};
-
-struct metric {
-	char *name;		/* owned */
-	size_t len;
-	enum section sec;	/* of the line that made it */
-	const char *unit;	/* static: "kB" or NULL */
-	enum metric_kind kind;
-	long record;		/* the last record that set it */
-	int declared;		/* db_set_kind() done (snapshots) */
-	int64_t id;		/* db_metric() handle; 0 = not yet */
-};
-
-/* One value of the current record, written when the record is whole. */
-struct point {
-	size_t metric;		/* index into procfs.m */
-	double value;
-	long line;
-};
-
-/* A pagesets field summed over the CPUs of one zone. */
-struct zsum {
-	char field[32];
-	double value;
-	enum metric_kind kind;
-};
-
-struct zone {
-	int open;
-	long node;
-	long line;		/* of its `Node` line */
-	enum zphase phase;
-	int pages_free, protection, pagesets, start_pfn;
-	int populated;		/* present != 0, or no `present` line */
-	int tail;		/* zone-level lines after the pagesets */
-	long cpu;		/* current cpu block; -1 = none yet */
-	int pcp;		/* 2.6.x list of the cpu block; -1 = none */
-	long pagesets_line;
-	struct zsum sums[12];
-	size_t nr_sums;
-};
-
-struct procfs {
-	struct import_ctx *ctx;
-	const char *path;
-	const char *prefix;	/* put before every name ("x." ), or NULL */
-	long line;		/* the line being read */
-	int series;		/* -1 not known yet, 0 snapshot, 1 series */
-	enum section sec;
-	struct zone z;
-	struct sbuf npfx;	/* "zoneinfo.nodeN." */
-	struct sbuf zpfx;	/* "zoneinfo.nodeN.Z." */
-	int ref_tail;		/* tail lines of the first complete
-				 * populated zone; -1 = none yet */
-	/* one entry per metric: the only state that grows with the file */
-	struct strmap ids;	/* name -> index into m */
-	struct metric *m;	/* owned */
-	size_t nr_m, alloc_m;
-	/*
-	 * The metrics of the previous record in the order they came:
-	 * records repeat the same keys in the same order, so the next name
-	 * is looked for there first, with one memcmp instead of hashing.
-	 */
-	size_t *order;		/* owned */
-	size_t nr_order, alloc_order, pos;
-	struct sbuf name;	/* scratch */
-	size_t vm_pfx_len;	/* of prefix + "proc-vmstat." */
-	/* the current record */
-	long rec;		/* 1-based; 0 = none yet */
-	long rec_line;
-	double t;
-	struct point *pts;	/* owned */
-	size_t nr_pts, alloc_pts;
-	size_t keys[SEC_NR], zones;
-	size_t first_keys[SEC_NR], first_zones;
-	long nr_done;		/* records written */
-	/* a malformed line of a series: the cut end, if nothing follows */
-	struct sbuf cut;
-	long cut_line;
-	int run_done, warned_dup;
-	int async;		/* the series written by a second thread */
-};
 
 /*
  * A malformed line.  In a snapshot: error().  In a series it may be the
@@ -287,7 +190,7 @@ struct procfs {
  * reported only if another line follows.
  */
 __attribute__((format(printf, 2, 3)))
-static int bad_line(struct procfs *st, const char *fmt, ...)
+int pf_bad_line(struct procfs *st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -309,23 +212,8 @@ static int bad_line(struct procfs *st, const char *fmt, ...)
 	return 0;
 }
 
-/*
- * The character classes of the hot loops, without the C library's
- * locale look-up for every byte (the names are ASCII whatever the locale).
- */
-static inline int is_digit(char c)
-{
-	return (unsigned char)(c - '0') < 10;
-}
-
-static inline int is_word(char c)
-{
-	return (unsigned char)((c | 0x20) - 'a') < 26 || is_digit(c) ||
-	       c == '_';
-}
-
 /* An integer as printed ([-]digits); advances *p only on success. */
-static int get_count(const char **p, double *out)
+int pf_get_count(const char **p, double *out)
 {
 	const char *s = *p, *d = s;
 	uint64_t u = 0;
@@ -357,18 +245,8 @@ static int get_count(const char **p, double *out)
 	return 0;
 }
 
-/* `name` of [A-Za-z0-9_]; returns its length (0 = none). */
-static size_t word_len(const char *s)
-{
-	size_t n = 0;
-
-	while (is_word(s[n]))
-		n++;
-	return n;
-}
-
 /* `name value` with nothing after; 0 or -1. */
-static int name_value(const char *s, size_t *nlen, double *v)
+int pf_name_value(const char *s, size_t *nlen, double *v)
 {
 	const char *p = s + word_len(s);
 
@@ -376,37 +254,7 @@ static int name_value(const char *s, size_t *nlen, double *v)
 	if (!*nlen || (*p != ' ' && *p != '\t'))
 		return -1;
 	str_skip_blanks(&p);
-	if (get_count(&p, v))
-		return -1;
-	str_skip_blanks(&p);
-	return *p ? -1 : 0;
-}
-
-/*
- * `some key: value` (zoneinfo pagesets and tail): key of letters, digits,
- * '_' and spaces, copied to key with spaces as '_' (lkp's tr(' ', '_')).
- */
-static int colon_value(const char *s, char *key, size_t keysz, double *v)
-{
-	const char *colon = strchr(s, ':'), *p;
-	size_t n, i;
-
-	if (!colon)
-		return -1;
-	n = (size_t)(colon - s);
-	while (n && s[n - 1] == ' ')
-		n--;
-	if (!n || n >= keysz)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (!(is_word(s[i]) || s[i] == ' '))
-			return -1;
-		key[i] = s[i] == ' ' ? '_' : s[i];
-	}
-	key[n] = '\0';
-	p = colon + 1;
-	str_skip_blanks(&p);
-	if (get_count(&p, v))
+	if (pf_get_count(&p, v))
 		return -1;
 	str_skip_blanks(&p);
 	return *p ? -1 : 0;
@@ -422,23 +270,15 @@ static size_t next_in_order(struct procfs *st, size_t i)
 	return i;
 }
 
-/*
- * The metric the previous record had at the current position (pos <
- * nr_order) is the current one: it is in order[] already.
- */
-static size_t same_in_order(struct procfs *st)
-{
-	return st->order[st->pos++];
-}
 
 /*
  * Index of the metric named st->name, created with kind and unit; with
  * vm_key, the kind is vm_kind(vm_key) (looked up only when the metric is
  * new: the prefix table is not scanned for every line).
  */
-static size_t metric_index(struct procfs *st, enum section sec,
-			   enum metric_kind kind, const char *vm_key,
-			   size_t vm_len, const char *unit)
+size_t pf_metric_index(struct procfs *st, enum section sec,
+		       enum metric_kind kind, const char *vm_key,
+		       size_t vm_len, const char *unit)
 {
 	int64_t id;
 	struct metric *m;
@@ -470,8 +310,8 @@ static size_t metric_index(struct procfs *st, enum section sec,
 }
 
 /* One value of metric i in the current record; the first of a name wins. */
-static void add_point_i(struct procfs *st, enum section sec, size_t i,
-			double v, long line)
+void pf_add_point_i(struct procfs *st, enum section sec, size_t i,
+		    double v, long line)
 {
 	struct point *pt;
 
@@ -492,32 +332,9 @@ static void add_point_i(struct procfs *st, enum section sec, size_t i,
 	st->keys[sec]++;
 }
 
-/* One value of st->name in the current record. */
-static void add_point_k(struct procfs *st, enum section sec,
-			enum metric_kind kind, const char *vm_key,
-			size_t vm_len, const char *unit, double v, long line)
-{
-	add_point_i(st, sec, metric_index(st, sec, kind, vm_key, vm_len, unit),
-		    v, line);
-}
-
-static void add_point(struct procfs *st, enum section sec,
-		      enum metric_kind kind, const char *unit, double v,
-		      long line)
-{
-	add_point_k(st, sec, kind, NULL, 0, unit, v, line);
-}
-
-/* A vmstat item (in /proc/vmstat or zoneinfo): its kind by its name. */
-static void add_vm_point(struct procfs *st, enum section sec,
-			 const char *key, size_t len, double v)
-{
-	add_point_k(st, sec, MK_GAUGE, key, len, NULL, v, st->line);
-}
-
 /* st->name = prefix + a + b (b may be NULL). */
-static void make_name(struct procfs *st, const struct sbuf *prefix,
-		      const char *a, size_t alen, const char *b)
+void pf_make_name(struct procfs *st, const struct sbuf *prefix,
+		  const char *a, size_t alen, const char *b)
 {
 	sbuf_reset(&st->name);
 	if (st->prefix)
@@ -529,584 +346,10 @@ static void make_name(struct procfs *st, const struct sbuf *prefix,
 		sbuf_addstr(&st->name, b);
 }
 
-/* ---- zoneinfo ---- */
-
-/* What a zone block lacks, or NULL when it is complete. */
-static const char *zone_missing(const struct procfs *st)
-{
-	const struct zone *z = &st->z;
-
-	if (!z->pages_free)
-		return "'pages free'";
-	if (!z->protection)
-		return "'protection:'";
-	if (!z->populated)
-		return NULL;
-	if (!z->pagesets)
-		return "'pagesets'";
-	if (!z->start_pfn)
-		return "'start_pfn:' after the pagesets";
-	if (st->ref_tail > 0 && z->tail < st->ref_tail)
-		return "the zone-level lines after the pagesets that the "
-		       "zones before it have";
-	return NULL;
-}
-
-/*
- * Close the open zone block.  Returns 0, or 1 (and *what) when it is
- * incomplete; emits the pagesets sums of a complete one.
- */
-static int zone_close(struct procfs *st, const char **what)
-{
-	struct zone *z = &st->z;
-	size_t i;
-
-	if (!z->open)
-		return 0;
-	z->open = 0;
-	*what = zone_missing(st);
-	if (*what)
-		return 1;
-	if (z->populated && st->ref_tail < 0)
-		st->ref_tail = z->tail;
-	for (i = 0; i < z->nr_sums; i++) {
-		make_name(st, &st->zpfx, "pagesets.", 9, z->sums[i].field);
-		add_point(st, SEC_ZONEINFO, z->sums[i].kind, NULL,
-			  z->sums[i].value, z->pagesets_line);
-	}
-	return 0;
-}
-
-static int zone_close_or_fail(struct procfs *st)
-{
-	long zline = st->z.line;
-	const char *what;
-
-	if (zone_close(st, &what))
-		return error("%s:%ld: expected %s in the zone block started at "
-			     "line %ld before this line", st->path, st->line,
-			     what, zline);
-	return 0;
-}
-
-static int node_line(struct procfs *st, const char *s)
-{
-	const char *p = s + 5;	/* after "Node " */
-	long node;
-	size_t n;
-	char zname[32];
-
-	if (str_long(&p, &node) || node < 0 ||
-	    str_expect_lit(&p, ", zone"))
-		return bad_line(st, "expected 'Node N, zone NAME', got '%.60s'",
-				s);
-	str_skip_blanks(&p);
-	n = word_len(p);
-	if (!n || n >= sizeof(zname) || p[n])
-		return bad_line(st, "expected 'Node N, zone NAME', got '%.60s'",
-				s);
-	memcpy(zname, p, n);
-	zname[n] = '\0';
-	if (zone_close_or_fail(st))
-		return -1;
-	memset(&st->z, 0, sizeof(st->z));
-	st->z.open = 1;
-	st->z.node = node;
-	st->z.line = st->line;
-	st->z.cpu = -1;
-	st->z.pcp = -1;
-	st->z.populated = 1;
-	sbuf_reset(&st->npfx);
-	sbuf_addf(&st->npfx, "zoneinfo.node%ld.", node);
-	sbuf_reset(&st->zpfx);
-	sbuf_addf(&st->zpfx, "zoneinfo.node%ld.%s.", node, zname);
-	st->zones++;
-	return 0;
-}
-
-static void zsum_add(struct zone *z, const char *field, double v,
-		     enum metric_kind kind)
-{
-	size_t i, n;
-
-	for (i = 0; i < z->nr_sums; i++)
-		if (!strcmp(z->sums[i].field, field)) {
-			z->sums[i].value += v;
-			return;
-		}
-	n = strlen(field);
-	if (z->nr_sums == ARRAY_SIZE(z->sums) ||
-	    n >= sizeof(z->sums[0].field))
-		return;
-	memcpy(z->sums[i].field, field, n + 1);
-	z->sums[i].value = v;
-	z->sums[i].kind = kind;
-	z->nr_sums++;
-}
-
-/* `protection: (0, 1754, 64216, 64216)` */
-static int protection_line(struct procfs *st, const char *t)
-{
-	const char *p = t + 11;
-	long i = 0;
-	double v;
-	char idx[24];
-
-	str_skip_blanks(&p);
-	if (str_expect(&p, '('))
-		goto bad;
-	for (;;) {
-		str_skip_blanks(&p);
-		if (get_count(&p, &v))
-			goto bad;
-		snprintf(idx, sizeof(idx), "%ld", i++);
-		make_name(st, &st->zpfx, "protection.", 11, idx);
-		add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v, st->line);
-		str_skip_blanks(&p);
-		if (!str_expect(&p, ')'))
-			break;
-		if (str_expect(&p, ','))
-			goto bad;
-	}
-	str_skip_blanks(&p);
-	if (*p)
-		goto bad;
-	st->z.protection = 1;
-	return 0;
-bad:
-	return bad_line(st, "expected 'protection: (N, N, ...)', got '%.60s'",
-			t);
-}
-
-/* 2.6.x `scanned  66 (a: 0 i: 0)`, or plain `scanned  0` (3.x). */
-static int scanned_line(struct procfs *st, const char *t)
-{
-	const char *p = t + 7;
-	double v, a, i;
-
-	str_skip_blanks(&p);
-	if (get_count(&p, &v))
-		goto bad;
-	str_skip_blanks(&p);
-	make_name(st, &st->zpfx, "pages.scanned", 13, NULL);
-	add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v, st->line);
-	if (!*p)
-		return 0;
-	if (str_expect_lit(&p, "(a:"))
-		goto bad;
-	str_skip_blanks(&p);
-	if (get_count(&p, &a))
-		goto bad;
-	str_skip_blanks(&p);
-	if (str_expect_lit(&p, "i:"))
-		goto bad;
-	str_skip_blanks(&p);
-	if (get_count(&p, &i) || str_expect(&p, ')'))
-		goto bad;
-	str_skip_blanks(&p);
-	if (*p)
-		goto bad;
-	make_name(st, &st->zpfx, "pages.nr_scan_active", 20, NULL);
-	add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, a, st->line);
-	make_name(st, &st->zpfx, "pages.nr_scan_inactive", 22, NULL);
-	add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, i, st->line);
-	return 0;
-bad:
-	return bad_line(st, "expected 'scanned N' or 'scanned N (a: N i: N)', "
-			"got '%.60s'", t);
-}
-
-/* `cpu: N` or 2.6.x `cpu: N pcp: P` */
-static int cpu_line(struct procfs *st, const char *t)
-{
-	const char *p = t + 4;
-	long cpu, pcp = -1;
-
-	str_skip_blanks(&p);
-	if (str_long(&p, &cpu) || cpu < 0)
-		goto bad;
-	str_skip_blanks(&p);
-	if (*p) {
-		if (str_expect_lit(&p, "pcp:"))
-			goto bad;
-		str_skip_blanks(&p);
-		if (str_long(&p, &pcp) || pcp < 0 || pcp > 99)
-			goto bad;
-		str_skip_blanks(&p);
-		if (*p)
-			goto bad;
-	}
-	st->z.cpu = cpu;
-	st->z.pcp = (int)pcp;
-	return 0;
-bad:
-	return bad_line(st, "expected 'cpu: N' or 'cpu: N pcp: N', got '%.60s'",
-			t);
-}
-
-/* A `field: value` line of the current cpu block. */
-static void cpu_field(struct procfs *st, const char *key, double v)
-{
-	struct zone *z = &st->z;
-	enum metric_kind kind = kind_of(pcp_counters,
-					ARRAY_SIZE(pcp_counters), key,
-					strlen(key));
-	int list = z->pcp >= 0 && (!strcmp(key, "count") ||
-				   !strcmp(key, "low") ||
-				   !strcmp(key, "high") ||
-				   !strcmp(key, "batch"));
-	char sub[48];
-
-	if (list && z->pcp <= 1)
-		snprintf(sub, sizeof(sub), "cpu%ld.%s.", z->cpu,
-			 z->pcp ? "cold" : "hot");
-	else if (list)
-		snprintf(sub, sizeof(sub), "cpu%ld.pcp%d.", z->cpu, z->pcp);
-	else
-		snprintf(sub, sizeof(sub), "cpu%ld.", z->cpu);
-	make_name(st, &st->zpfx, "pagesets.", 9, sub);
-	sbuf_addstr(&st->name, key);
-	add_point(st, SEC_ZONEINFO, kind, NULL, v, st->line);
-	if (kind == MK_COUNTER || !strcmp(key, "count") ||
-	    !strcmp(key, "high"))
-		zsum_add(z, key, v, kind);
-}
-
-/* A zone-level `key: value` line after the pagesets. */
-static void tail_field(struct procfs *st, const char *key, double v)
-{
-	st->z.phase = ZP_TAIL;
-	st->z.tail++;
-	if (!strcmp(key, "start_pfn"))
-		st->z.start_pfn = 1;
-	make_name(st, &st->zpfx, key, strlen(key), NULL);
-	add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v, st->line);
-}
-
-static int zoneinfo_line(struct procfs *st, const char *s)
-{
-	struct zone *z = &st->z;
-	size_t indent = strspn(s, " \t"), n;
-	const char *t = s + indent;
-	char key[64];
-	double v;
-
-	if (!indent) {
-		if (starts_with(t, "Node "))
-			return node_line(st, s);
-		return bad_line(st, "expected 'Node N, zone NAME' or an "
-				"indented zone line, got '%.60s'", s);
-	}
-	if (!z->open)
-		return bad_line(st, "expected 'Node N, zone NAME', got '%.60s'",
-				s);
-	if (!strcmp(t, "per-node stats")) {
-		if (z->phase != ZP_HEAD)
-			goto unexpected;
-		z->phase = ZP_NODE;
-		return 0;
-	}
-	if (starts_with(t, "pages free")) {
-		const char *p = t + 10;
-
-		if (z->phase != ZP_HEAD && z->phase != ZP_NODE)
-			goto unexpected;
-		str_skip_blanks(&p);
-		if (get_count(&p, &v) || (str_skip_blanks(&p), *p))
-			return bad_line(st, "expected 'pages free N', got "
-					"'%.60s'", t);
-		z->phase = ZP_PAGES;
-		z->pages_free = 1;
-		make_name(st, &st->zpfx, "pages.free", 10, NULL);
-		add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v, st->line);
-		return 0;
-	}
-	if (starts_with(t, "protection:")) {
-		if (z->phase != ZP_PAGES || z->protection)
-			goto unexpected;
-		return protection_line(st, t);
-	}
-	if (!strcmp(t, "pagesets")) {
-		if (z->phase != ZP_PAGES)
-			goto unexpected;
-		z->phase = ZP_PAGESETS;
-		z->pagesets = 1;
-		z->pagesets_line = st->line;
-		return 0;
-	}
-
-	switch (z->phase) {
-	case ZP_HEAD:
-		return bad_line(st, "expected 'pages free N' or 'per-node "
-				"stats' after the 'Node' line, got '%.60s'", t);
-	case ZP_NODE:
-		if (name_value(t, &n, &v))
-			return bad_line(st, "expected 'name value' in the "
-					"per-node stats, got '%.60s'", t);
-		make_name(st, &st->npfx, t, n, NULL);
-		add_vm_point(st, SEC_ZONEINFO, t, n, v);
-		return 0;
-	case ZP_PAGES:
-		if (starts_with(t, "scanned") && word_len(t) == 7)
-			return scanned_line(st, t);
-		if (strchr(t, ':')) {
-			if (colon_value(t, key, sizeof(key), &v))
-				return bad_line(st, "expected 'name: value', "
-						"got '%.60s'", t);
-			if (indent <= 2) {
-				tail_field(st, key, v);
-				return 0;
-			}
-			make_name(st, &st->zpfx, "pages.", 6, key);
-			add_point(st, SEC_ZONEINFO, MK_GAUGE, NULL, v,
-				  st->line);
-			return 0;
-		}
-		if (name_value(t, &n, &v))
-			return bad_line(st, "expected 'name value' in the "
-					"zone, got '%.60s'", t);
-		if (n == 7 && !memcmp(t, "present", 7))
-			z->populated = v != 0;
-		make_name(st, &st->zpfx, "pages.", 6, NULL);
-		sbuf_add(&st->name, t, n);
-		add_vm_point(st, SEC_ZONEINFO, t, n, v);
-		return 0;
-	case ZP_PAGESETS:
-		if (starts_with(t, "cpu:"))
-			return cpu_line(st, t);
-		if (colon_value(t, key, sizeof(key), &v))
-			return bad_line(st, "expected 'cpu: N' or 'name: "
-					"value' in the pagesets, got '%.60s'",
-					t);
-		/*
-		 * The kernel's format strings indent the fields of a cpu
-		 * block by 12-14 and the zone-level lines after the
-		 * pagesets by 2; `vm stats threshold` is per CPU although
-		 * printed at 2.
-		 */
-		if (!strcmp(key, "vm_stats_threshold") || indent > 2) {
-			if (z->cpu < 0)
-				return bad_line(st, "expected 'cpu: N' before "
-						"'%.60s'", t);
-			cpu_field(st, key, v);
-			return 0;
-		}
-		tail_field(st, key, v);
-		return 0;
-	case ZP_TAIL:
-		if (colon_value(t, key, sizeof(key), &v) || indent > 2)
-			return bad_line(st, "expected a zone-level 'name: "
-					"value' line after the pagesets, got "
-					"'%.60s'", t);
-		tail_field(st, key, v);
-		return 0;
-	}
-unexpected:
-	return bad_line(st, "unexpected '%.60s' in the zone block started at "
-			"line %ld", t, z->line);
-}
-
-/* ---- vmstat, meminfo ---- */
-
-/*
- * s[0..n) == t[0..n), each readable for n bytes: compared by words, with
- * no call (a vmstat name is 10 to 40 bytes; memcmp()'s call cost more
- * than its bytes)
- */
-static inline int same_bytes(const char *s, const char *t, size_t n)
-{
-	uint64_t a, b;
-	uint32_t x, y;
-	size_t i;
-
-	if (n >= 8) {
-		for (i = 0; i + 8 < n; i += 8) {
-			memcpy(&a, s + i, 8);
-			memcpy(&b, t + i, 8);
-			if (a != b)
-				return 0;
-		}
-		/* the last 8, overlapping what was compared */
-		memcpy(&a, s + n - 8, 8);
-		memcpy(&b, t + n - 8, 8);
-		return a == b;
-	}
-	if (n >= 4) {
-		memcpy(&x, s, 4);
-		memcpy(&y, t, 4);
-		if (x != y)
-			return 0;
-		memcpy(&x, s + n - 4, 4);
-		memcpy(&y, t + n - 4, 4);
-		return x == y;
-	}
-	for (i = 0; i < n; i++)
-		if (s[i] != t[i])
-			return 0;
-	return 1;
-}
-
-/*
- * The k <= 8 digits that end at end, as a number, or -1 when one of
- * them is not a digit; the 8 bytes before end must be readable.  All
- * eight at once in a word (the bytes before the digits read as '0').
- */
-static inline int64_t digits_word(const char *end, int k)
-{
-	uint64_t w, t;
-
-	memcpy(&w, end - 8, 8);
-	/* little-endian: the first of the 8 bytes is the lowest */
-	if (k < 8)
-		w = w >> (8 * (8 - k)) << (8 * (8 - k)) |
-		    (0x3030303030303030ULL >> (8 * k));
-	/* each byte 0x30 to 0x39: a high nibble of 3, and 6 more keeps it */
-	t = (w + 0x0606060606060606ULL) | w;
-	if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
-	    (t & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL)
-		return -1;
-	w -= 0x3030303030303030ULL;
-	/* pairs, then fours, then the eight: the first digit highest */
-	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
-	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
-	return (int64_t)((w * 10000 + (w >> 32)) & 0xffffffffULL);
-}
-
-/*
- * The count of the line the kernel prints, `name digits`, from p just
- * after the name to end (s the line's start): one space, at most 19
- * digits, nothing after (trailing blanks neither); 0, or -1 for anything
- * else, which name_value() reads or refuses.  Up to 16 digits by words.
- */
-static inline int vm_count(const char *s, const char *p, const char *end,
-			   double *v)
-{
-	const char *d;
-	uint64_t u = 0;
-	long k = end - p - 1;
-
-	if (k < 1 || *p != ' ')
-		return -1;
-	if (k <= 16 && end - s >= 8 + (k > 8 ? 8 : 0)) {
-		int64_t lo = digits_word(end, k > 8 ? 8 : (int)k), hi = 0;
-
-		if (k > 8)
-			hi = digits_word(end - 8, (int)k - 8);
-		if (lo < 0 || hi < 0)
-			return -1;
-		*v = (double)((uint64_t)hi * 100000000 + (uint64_t)lo);
-		return 0;
-	}
-	if (k > 19)
-		return -1;
-	for (d = p + 1; d < end && is_digit(*d); d++)
-		u = u * 10 + (uint64_t)(*d - '0');
-	if (d != end)
-		return -1;
-	*v = (double)u;
-	return 0;
-}
-
-/*
- * A line of a monitor's /proc/vmstat record read straight from the
- * input's buffer (input_peekline(): not copied, not NUL-terminated):
- * when it is the plain `name digits` line whose name the previous record
- * had at this place, its point is added as vmstat_line() would add it,
- * and 1 is returned; else 0, with nothing changed, and the line goes the
- * usual way.  The name is compared where it lies, without reading it
- * first: the previous record's is made of word bytes (name_value()), so
- * a line that has it and then a space has exactly it.
- */
-static int vm_fast_line(struct procfs *st, const char *s, size_t len,
-			long lineno)
-{
-	const struct metric *m;
-	size_t n;
-	double v;
-
-	if (st->series != 1 || st->sec != SEC_VMSTAT || st->cut.len ||
-	    st->pos >= st->nr_order)
-		return 0;
-	m = &st->m[st->order[st->pos]];
-	if (m->sec != SEC_VMSTAT || m->len <= st->vm_pfx_len)
-		return 0;
-	n = m->len - st->vm_pfx_len;
-	if (len <= n || !same_bytes(s, m->name + st->vm_pfx_len, n) ||
-	    vm_count(s, s + n, s + len, &v))
-		return 0;
-	st->line = lineno;
-	add_point_i(st, SEC_VMSTAT, same_in_order(st), v, lineno);
-	return 1;
-}
-
-static int vmstat_line(struct procfs *st, const char *s)
-{
-	size_t n;
-	double v;
-
-	if (vm_fast_line(st, s, strlen(s), st->line))
-		return 0;
-	if (name_value(s, &n, &v))
-		return bad_line(st, "expected 'name value' (a /proc/vmstat "
-				"line), got '%.60s'", s);
-	make_name(st, NULL, "proc-vmstat.", 12, NULL);
-	sbuf_add(&st->name, s, n);
-	add_vm_point(st, SEC_VMSTAT, s, n, v);
-	return 0;
-}
-
-/* Length of a meminfo key ("Active(file)") before its ':', or 0. */
-static size_t meminfo_key_len(const char *s)
-{
-	size_t n = 0;
-
-	while (is_word(s[n]) || s[n] == '(' || s[n] == ')')
-		n++;
-	return s[n] == ':' ? n : 0;
-}
-
-static int meminfo_line(struct procfs *st, const char *s)
-{
-	size_t n = meminfo_key_len(s);
-	const char *p = s + n + 1, *unit = NULL;
-	double v;
-
-	if (!n)
-		goto bad;
-	str_skip_blanks(&p);
-	if (get_count(&p, &v))
-		goto bad;
-	str_skip_blanks(&p);
-	if (!str_expect_lit(&p, "kB"))
-		unit = "kB";
-	str_skip_blanks(&p);
-	if (*p)
-		goto bad;
-	make_name(st, NULL, "meminfo.", 8, NULL);
-	sbuf_add(&st->name, s, n);
-	add_point(st, SEC_MEMINFO, MK_GAUGE, unit, v, st->line);
-	return 0;
-bad:
-	return bad_line(st, "expected 'Name: value [kB]' (a /proc/meminfo "
-			"line), got '%.60s'", s);
-}
-
-/* Which file a section's first line comes from; SEC_NONE = none. */
-static enum section classify(const char *s)
-{
-	size_t n;
-	double v;
-
-	if (starts_with(s, "Node ") && strstr(s, ", zone"))
-		return SEC_ZONEINFO;
-	if (meminfo_key_len(s))
-		return SEC_MEMINFO;
-	if (!name_value(s, &n, &v))
-		return SEC_VMSTAT;
-	return SEC_NONE;
-}
-
 /* ---- records ---- */
+
+/* Epoch seconds past any start time (and within int64_t). */
+#define EPOCH_MAX_S 1e15
 
 static int start_run(struct procfs *st)
 {
@@ -1119,7 +362,7 @@ static int start_run(struct procfs *st)
 	st->run_done = 1;
 	if (st->series == 1)
 		/* an epoch in seconds; anything out of range is no start */
-		rd.start_time = st->t > 0 && st->t < 1e15 ?
+		rd.start_time = st->t > 0 && st->t < EPOCH_MAX_S ?
 					(int64_t)floor(st->t) : 0;
 	return db_emit_run(st->ctx, &rd, st->line);
 }
@@ -1147,7 +390,7 @@ static int record_incomplete(struct procfs *st, struct sbuf *why)
 		sbuf_addf(why, "line %ld: %s", st->cut_line, st->cut.buf);
 		return 1;
 	}
-	if (zone_close(st, &what)) {
+	if (pf_zone_close(st, &what)) {
 		sbuf_addf(why, "expected %s in the zone block started at line "
 			  "%ld", what, zline);
 		return 1;
@@ -1249,7 +492,7 @@ static int record_end(struct procfs *st, int at_eof)
 
 static int time_line(struct procfs *st, const char *s)
 {
-	const char *p = s + 5;
+	const char *p = s + strlen("time:");
 	double t;
 
 	str_skip_blanks(&p);
@@ -1276,21 +519,21 @@ static int content_line(struct procfs *st, const char *s)
 			return -1;
 	}
 	if (st->sec == SEC_NONE) {
-		st->sec = classify(s);
+		st->sec = pf_classify(s);
 		if (st->sec == SEC_NONE)
-			return bad_line(st, "expected the content of "
-					"/proc/zoneinfo ('Node N, zone NAME'), "
-					"/proc/vmstat ('name value') or "
-					"/proc/meminfo ('Name: value kB'), got "
-					"'%.60s'", s);
+			return pf_bad_line(st, "expected the content of "
+					   "/proc/zoneinfo ('Node N, zone "
+					   "NAME'), /proc/vmstat ('name "
+					   "value') or /proc/meminfo ('Name: "
+					   "value kB'), got '%.60s'", s);
 	}
 	switch (st->sec) {
 	case SEC_ZONEINFO:
-		return zoneinfo_line(st, s);
+		return pf_zoneinfo_line(st, s);
 	case SEC_VMSTAT:
-		return vmstat_line(st, s);
+		return pf_vmstat_line(st, s);
 	case SEC_MEMINFO:
-		return meminfo_line(st, s);
+		return pf_meminfo_line(st, s);
 	default:
 		BUG("section %d", (int)st->sec);
 	}
@@ -1312,7 +555,7 @@ static int one_line(struct procfs *st, struct sbuf *sb)
 	if (*s == '=' && starts_with(s, "===")) {
 		/* a section header of a pasted snapshot */
 		st->sec = SEC_NONE;
-		return zone_close_or_fail(st);
+		return pf_zone_close_or_fail(st);
 	}
 	return content_line(st, s);
 }
@@ -1379,7 +622,7 @@ static int procfs_parse(struct import_ctx *ctx, struct input *in)
 
 		/* most lines of a series: read where they lie */
 		if (input_peekline(in, &p, &len) &&
-		    vm_fast_line(st, p, len, in->line + 1)) {
+		    pf_vm_fast_line(st, p, len, in->line + 1)) {
 			input_skipline(in, len);
 			continue;
 		}
@@ -1411,71 +654,116 @@ static int procfs_parse(struct import_ctx *ctx, struct input *in)
  * `Name: value kB` lines meminfo, a run of `name value` lines vmstat;
  * after a '=' header the next section may be of another kind.
  */
+/* Content lines of one kind that are enough to decide. */
+#define DETECT_LINES 8
+/* The longest line of the head that detection reads. */
+#define DETECT_LINE_MAX 256
+
+/* What detection has seen of the head so far. */
+struct peek {
+	int first;		/* the next content line starts a section */
+	int nr;			/* content lines of the section so far */
+	int kind;		/* enum section of the section */
+	int known;		/* a line that only these files print */
+	int timed;		/* a `time:` line */
+};
+
+/* peek_line() answers other than a score: read on, or enough is read */
+#define PEEK_MORE (-1)
+#define PEEK_ENOUGH (-2)
+
+/*
+ * The next line of the head at *p into line, its trailing blanks cut:
+ * 1, 0 at the end (a line cut by the end of the head too), -1 if it is
+ * too long or holds a NUL (not a /proc text file).
+ */
+static int head_line(const char **p, const char *end, size_t len,
+		     char line[DETECT_LINE_MAX])
+{
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	size_t n;
+
+	if (!nl && len >= sizeof(((struct input *)0)->head))
+		return 0;	/* a cut line at the end of the head */
+	n = (size_t)((nl ? nl : end) - *p);
+	if (n >= DETECT_LINE_MAX)
+		return -1;
+	memcpy(line, *p, n);
+	line[n] = '\0';
+	if (memchr(line, '\0', n))
+		return -1;
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	*p = nl ? nl + 1 : end;
+	return 1;
+}
+
+/* One line of the head: PEEK_MORE, PEEK_ENOUGH, or the score. */
+static int peek_line(struct peek *pk, const char *line)
+{
+	if (!*line || line[0] == '#')
+		return PEEK_MORE;
+	if (starts_with(line, "===")) {
+		pk->first = 1;	/* a pasted section of any kind */
+		return PEEK_MORE;
+	}
+	if (starts_with(line, "time:")) {
+		double t;
+
+		if (str_to_double(line + strlen("time:"), &t))
+			return 0;
+		pk->timed = 1;
+		return PEEK_MORE;
+	}
+	if (pk->first) {
+		pk->first = 0;
+		pk->kind = pf_classify(line);
+		pk->nr = 0;
+		if (pk->kind == SEC_ZONEINFO) {
+			const char *q = strstr(line, ", zone") +
+					strlen(", zone");
+
+			str_skip_blanks(&q);
+			q += word_len(q);
+			return *q ? 0 : 95;
+		}
+		if (pk->kind == SEC_NONE)
+			return 0;
+		pk->known |= starts_with(line, "MemTotal:") ||
+			     starts_with(line, "nr_free_pages ") ||
+			     starts_with(line, "nr_dirty ");
+	} else if ((int)pf_classify(line) != pk->kind) {
+		return 0;
+	}
+	return ++pk->nr >= DETECT_LINES ? PEEK_ENOUGH : PEEK_MORE;
+}
+
 static int procfs_detect(const char *path, const char *head, size_t len)
 {
 	const char *p = head, *end = head + len;
-	char line[256];
-	int first = 1, nr = 0, kind = SEC_NONE, known = 0, timed = 0;
+	char line[DETECT_LINE_MAX];
+	struct peek pk = { 1, 0, SEC_NONE, 0, 0 };
+	int r;
 
 	(void)path;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n;
-
-		if (!nl && len >= sizeof(((struct input *)0)->head))
-			break;	/* a cut line at the end of the head */
-		n = (size_t)((nl ? nl : end) - p);
-		if (n >= sizeof(line))
+		r = head_line(&p, end, len, line);
+		if (r < 0)
 			return 0;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		if (memchr(line, '\0', n))
-			return 0;
-		while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		p = nl ? nl + 1 : end;
-		if (!n || line[0] == '#')
-			continue;
-		if (starts_with(line, "===")) {
-			first = 1;	/* a pasted section of any kind */
-			continue;
-		}
-		if (starts_with(line, "time:")) {
-			double t;
-
-			if (str_to_double(line + 5, &t))
-				return 0;
-			timed = 1;
-			continue;
-		}
-		if (first) {
-			first = 0;
-			kind = classify(line);
-			nr = 0;
-			if (kind == SEC_ZONEINFO) {
-				const char *q = strstr(line, ", zone") + 6;
-
-				str_skip_blanks(&q);
-				q += word_len(q);
-				return *q ? 0 : 95;
-			}
-			if (kind == SEC_NONE)
-				return 0;
-			known |= starts_with(line, "MemTotal:") ||
-				 starts_with(line, "nr_free_pages ") ||
-				 starts_with(line, "nr_dirty ");
-		} else if ((int)classify(line) != kind) {
-			return 0;
-		}
-		if (++nr >= 8)
+		if (!r)
 			break;
+		r = peek_line(&pk, line);
+		if (r == PEEK_ENOUGH)
+			break;
+		if (r != PEEK_MORE)
+			return r;
 	}
-	if (kind == SEC_NONE)
+	if (pk.kind == SEC_NONE)
 		return 0;
-	if (known)
+	if (pk.known)
 		return 95;
-	if (nr >= 3)
-		return timed ? 70 : 60;
+	if (pk.nr >= 3)
+		return pk.timed ? 70 : 60;
 	return 20;
 }
 
@@ -1487,5 +775,7 @@ const struct importer importer_procfs = {
 	.flags = IMP_FILES | IMP_SAMPLES | IMP_SERIES,
 	.detect = procfs_detect,
 	.parse = procfs_parse,
-	.lkp_names = (const char *const[]){ "meminfo", "proc-vmstat", "zoneinfo", NULL },
+	.lkp_names = (const char *const[]){
+		"meminfo", "proc-vmstat", "zoneinfo", NULL,
+	},
 };
