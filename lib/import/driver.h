@@ -2,7 +2,7 @@
 #define IMPORT_DRIVER_H
 /*
  * Between the rooms of the import engine (lib/import/ only): the
- * members of a directory (walk.c), a result's end (import.c) and the
+ * members of a directory (walk.c), a result's end (result.c) and the
  * texts and mail (text.c).
  */
 #include "import/import.h"
