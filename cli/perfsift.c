@@ -7,6 +7,7 @@
 #include "core/compat.h"
 #include "core/version.h"
 #include "cmd.h"
+#include "../importers/formats.h"
 #include <jansson.h>
 
 /*
@@ -197,6 +198,7 @@ int main(int argc, const char **argv)
 	const struct cmd_struct *c;
 	int n, status;
 
+	importer_use(importer_table, importer_table_size);
 	n = parse_options(argc, argv, &main_options, &a,
 			  PARSE_OPT_STOP_AT_NON_OPTION, &status);
 	if (n < 0)

@@ -47,11 +47,17 @@ static int extract(struct mmx *x)
 	return mmx_read_reps(x, "blogbench-*.log", ".log", &log_file, NULL);
 }
 
-const struct mmtests_extractor mmx_blogbench = {
-	.name = "blogbench",
-	.what = "blogbench: Final score for writes/reads per run",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_HIGHER,
 	.unit = "score",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_blogbench = {
+	.name = "blogbench",
+	.family = "mmtests",
+	.what = "blogbench: Final score for writes/reads per run",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

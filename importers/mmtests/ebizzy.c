@@ -88,11 +88,17 @@ static int extract(struct mmx *x)
 	return ret;
 }
 
-const struct mmtests_extractor mmx_ebizzy = {
-	.name = "ebizzy",
-	.what = "ebizzy: records/s per thread count, total and per thread",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_HIGHER,
 	.unit = "records/s",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_ebizzy = {
+	.name = "ebizzy",
+	.family = "mmtests",
+	.what = "ebizzy: records/s per thread count, total and per thread",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

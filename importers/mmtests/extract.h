@@ -2,7 +2,9 @@
 #define MMTESTS_EXTRACT_H
 /*
  * MMTests benchmark extractors: one file per benchmark family in
- * importers/mmtests/, one row each in the table of registry.c.  An
+ * importers/mmtests/, each a row of importers/formats.c's table (an
+ * IMP_PART of the family "mmtests", named as MMTests' module is, with
+ * its struct mmtests_extractor as .part).  An
  * extractor reads the logs of one test of one iteration
  * (work/log/<run>/iter-N/<test>/logs/) and reports what the MMTests that
  * wrote them extracted: its operation names, in its order, and its
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include "core/input.h"
 #include "core/strmap.h"
+#include "import/importer.h"
 
 struct mmx;
 
@@ -37,14 +40,8 @@ enum mmx_summary {
 				 * (stream averages its runs into one) */
 };
 
+/* An extractor: the .part of its row in the table of formats. */
 struct mmtests_extractor {
-	/*
-	 * MMTests' module name.  A test is matched by its whole name
-	 * ("sembench-futex"), then with trailing "-word"s stripped one by
-	 * one ("unixbench-pipe" -> "unixbench"), as ExtractFactory does.
-	 */
-	const char *name;
-	const char *what;	/* one line for `perfsift help import` */
 	enum mmx_summary summary;
 	const char *label;	/* Singleops: the row label ("Lat") */
 	/*
@@ -261,9 +258,12 @@ int mmx_each_workload(struct mmx *x, const char *prefix, const char *tail,
  */
 int mmtests_extract_print(const char *dir, const char *test, FILE *out);
 
-/* The registry (registry.c). */
-const struct mmtests_extractor *mmtests_extractors(size_t *nr);
-/* The extractor for a test name, by MMTests' stripping rule; or NULL. */
-const struct mmtests_extractor *mmtests_extractor_for(const char *test);
+/*
+ * The extractor's row for a test name, or NULL.  A test is matched by
+ * its whole name ("sembench-futex"), then with trailing "-word"s
+ * stripped one by one ("unixbench-pipe" -> "unixbench"), as MMTests'
+ * ExtractFactory does.
+ */
+const struct importer *mmtests_extractor_for(const char *test);
 
 #endif

@@ -62,11 +62,17 @@ static int extract(struct mmx *x)
 	return ret;
 }
 
-const struct mmtests_extractor mmx_hackbench = {
-	.name = "hackbench",
-	.what = "hackbench: perf bench sched messaging seconds per group count",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_LOWER,
 	.unit = "s",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_hackbench = {
+	.name = "hackbench",
+	.family = "mmtests",
+	.what = "hackbench: perf bench sched messaging seconds per group count",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

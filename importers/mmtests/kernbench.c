@@ -113,11 +113,17 @@ static int extract(struct mmx *x)
 	return ret;
 }
 
-const struct mmtests_extractor mmx_kernbench = {
-	.name = "kernbench",
-	.what = "kernbench: Elapsed/System/User seconds per job count",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_LOWER,
 	.unit = "s",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_kernbench = {
+	.name = "kernbench",
+	.family = "mmtests",
+	.what = "kernbench: Elapsed/System/User seconds per job count",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

@@ -251,6 +251,7 @@ struct mmx_op {
 
 struct mmx {
 	const struct mmtests_extractor *ex;
+	const char *ex_name;	/* its row's name: "kernbench" */
 	const char *test;
 	struct import_ctx *ctx;		/* NULL: print to out */
 	FILE *out;
@@ -1367,6 +1368,7 @@ static int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 	const char *test = ctx->part;
 	struct tree t = { ctx, test, STRMAP_INIT, 0, SBUF_INIT };
 	struct mmx x;
+	const struct importer *part;
 	struct iter *it;
 	char *label = run_label(dir);
 	size_t nr_it, i;
@@ -1374,7 +1376,9 @@ static int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 	int ret = -1;
 
 	memset(&x, 0, sizeof(x));
-	x.ex = mmtests_extractor_for(test);
+	part = mmtests_extractor_for(test);
+	x.ex = part ? part->part : NULL;
+	x.ex_name = part ? part->name : NULL;
 	x.test = test;
 	x.ctx = ctx;
 	if (!x.ex) {
@@ -1407,7 +1411,7 @@ static int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 		if (!x.nr_val) {
 			db_warn(ctx, 0, "%s/%s%s/logs: the %s extractor found "
 				"no value in this iteration; left out", dir,
-				cur->prefix, test, x.ex->name);
+				cur->prefix, test, x.ex_name);
 			continue;
 		}
 		if (check_twice(&x))
@@ -1439,6 +1443,7 @@ out:
 int mmtests_extract_print(const char *dir, const char *test, FILE *out)
 {
 	struct mmx x;
+	const struct importer *part;
 	char **e, *logs, *base = NULL;
 	size_t nr, i;
 	int ret;
@@ -1462,7 +1467,9 @@ int mmtests_extract_print(const char *dir, const char *test, FILE *out)
 		free(t);
 		test = base;
 	}
-	x.ex = mmtests_extractor_for(test);
+	part = mmtests_extractor_for(test);
+	x.ex = part ? part->part : NULL;
+	x.ex_name = part ? part->name : NULL;
 	x.test = test;
 	x.out = out;
 	if (!x.ex) {
@@ -1517,11 +1524,12 @@ done:
 static void mmtests_tree_help(FILE *f)
 {
 	size_t k, n;
-	const struct mmtests_extractor *x = mmtests_extractors(&n);
+	const struct importer *const *part = importer_parts(&n);
 
 	fprintf(f, "    %-14s extractors:", "");
 	for (k = 0; k < n; k++)
-		fprintf(f, " %s", x[k].name);
+		if (!strcmp(part[k]->family, "mmtests"))
+			fprintf(f, " %s", part[k]->name);
 	fputc('\n', f);
 }
 

@@ -121,11 +121,17 @@ static int extract(struct mmx *x)
 	return ret;
 }
 
-const struct mmtests_extractor mmx_pgbench = {
-	.name = "pgbench",
-	.what = "pgbench: transactions/sec per client count, 4-second windows",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_HIGHER,
 	.unit = "trans/s",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_pgbench = {
+	.name = "pgbench",
+	.family = "mmtests",
+	.what = "pgbench: transactions/sec per client count, 4-second windows",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

@@ -119,12 +119,18 @@ static int extract(struct mmx *x)
 	return ret;
 }
 
-const struct mmtests_extractor mmx_schbench = {
-	.name = "schbench",
-	.what = "schbench: latency percentiles per message-thread count",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_SINGLEOPS,
 	.label = "Lat",
 	.direction = DIR_LOWER,
 	.unit = "usec",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_schbench = {
+	.name = "schbench",
+	.family = "mmtests",
+	.what = "schbench: latency percentiles per message-thread count",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

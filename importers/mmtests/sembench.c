@@ -99,11 +99,17 @@ static int extract(struct mmx *x)
 				 NULL);
 }
 
-const struct mmtests_extractor mmx_sembench = {
-	.name = "sembench",
-	.what = "sembench: worker burns per second per thread count",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_HIGHER,
 	.unit = "burns/s",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_sembench = {
+	.name = "sembench",
+	.family = "mmtests",
+	.what = "sembench: worker burns per second per thread count",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

@@ -142,11 +142,17 @@ static int extract(struct mmx *x)
 	return ret;
 }
 
-const struct mmtests_extractor mmx_sockperf = {
-	.name = "sockperf",
-	.what = "sockperf: throughput in Mbps per message size",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_HIGHER,
 	.unit = "Mbps",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_sockperf = {
+	.name = "sockperf",
+	.family = "mmtests",
+	.what = "sockperf: throughput in Mbps per message size",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

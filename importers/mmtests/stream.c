@@ -104,12 +104,18 @@ static int extract(struct mmx *x)
 	return 0;
 }
 
-const struct mmtests_extractor mmx_stream = {
-	.name = "stream",
-	.what = "stream: best rate of copy/scale/add/triad per run (MB/s)",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_SINGLEOPS_MEAN,
 	.label = "MB/sec",
 	.direction = DIR_HIGHER,
 	.unit = "MB/s",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_stream = {
+	.name = "stream",
+	.family = "mmtests",
+	.what = "stream: best rate of copy/scale/add/triad per run (MB/s)",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

@@ -125,11 +125,17 @@ static int extract(struct mmx *x)
 	return ret;
 }
 
-const struct mmtests_extractor mmx_thpscale = {
-	.name = "thpscale",
-	.what = "thpscale: fault latency (base, huge, both) per thread count",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_LOWER,
 	.unit = "usec",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_thpscale = {
+	.name = "thpscale",
+	.family = "mmtests",
+	.what = "thpscale: fault latency (base, huge, both) per thread count",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

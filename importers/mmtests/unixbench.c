@@ -140,11 +140,17 @@ static int extract(struct mmx *x)
 				 one_op, &direction);
 }
 
-const struct mmtests_extractor mmx_unixbench = {
-	.name = "unixbench",
-	.what = "unixbench: result (lps) per workload and copy count",
+static const struct mmtests_extractor extractor = {
 	.summary = MMX_MULTIOPS,
 	.direction = DIR_HIGHER,
 	.unit = "lps",
 	.extract = extract,
+};
+
+const struct importer importer_mmtests_unixbench = {
+	.name = "unixbench",
+	.family = "mmtests",
+	.what = "unixbench: result (lps) per workload and copy count",
+	.flags = IMP_PART,
+	.part = &extractor,
 };

@@ -3,8 +3,9 @@
 /*
  * How a format plugs in: one file in its family's folder of importers/
  * (importers/fio/fio-log.c) defining its struct importer with designated
- * initializers, and one row in importers/formats.c's table, which the
- * engine (lib/import/) reads through importer_list() and never by name.
+ * initializers, and one row in importers/formats.c's table.  The program
+ * hands that table to the engine (importer_use()), which reads it
+ * through importer_list() and never by name.
  *
  * detect() looks only at the first bytes of the content (gunzipped) and
  * returns a score 0..100 (0 = not mine); it has no side effects.
@@ -41,6 +42,10 @@ enum importer_flags {
 	IMP_TEXT = 1 << 8,	/* parse() is its text parser over the file:
 				 * the driver reads such a file as a text,
 				 * with every text parser (text.c) */
+	IMP_PART = 1 << 9,	/* not a format: the reader of one part of
+				 * its family's trees (an MMTests benchmark's
+				 * logs), found with importer_part(); .part is
+				 * the family's own description of it */
 };
 
 /* A member of a directory result. */
@@ -121,15 +126,17 @@ struct importer {
 	 * name), one value a line; 0 or -1 after error().  NULL: none.
 	 */
 	int (*extract)(const char *dir, const char *part, FILE *out);
+	/* IMP_PART: what its family's tree importer knows it by. */
+	const void *part;
 };
 
 /*
- * Every format, sorted by name: importers/formats.c's table, the one
- * name the engine takes from the formats above it (as SQLite's core
- * takes sqlite3_os_init() from its OS layer).
+ * The table the engine reads: every format and every part (IMP_PART),
+ * sorted by name; set once, before any import.  The program passes
+ * importers/formats.c's, so that the engine, below the formats, takes
+ * nothing from them by name.
  */
-extern const struct importer *const importer_table[];
-extern const size_t importer_table_size;
+void importer_use(const struct importer *const *table, size_t nr);
 
 /*
  * Every line of in through imp's text parser (text_new / text_line /
@@ -139,10 +146,14 @@ extern const size_t importer_table_size;
 int import_text_file(struct import_ctx *ctx, struct input *in,
 		     const struct importer *imp);
 
-/* All importers, sorted by name; *nr receives the count. */
+/* All formats (no IMP_PART), sorted by name; *nr receives the count. */
 const struct importer *const *importer_list(size_t *nr);
-/* By --format name, or NULL. */
+/* All parts (IMP_PART) of every family, sorted by name. */
+const struct importer *const *importer_parts(size_t *nr);
+/* A format by its --format name, or NULL. */
 const struct importer *importer_find(const char *name);
+/* The part of family called name, or NULL. */
+const struct importer *importer_part(const char *family, const char *name);
 /* The best-scoring importer for this head, or NULL if none scores > 0. */
 const struct importer *importer_detect(const char *path, const char *head,
 				       size_t len);

@@ -1,25 +1,73 @@
 /*
- * Format lookup and detection over the table of importers
- * (importer_table, importers/formats.c): every importer scores the
+ * Format lookup and detection over the table the program hands over
+ * (importer_use(): importers/formats.c's): every importer scores the
  * first bytes of a file and the best score wins; --format overrides.
  */
 #include "core/compat.h"
+#include "core/xalloc.h"
 #include "mail/mail.h"
 #include "import/importer.h"
 
+/* The table, split once into the formats and the parts. */
+static const struct importer **importer_table, **part_table;
+static size_t importer_table_size, part_table_size;
+
+void importer_use(const struct importer *const *table, size_t nr)
+{
+	size_t i;
+
+	if (importer_table)
+		BUG("importer_use() called twice");
+	importer_table = xcalloc(nr + 1, sizeof(*importer_table));
+	part_table = xcalloc(nr + 1, sizeof(*part_table));
+	for (i = 0; i < nr; i++) {
+		if (table[i]->flags & IMP_PART)
+			part_table[part_table_size++] = table[i];
+		else
+			importer_table[importer_table_size++] = table[i];
+	}
+}
+
+static void check_used(void)
+{
+	if (!importer_table)
+		BUG("no table of formats: importer_use() was not called");
+}
+
 const struct importer *const *importer_list(size_t *nr)
 {
+	check_used();
 	*nr = importer_table_size;
 	return importer_table;
+}
+
+const struct importer *const *importer_parts(size_t *nr)
+{
+	check_used();
+	*nr = part_table_size;
+	return part_table;
 }
 
 const struct importer *importer_find(const char *name)
 {
 	size_t i;
 
+	check_used();
 	for (i = 0; i < importer_table_size; i++)
 		if (!strcmp(importer_table[i]->name, name))
 			return importer_table[i];
+	return NULL;
+}
+
+const struct importer *importer_part(const char *family, const char *name)
+{
+	size_t i;
+
+	check_used();
+	for (i = 0; i < part_table_size; i++)
+		if (!strcmp(part_table[i]->family, family) &&
+		    !strcmp(part_table[i]->name, name))
+			return part_table[i];
 	return NULL;
 }
 

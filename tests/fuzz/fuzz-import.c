@@ -29,6 +29,7 @@
 #include "core/sbuf.h"
 #include "import/import.h"
 #include "import/importer.h"
+#include "../../importers/formats.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -224,8 +225,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sbuf errors = SBUF_INIT;
 
-	if (!db.sq)
+	if (!db.sq) {
+		importer_use(importer_table, importer_table_size);
 		setup();
+	}
 	nr_inputs++;
 	err_capture(&errors);	/* errors are expected: keep them quiet */
 	err_set_quiet_warnings(1);

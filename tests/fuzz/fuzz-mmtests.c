@@ -21,6 +21,7 @@
 #include "core/err.h"
 #include "core/sbuf.h"
 #include "../../importers/mmtests/extract.h"
+#include "../../importers/formats.h"
 #include <ctype.h>
 #include <ftw.h>
 #include <sys/stat.h>
@@ -79,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *out;
 
 	if (!root[0]) {
+		importer_use(importer_table, importer_table_size);
 		snprintf(root, sizeof(root), "/tmp/fuzz-mmtests.%d",
 			 (int)getpid());
 		atexit(cleanup);

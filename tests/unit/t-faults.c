@@ -10,6 +10,7 @@
 #include "core/compat.h"
 #include "core/sbuf.h"
 #include "test-lib.h"
+#include "../../importers/formats.h"
 #include "import/import.h"
 #include <sqlite3.h>
 #include <unistd.h>
@@ -438,6 +439,7 @@ TEST(every_write_fails_in_turn)
 
 int main(void)
 {
+	importer_use(importer_table, importer_table_size);
 	snprintf(dir, sizeof(dir), "%s/perfsift-faults-XXXXXX",
 		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 30 ?
 			 getenv("TMPDIR") : "/tmp");

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "test-lib.h"
+#include "../../importers/formats.h"
 
 static const char *detect(const char *path, const char *head)
 {
@@ -378,6 +379,7 @@ TEST(batch)
 
 int main(void)
 {
+	importer_use(importer_table, importer_table_size);
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/t-importers.%ld",
 		 (long)getpid());
 	if (mkdir(tmpdir, 0700))
