@@ -9,43 +9,43 @@
 #include "import/importer.h"
 
 /* The table, split once into the formats and the parts. */
-static const struct importer **importer_table, **part_table;
-static size_t importer_table_size, part_table_size;
+static const struct importer **formats, **parts;
+static size_t nr_formats, nr_parts;
 
 void importer_use(const struct importer *const *table, size_t nr)
 {
 	size_t i;
 
-	if (importer_table)
+	if (formats)
 		BUG("importer_use() called twice");
-	importer_table = xcalloc(nr + 1, sizeof(*importer_table));
-	part_table = xcalloc(nr + 1, sizeof(*part_table));
+	formats = xcalloc(nr + 1, sizeof(*formats));
+	parts = xcalloc(nr + 1, sizeof(*parts));
 	for (i = 0; i < nr; i++) {
 		if (table[i]->flags & IMP_PART)
-			part_table[part_table_size++] = table[i];
+			parts[nr_parts++] = table[i];
 		else
-			importer_table[importer_table_size++] = table[i];
+			formats[nr_formats++] = table[i];
 	}
 }
 
 static void check_used(void)
 {
-	if (!importer_table)
+	if (!formats)
 		BUG("no table of formats: importer_use() was not called");
 }
 
 const struct importer *const *importer_list(size_t *nr)
 {
 	check_used();
-	*nr = importer_table_size;
-	return importer_table;
+	*nr = nr_formats;
+	return formats;
 }
 
 const struct importer *const *importer_parts(size_t *nr)
 {
 	check_used();
-	*nr = part_table_size;
-	return part_table;
+	*nr = nr_parts;
+	return parts;
 }
 
 const struct importer *importer_find(const char *name)
@@ -53,9 +53,9 @@ const struct importer *importer_find(const char *name)
 	size_t i;
 
 	check_used();
-	for (i = 0; i < importer_table_size; i++)
-		if (!strcmp(importer_table[i]->name, name))
-			return importer_table[i];
+	for (i = 0; i < nr_formats; i++)
+		if (!strcmp(formats[i]->name, name))
+			return formats[i];
 	return NULL;
 }
 
@@ -64,10 +64,10 @@ const struct importer *importer_part(const char *family, const char *name)
 	size_t i;
 
 	check_used();
-	for (i = 0; i < part_table_size; i++)
-		if (!strcmp(part_table[i]->family, family) &&
-		    !strcmp(part_table[i]->name, name))
-			return part_table[i];
+	for (i = 0; i < nr_parts; i++)
+		if (!strcmp(parts[i]->family, family) &&
+		    !strcmp(parts[i]->name, name))
+			return parts[i];
 	return NULL;
 }
 
@@ -89,10 +89,10 @@ const struct importer *importer_detect(const char *path, const char *head,
 	int best_score = 0, json = head_is_json(head, len);
 	size_t i;
 
-	for (i = 0; i < importer_table_size; i++) {
+	for (i = 0; i < nr_formats; i++) {
 		int s;
 
-		if (!(importer_table[i]->flags & IMP_FILES))
+		if (!(formats[i]->flags & IMP_FILES))
 			continue;
 		/*
 		 * A text importer (text_new: it reads lines, tables in
@@ -100,13 +100,13 @@ const struct importer *importer_detect(const char *path, const char *head,
 		 * detect() would read the head line by line to say no,
 		 * a cost every fio file would pay
 		 */
-		if (json && importer_table[i]->text_new)
+		if (json && formats[i]->text_new)
 			continue;
-		s = importer_table[i]->detect(path, head, len);
+		s = formats[i]->detect(path, head, len);
 
 		if (s > best_score) {
 			best_score = s;
-			best = importer_table[i];
+			best = formats[i];
 		}
 	}
 	return best;
@@ -132,15 +132,15 @@ const struct importer *importer_detect_dir(const char *dir,
 	int best_score = 0;
 	size_t i;
 
-	for (i = 0; i < importer_table_size; i++) {
+	for (i = 0; i < nr_formats; i++) {
 		int s;
 
-		if (!(importer_table[i]->flags & IMP_DIRS))
+		if (!(formats[i]->flags & IMP_DIRS))
 			continue;
-		s = importer_table[i]->detect_dir(dir, m, nr);
+		s = formats[i]->detect_dir(dir, m, nr);
 		if (s > best_score) {
 			best_score = s;
-			best = importer_table[i];
+			best = formats[i];
 		}
 	}
 	return best;

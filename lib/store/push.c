@@ -343,7 +343,7 @@ static int copy_children(struct pusher *p, struct stmt *s, struct stmt *t,
 }
 
 /* The target's id of source metric src: found by name, else made. */
-static int metric(struct pusher *p, int64_t src, int64_t *id)
+static int target_metric(struct pusher *p, int64_t src, int64_t *id)
 {
 	struct stmt *s = p->s[S_METRIC], *t = p->t[T_METRIC];
 
@@ -362,7 +362,7 @@ static int metric(struct pusher *p, int64_t src, int64_t *id)
 /* Column i of a source row, a metric id, as the target's. */
 static int map_metric(struct pusher *p, struct stmt *st, int i, int64_t *id)
 {
-	return metric(p, stmt_column_int64(st, i), id);
+	return target_metric(p, stmt_column_int64(st, i), id);
 }
 
 /*
