@@ -3,8 +3,7 @@
  * by line, the files of a glob as repetitions, the files named by
  * numbers, values pooled until their file is read, Perl's reading of a
  * number, MMTests' numeric sort and uniq() of factors taken from file
- * names, a repetition's number in a file name, logs/workloads, and the
- * extractor of a test's name.
+ * names, a repetition's number in a file name, and logs/workloads.
  */
 #include "core/compat.h"
 #include "core/strparse.h"
@@ -438,25 +437,4 @@ int mmx_each_workload(struct mmx *x, const char *prefix, const char *tail,
 	mmx_factors_free(t, nr);
 	workloads_release(&wl);
 	return ret;
-}
-
-const struct importer *mmtests_extractor_for(const char *test)
-{
-	char name[256];
-	size_t n = strlen(test);
-
-	if (n >= sizeof(name))
-		return NULL;
-	memcpy(name, test, n + 1);
-	for (;;) {
-		const struct importer *imp = importer_part("mmtests", name);
-		char *dash;
-
-		if (imp)
-			return imp;
-		dash = strrchr(name, '-');
-		if (!dash)
-			return NULL;
-		*dash = '\0';
-	}
 }

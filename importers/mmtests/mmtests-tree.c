@@ -1362,6 +1362,26 @@ static void iter_logs(struct mmx *x, const struct member *m, struct iter *it,
 	sbuf_release(&pfx);
 }
 
+const struct importer *mmtests_extractor_for(const char *test)
+{
+	char name[256];
+	size_t n = strlen(test);
+
+	if (n >= sizeof(name))
+		return NULL;
+	memcpy(name, test, n + 1);
+	for (;;) {
+		const struct importer *imp = importer_part("mmtests", name);
+		char *dash;
+
+		if (imp)
+			return imp;
+		dash = strrchr(name, '-');
+		if (!dash)
+			return NULL;
+		*dash = '\0';
+	}
+}
 static int mmtests_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 			   const struct member *m, size_t nr)
 {
