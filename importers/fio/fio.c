@@ -133,54 +133,6 @@
  *   "jobname" key, totals the line of the object's '{'.
  */
 
-/* ---- the top-level members ---- */
-
-static void parse_version(struct fio_state *st, const char *p)
-{
-	long major, minor;
-
-	st->ver_major = st->ver_minor = -1;
-	if (!p || str_expect_lit(&p, "fio-") || str_long(&p, &major) ||
-	    str_expect(&p, '.') || str_long(&p, &minor))
-		return;
-	st->ver_major = major;
-	st->ver_minor = minor;
-}
-
-/*
- * A member other than an array, the root of st->member: keep what the
- * run needs of it ("global options" is kept whole: st->member's tree
- * moves there).
- */
-void fio_member_take(struct fio_state *st, const char *key)
-{
-	const struct fj *d = &st->member;
-	const struct fj_node *v = fj_root(d);
-
-	if (!strcmp(key, "jobs")) {
-		fio_reset_jobs(st, JOBS_OTHER);
-	} else if (!strcmp(key, "fio version")) {
-		parse_version(st, fj_str(d, v));
-	} else if (!strcmp(key, "timestamp")) {
-		st->timestamp = fj_num(v);
-	} else if (!strcmp(key, "timestamp_ms")) {
-		st->timestamp_ms = fj_num(v);
-	} else if (!strcmp(key, "global options")) {
-		struct fj old = st->global;
-
-		st->global = st->member;
-		st->member = old;
-	}
-}
-
-/* fio_member_take() of a jansson value (borrowed). */
-void fio_member_take_json(struct fio_state *st, const char *key,
-			  const json_t *value)
-{
-	fj_from_json(&st->member, value);
-	fio_member_take(st, key);
-}
-
 int fio_detect(const char *path UNUSED, const char *head, size_t len UNUSED)
 {
 	if (strstr(head, "\"fio version\""))
