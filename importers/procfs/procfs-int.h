@@ -1,9 +1,10 @@
 #ifndef PROCFS_INT_H
 #define PROCFS_INT_H
 /*
- * Inside the procfs importer: the state of one file and the record
- * machinery (procfs.c) that the parsers of its sections share:
- * zoneinfo.c, and vmstat-meminfo.c with the hot path of vmstat series.
+ * Inside the procfs importer: the state of one file and the helpers
+ * (procfs-int.c) that the records (procfs.c) and the parsers of its
+ * sections share: zoneinfo.c, and vmstat-meminfo.c with the hot path of
+ * vmstat series.
  */
 #include "core/sbuf.h"
 #include "core/strmap.h"
