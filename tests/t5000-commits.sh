@@ -107,6 +107,10 @@ test_expect_success 'older commits recorded later go before (order renumbered)' 
 	grep -x "recorded 3 commits (1 new, order renumbered), linked 0 variants" out &&
 	sqlite3 r.db "SELECT subject FROM commits ORDER BY position" >got &&
 	seq 5 12 | sed "s/^/c/" >want &&
+	test_cmp want got &&
+	sqlite3 r.db "SELECT sha, subject FROM commits ORDER BY position" \
+		| tr "|" " " >got &&
+	for i in $(seq 5 12); do echo "$(sha $i) c$i"; done >want &&
 	test_cmp want got
 '
 

@@ -637,22 +637,22 @@ static int git_log(const char *repo, const char *const *revs, size_t nrevs,
  * *key for the new commits with no recorded one among them (see
  * merge_order()).  Nothing in common: git says whether the new range
  * is older (its newest commit an ancestor of the oldest recorded one:
- * -INFINITY); parallel histories go after (INFINITY).  out and err are
- * the buffers git writes to.  0, or -1 after error().
+ * -INFINITY); parallel histories go after (INFINITY).  git writes to
+ * buffers of its own here: the listing's strings point into the log's.
+ * 0, or -1 after error().
  */
 static int disjoint_key(const char *repo, const struct cm *c, size_t nold,
-			const struct cm *g, size_t ng, struct sbuf *out,
-			struct sbuf *err, double *key)
+			const struct cm *g, size_t ng, double *key)
 {
 	*key = INFINITY;
 	if (nold && ng && disjoint(c, nold, g, ng)) {
 		const char *anc[] = { "merge-base", "--is-ancestor",
 				      g[ng - 1].sha, c[0].sha };
-		int r;
+		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+		int r = run_git(repo, anc, ARRAY_SIZE(anc), &out, &err);
 
-		sbuf_reset(out);
-		sbuf_reset(err);
-		r = run_git(repo, anc, ARRAY_SIZE(anc), out, err);
+		sbuf_release(&out);
+		sbuf_release(&err);
 		if (r < 0)
 			return -1;
 		if (!r)
@@ -738,7 +738,7 @@ int commits_import(struct db *db, const char *repo, const char *const *revs,
 	if (r)
 		goto out;
 	pos = xmalloc((n + ng + 1) * sizeof(*pos));
-	if (disjoint_key(repo, c, nold, g, ng, &out, &err, &key) ||
+	if (disjoint_key(repo, c, nold, g, ng, &key) ||
 	    merge_order(&c, &n, &alloc_c, nold, g, ng, key, pos, res) ||
 	    write_order(db, c, n, nold, pos))
 		goto out;
