@@ -124,8 +124,11 @@ static void print_json(const struct regressions *rg, double alpha, int fdr)
 	json_object_set_new(doc, "fdr", json_string(fdr ? "bh" : "none"));
 	json_object_set_new(doc, "order", json_string(rg->by_commit ?
 						      "commit" : "import"));
-	regressions_each(rg, json_one, &e);
+	regressions_each(rg, CMP_REGRESSION, json_one, &e);
 	json_object_set_new(doc, "regressions", a);
+	e.data = a = json_array();
+	regressions_each(rg, CMP_CHANGED, json_one, &e);
+	json_object_set_new(doc, "changed", a);
 	print_json_steal(doc);
 }
 
@@ -185,16 +188,13 @@ static void subject_one(const struct comparison *c, const struct cmp_row *r,
 	}
 }
 
-static void print_text(const struct regressions *rg)
+/* The table of the pairs of verdict which, with its header. */
+static void print_table(const struct regressions *rg, enum cmp_verdict which,
+			int commits)
 {
 	struct table t;
 	struct each e = { rg, &t };
-	struct sbuf seen = SBUF_INIT;
-	int commits = 0;
-	size_t i;
 
-	for (i = 0; i < rg->nvar; i++)
-		commits |= rg->commit[i].sha != NULL;
 	table_init(&t, commits ? 10 : 8, 1UL << 4 | 1UL << 5 | 1UL << 6);
 	table_addf(&t, "VARIANT");
 	table_addf(&t, "BASE");
@@ -208,21 +208,40 @@ static void print_text(const struct regressions *rg)
 		table_addf(&t, "LAST GOOD");
 		table_addf(&t, "FIRST BAD");
 	}
-	regressions_each(rg, text_one, &e);
-	if (rg->nr_regressions)
-		table_print(&t, stdout);
+	regressions_each(rg, which, text_one, &e);
+	table_print(&t, stdout);
 	table_release(&t);
+}
+
+static void print_text(const struct regressions *rg)
+{
+	struct sbuf seen = SBUF_INIT;
+	struct each e = { rg, &seen };
+	int commits = 0;
+	size_t i;
+
+	for (i = 0; i < rg->nvar; i++)
+		commits |= rg->commit[i].sha != NULL;
+	if (rg->nr_regressions)
+		print_table(rg, CMP_REGRESSION, commits);
+	if (rg->nr_changed) {
+		printf("%schanged, direction unknown (`perfsift metrics "
+		       "--set-direction GLOB=higher|lower` names it):\n",
+		       rg->nr_regressions ? "\n" : "");
+		print_table(rg, CMP_CHANGED, commits);
+	}
 	if (commits && rg->nr_regressions) {
-		e.data = &seen;
 		sbuf_addch(&seen, ' ');
 		printf("commits:\n");
-		regressions_each(rg, subject_one, &e);
+		regressions_each(rg, CMP_REGRESSION, subject_one, &e);
 	}
 	sbuf_release(&seen);
-	printf("%ld regression%s among %zu variant%s (%s order)\n",
-	       rg->nr_regressions, rg->nr_regressions == 1 ? "" : "s",
-	       rg->nvar, rg->nvar == 1 ? "" : "s",
-	       rg->by_commit ? "commit" : "import");
+	printf("%ld regression%s", rg->nr_regressions,
+	       rg->nr_regressions == 1 ? "" : "s");
+	if (rg->nr_changed)
+		printf(", %ld changed (direction unknown)", rg->nr_changed);
+	printf(" among %zu variant%s (%s order)\n", rg->nvar,
+	       rg->nvar == 1 ? "" : "s", rg->by_commit ? "commit" : "import");
 }
 
 int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)

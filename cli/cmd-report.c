@@ -218,9 +218,7 @@ static void attach_charts(const struct report_req *rq,
 		int sig = 0;
 
 		for (j = 0; j + 1 < c->nvar; j++)
-			sig |= c->rows[i].vs[j].significant &&
-			       (c->rows[i].vs[j].verdict == CMP_REGRESSION ||
-				c->rows[i].vs[j].verdict == CMP_IMPROVEMENT);
+			sig |= cmp_vs_changed(&c->rows[i].vs[j]);
 		if (!sig || report_chart(rq, &c->rows[i], PLOT_PNG,
 					 &data[*natt]))
 			continue;

@@ -10,6 +10,7 @@ const struct opt_word cmp_test_words[] = {
 	{ "auto", CMP_TEST_AUTO },
 	{ "welch", CMP_TEST_WELCH },
 	{ "mwu", CMP_TEST_MWU },
+	{ "moderated", CMP_TEST_MODERATED },
 	{ NULL, 0 },
 };
 

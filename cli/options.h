@@ -80,8 +80,8 @@ extern const struct opt_word cmp_test_words[], cmp_fdr_words[];
 
 /* the tests of compare's rows: T's m is a struct cmp_opts */
 #define OPT_COMPARE_TESTS(T, m) \
-	OPT_ENUM("test", T, m.test, "T", "auto (default), welch or mwu", \
-		 cmp_test_words), \
+	OPT_ENUM("test", T, m.test, "T", \
+		 "auto (default), welch, mwu or moderated", cmp_test_words), \
 	OPT_ALPHA(T, m.alpha, "the false discovery level of each family " \
 		  "of tests\n(default " OPT_STR(ALPHA_FAMILY) ")"), \
 	OPT_ENUM("fdr", T, m.fdr, "F", \

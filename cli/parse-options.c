@@ -148,7 +148,7 @@ static int in_range(const struct opt *o, double v)
 	return v >= o->min && v <= o->max;
 }
 
-/* "--test wants auto, welch or mwu, got 'x'" */
+/* "--test wants auto, welch, mwu or moderated, got 'x'" */
 static int bad_word(const struct opt *o, const char *arg)
 {
 	struct sbuf sb = SBUF_INIT;

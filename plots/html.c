@@ -29,6 +29,7 @@ static const char css[] =
 	"tr.sig td.metric{font-weight:bold}\n"
 	"td.reg{background:#fde2e2;color:#a00000;font-weight:bold}\n"
 	"td.imp{background:#dff3df;color:#005a00;font-weight:bold}\n"
+	"td.chg{background:#fdf0d5;color:#7a4a00;font-weight:bold}\n"
 	".unit,.note{color:#555;font-weight:normal}\n"
 	"p.note{font-size:.9em;margin:.2em 0}\n"
 	".wide{overflow-x:auto}\n"
@@ -421,6 +422,8 @@ static const char *mark_class(const struct cmp_vs *x)
 		return "reg";
 	if (x->verdict == CMP_IMPROVEMENT)
 		return "imp";
+	if (x->verdict == CMP_CHANGED)
+		return "chg";
 	return NULL;
 }
 
@@ -496,7 +499,8 @@ static void vs_cells(struct page *pg, const struct cmp_row *r, size_t v)
 	sbuf_addf(out, "</td><td class=\"verdict%s%s\">", cls ? " " : "",
 		  cls ? cls : "");
 	if (cls)
-		sbuf_addstr(out, x->verdict == CMP_REGRESSION ? "✗ " : "✓ ");
+		sbuf_addstr(out, x->verdict == CMP_REGRESSION ? "✗ " :
+				 x->verdict == CMP_IMPROVEMENT ? "✓ " : "Δ ");
 	sbuf_addstr(out, cmp_verdict_name(x->verdict));
 	if (x->significant && x->method == CMP_SOURCE && mark) {
 		sbuf_addstr(out, " (marked ");
@@ -672,11 +676,12 @@ static void heading(struct page *pg, size_t shown)
 		     c->runs[v] == 1 ? "" : "s");
 	}
 	sbuf_addf(out, ".</p>\n<p class=\"summary\">%ld regression%s, %ld "
-		  "improvement%s, %ld unknown; %ld test%s over %zu metric "
-		  "row%s; %zu row%s shown%s.</p>\n",
+		  "improvement%s, %ld changed (direction unknown), %ld "
+		  "unknown; %ld test%s over %zu metric row%s; %zu row%s "
+		  "shown%s.</p>\n",
 		  c->nr_regressions, c->nr_regressions == 1 ? "" : "s",
 		  c->nr_improvements, c->nr_improvements == 1 ? "" : "s",
-		  c->nr_unknown, c->nr_tests, c->nr_tests == 1 ? "" : "s",
+		  c->nr_changed, c->nr_unknown, c->nr_tests, c->nr_tests == 1 ? "" : "s",
 		  c->nr, c->nr == 1 ? "" : "s", shown, shown == 1 ? "" : "s",
 		  pg->o->all ? "" : " (the significant ones)");
 	sbuf_addf(out, "<p class=\"legend\">mean ± sd: the sample standard "

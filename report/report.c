@@ -17,6 +17,14 @@ static double key_p(const struct cmp_vs *v)
 	return isfinite(v->q) ? v->q : v->p;
 }
 
+/* A lead's verdict, by rank: a regression before an improvement before a
+ * change of a metric whose direction is not known. */
+static int verdict_rank(const struct cmp_vs *v)
+{
+	return v->verdict == CMP_REGRESSION ? 2 :
+	       v->verdict == CMP_IMPROVEMENT ? 1 : 0;
+}
+
 /* Is a (row, vs) a better lead than b?  See report_key_row(). */
 static int better(const struct cmp_row *ra, const struct cmp_vs *a,
 		  const struct cmp_row *rb, const struct cmp_vs *b)
@@ -29,8 +37,8 @@ static int better(const struct cmp_row *ra, const struct cmp_vs *a,
 	/* the same change seen twice: the row that says more about itself */
 	if (!*ra->testcase != !*rb->testcase)
 		return *ra->testcase != '\0';
-	if (a->verdict != b->verdict)
-		return a->verdict == CMP_REGRESSION;
+	if (verdict_rank(a) != verdict_rank(b))
+		return verdict_rank(a) > verdict_rank(b);
 	if (pa != pb && isfinite(pa) && isfinite(pb))
 		return pa < pb;
 	return fabs(a->change_pct) > fabs(b->change_pct);
@@ -47,8 +55,7 @@ void report_key_row(const struct comparison *c, struct report_key *key)
 		for (j = 0; j + 1 < c->nvar; j++) {
 			const struct cmp_vs *v = &c->rows[i].vs[j];
 
-			if (!v->significant || (v->verdict != CMP_REGRESSION &&
-						v->verdict != CMP_IMPROVEMENT))
+			if (!cmp_vs_changed(v))
 				continue;
 			if (best && !better(&c->rows[i], v, key->row, best))
 				continue;
@@ -218,9 +225,18 @@ static int table_text(const struct report_req *rq, enum cmp_format fmt, int all,
 	return r ? error("the table could not be written") : 0;
 }
 
-static const char *verdict_word(const struct cmp_vs *v)
+/*
+ * "12.3% regression", "4.0% improvement", or for a metric whose
+ * direction is not known the change with its sign: "+12.3% change".
+ */
+static void add_change(struct sbuf *sb, const struct cmp_vs *v)
 {
-	return v->verdict == CMP_REGRESSION ? "regression" : "improvement";
+	if (v->verdict == CMP_CHANGED)
+		sbuf_addf(sb, "%+.1f%% change", v->change_pct);
+	else
+		sbuf_addf(sb, "%.1f%% %s", fabs(v->change_pct),
+			  v->verdict == CMP_REGRESSION ? "regression" :
+			  "improvement");
 }
 
 static void subject_line(const struct report_req *rq,
@@ -254,9 +270,8 @@ static void subject_line(const struct report_req *rq,
 		sbuf_addstr(subject, "no significant change");
 		return;
 	}
-	sbuf_addf(subject, "%s %.1f%% %s", key->row->metric,
-		  fabs(key->row->vs[key->vs].change_pct),
-		  verdict_word(&key->row->vs[key->vs]));
+	sbuf_addf(subject, "%s ", key->row->metric);
+	add_change(subject, &key->row->vs[key->vs]);
 }
 
 static void lead(const struct report_req *rq, const struct report_key *key,
@@ -273,8 +288,9 @@ static void lead(const struct report_req *rq, const struct report_key *key,
 		return;
 	}
 	v = &key->row->vs[key->vs];
-	sbuf_addf(body, "perfsift noticed a %.1f%% %s of %s on:\n\n",
-		  fabs(v->change_pct), verdict_word(v), key->row->metric);
+	sbuf_addstr(body, "perfsift noticed a ");
+	add_change(body, v);
+	sbuf_addf(body, " of %s on:\n\n", key->row->metric);
 }
 
 /*

@@ -140,8 +140,8 @@ assert s[\"significant\"] is True and s[\"marker\"] == \"*\", s
 '
 
 test_expect_success '500 metrics: BH keeps the planted regression and drops the noise' '
-	perfsift --db bh.db compare base new --json >bh.json &&
-	perfsift --db bh.db compare base new --fdr none --all --json >raw.json &&
+	perfsift --db bh.db compare base new --test mwu --json >bh.json &&
+	perfsift --db bh.db compare base new --test mwu --fdr none --all --json >raw.json &&
 	$PY -c "
 import json
 e = json.load(open(\"$FIX/expect.json\"))[\"bh500\"]
@@ -154,6 +154,29 @@ assert abs(bh[0][\"vs\"][0][\"p_value\"] - e[\"p137\"]) < 1e-9 * e[\"p137\"]
 got = sorted(int(r[\"metric\"][7:10]) for r in raw if r[\"vs\"][0][\"significant\"])
 assert got == e[\"raw_significant\"], got
 assert len(got) > 10
+"
+'
+
+test_expect_success '500 metrics, auto: the moderated t-test, as scipy computes it' '
+	perfsift --db bh.db compare base new --json >bh.json &&
+	perfsift --db bh.db compare base new --fdr none --all --json >raw.json &&
+	$PY -c "
+import json
+e = json.load(open(\"$FIX/expect.json\"))[\"bh500_moderated\"]
+bh = json.load(open(\"bh.json\"))[\"rows\"]
+raw = json.load(open(\"raw.json\"))[\"rows\"]
+assert [r[\"metric\"] for r in bh] == [\"bench.m137_ops\"], [r[\"metric\"] for r in bh]
+assert abs(bh[0][\"vs\"][0][\"q_value\"] - e[\"q137\"]) < 1e-9 * e[\"q137\"]
+assert len(raw) == 500
+for r in raw:
+    k = int(r[\"metric\"][7:10])
+    vs = r[\"vs\"][0]
+    assert vs[\"test\"] == \"moderated\", vs
+    assert vs[\"p_moderated\"] == vs[\"p_value\"], vs
+    assert abs(vs[\"p_value\"] - e[\"p\"][k]) <= 1e-9 * e[\"p\"][k], (k, vs[\"p_value\"], e[\"p\"][k])
+    assert vs[\"p_welch\"] is not None, vs
+got = sorted(int(r[\"metric\"][7:10]) for r in raw if r[\"vs\"][0][\"significant\"])
+assert got == e[\"raw_significant\"], got
 "
 '
 

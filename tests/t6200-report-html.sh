@@ -340,7 +340,7 @@ browser_test 'in chromium: the significant rows, exactly as compare --json has t
 	grep -q "<h1>base vs patched</h1>" page.dom &&
 	grep -q "<h2>testcase kernbench · machine m1</h2>" page.dom &&
 	grep -q "Base: base (5 runs); compared with it: patched (5 runs)." page.dom &&
-	grep -q "1 regression, 1 improvement, 2 unknown; 4 tests over 4 metric rows; 2 rows shown" page.dom
+	grep -q "1 regression, 1 improvement, 0 changed (direction unknown), 2 unknown; 4 tests over 4 metric rows; 2 rows shown" page.dom
 '
 
 browser_test 'in chromium: a chart per significant row, ids unique, linked both ways' '

@@ -22,7 +22,9 @@
 
 const char *cmp_method_name(enum cmp_method m)
 {
-	static const char *const names[] = { "none", "welch", "mwu", "source" };
+	static const char *const names[] = {
+		"none", "welch", "mwu", "source", "moderated",
+	};
 
 	return names[m];
 }
@@ -31,6 +33,7 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 {
 	static const char *const names[] = {
 		"unchanged", "regression", "improvement", "unknown",
+		"changed",
 	};
 
 	return names[v];
@@ -60,7 +63,7 @@ double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
 #define LOG_BUF_N 32
 
 /*
- * The family guard (docs/statistics.md, "The family's spread").  A row
+ * The moderated t-test's figures (docs/statistics.md, "Tests").  A row
  * of positive samples, n >= 2 a side, is seen on the log scale: the
  * difference of its mean logs and their pooled variance s2 on
  * d = n1 + n2 - 2 degrees of freedom (d and 1/n1 + 1/n2 are computed
@@ -146,8 +149,8 @@ static void mmtests_figures(const struct comparison *c,
 
 /*
  * The tests of sides a and b of samples, on vs: Welch's, the U test
- * where test_pair() could take it, the log-scale figures of the family
- * guard.
+ * where test_pair() could take it, the log-scale figures of the
+ * moderated t-test.
  */
 static void pair_tests(const struct comparison *c, const struct cmp_side *a,
 		       const struct cmp_side *b, struct cmp_vs *vs)
@@ -387,7 +390,7 @@ static void test_summaries(struct comparison *c, const struct cmp_side *a,
 static void test_pair(struct comparison *c, const struct cmp_side *a,
 		      const struct cmp_side *b, struct cmp_vs *vs, double need)
 {
-	vs->p = vs->q = vs->p_family = NAN;
+	vs->p = vs->q = vs->p_moderated = NAN;
 	vs->method = CMP_NONE;
 	vs->need_p = need;
 	if (a->source == SIDE_SAMPLES && b->source == SIDE_SAMPLES)
@@ -411,7 +414,7 @@ static int constant_side(const struct cmp_side *s)
 static int exact_pair(struct comparison *c, const struct cmp_side *a,
 		      const struct cmp_side *b, struct cmp_vs *vs)
 {
-	vs->p = vs->q = vs->p_family = NAN;
+	vs->p = vs->q = vs->p_moderated = NAN;
 	vs->method = CMP_NONE;
 	vs->exact_decided = 0;
 	if (!constant_side(a) || !constant_side(b)) {
@@ -589,8 +592,10 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v,
 		return;
 	}
 	/* the sign of the difference: the % change is NAN from a zero base */
-	if (r->direction == DIR_UNKNOWN || b->mean == a->mean)
+	if (b->mean == a->mean)
 		vs->verdict = CMP_UNKNOWN;
+	else if (r->direction == DIR_UNKNOWN)
+		vs->verdict = CMP_CHANGED;
 	else if ((b->mean < a->mean) == (r->direction == DIR_HIGHER))
 		vs->verdict = CMP_REGRESSION;
 	else
@@ -707,7 +712,7 @@ static int testable(struct comparison *c, struct cmp_row *r, size_t v)
 	struct cmp_side *a = &r->side[0], *b = &r->side[v];
 	struct cmp_vs *vs = &r->vs[v - 1];
 
-	vs->p = vs->q = vs->p_family = NAN;
+	vs->p = vs->q = vs->p_moderated = NAN;
 	vs->method = CMP_NONE;
 	if (a->source == SIDE_NONE || b->source == SIDE_NONE) {
 		vs->note = "missing on one side";
@@ -727,24 +732,28 @@ static int testable(struct comparison *c, struct cmp_row *r, size_t v)
 
 /*
  * One row of the family being tested: whether it is a test, and its
- * log-scale figures (log_pooled), read once for the prior and the guard.
+ * log-scale figures (log_pooled), read once for the prior and the
+ * moderated t-test.
  */
 struct fam_row {
 	int test;		/* testable() */
 	int logs;		/* log_pooled() gave the figures below */
+	size_t na, nb;		/* the sides' runs */
 	double diff, s2, d, scale;
 };
 
 /*
  * The prior of a family's variances (stats_fit_prior) from its testable
  * rows of positive samples; 0 when it has fewer than
- * CMP_FAMILY_PRIOR_MIN such rows with some spread (then no guard).
+ * CMP_FAMILY_PRIOR_MIN such rows with some spread (then no moderated
+ * test in this family).
  */
 static int family_prior(const struct fam_row *fr, size_t nr,
 			struct stats_prior *prior)
 {
 	double *s2 = xmalloc((nr + 1) * sizeof(*s2));
 	double *d = xmalloc((nr + 1) * sizeof(*d));
+	double sum_d = 0, max_d = 0;
 	size_t j, m = 0, spread = 0;
 	int ok;
 
@@ -753,33 +762,82 @@ static int family_prior(const struct fam_row *fr, size_t nr,
 			continue;
 		s2[m] = fr[j].s2;
 		d[m] = fr[j].d;
-		spread += s2[m] > 0;
+		if (s2[m] > 0) {
+			spread++;
+			sum_d += d[m];
+			max_d = d[m] > max_d ? d[m] : max_d;
+		}
 		m++;
 	}
 	ok = spread >= CMP_FAMILY_PRIOR_MIN &&
 	     !stats_fit_prior(s2, d, m, prior);
+	/*
+	 * The prior knows no more than the rows it was fitted to: its
+	 * degrees of freedom are at most those of every row but one.  (A
+	 * fit that finds the variances all alike says d0 = infinity, a
+	 * variance known exactly; from a family of ten rows of 4 runs a
+	 * side that makes the test a z-test on an estimated variance, and
+	 * too many false discoveries.)
+	 */
+	if (ok)
+		stats_prior_cap(prior, sum_d - max_d);
 	free(s2);
 	free(d);
 	return ok;
 }
 
 /*
- * A Welch p-value held to the family's spread: the larger of Welch's p
- * and the moderated t-test's.  Either test alone can be fooled (Welch by
- * a bimodal metric whose few runs fell into one mode per side, the
- * moderated test by a metric noisier than its family); the larger p is
- * valid when either test is.
+ * Why the row cannot take the moderated t-test (NULL: it can): the
+ * family has no prior, a value is not positive (no log), or one side
+ * has more than CMP_MODERATED_RUNS_RATIO times the other's runs.
  */
-static void family_guard(const struct fam_row *fr, struct cmp_vs *vs,
-			 const struct stats_prior *prior)
+static const char *moderated_refusal(const struct fam_row *fr, int fitted)
 {
-	vs->p_family = NAN;
-	if (vs->method != CMP_WELCH || !isfinite(vs->p) || !fr->logs)
-		return;
-	vs->p_family = stats_moderated_t(fr->diff, fr->s2, fr->d, fr->scale,
-					 prior, NULL);
-	if (isfinite(vs->p_family) && vs->p_family > vs->p)
-		vs->p = vs->p_family;
+	size_t lo = fr->na < fr->nb ? fr->na : fr->nb;
+	size_t hi = fr->na < fr->nb ? fr->nb : fr->na;
+
+	if (!fr->logs)
+		return "a value <= 0 or a summary";
+	if (!fitted)
+		return "fewer than 10 rows of positive samples with spread "
+		       "in the family";
+	if (hi > CMP_MODERATED_RUNS_RATIO * lo)
+		return "one side has more than twice the other's runs";
+	return NULL;
+}
+
+/*
+ * The test of one row of a family whose prior is fitted (fitted 1):
+ * the moderated t-test for --test auto and moderated where the row can
+ * take it, else test_pair()'s; with --test moderated, a note names the
+ * test that was taken instead and why.  p_moderated is computed
+ * wherever it can be (the JSON shows it beside the p reported).
+ */
+static void family_test(struct comparison *c, struct cmp_row *r, size_t v,
+			const struct fam_row *fr, int fitted,
+			const struct stats_prior *prior, double need)
+{
+	struct cmp_vs *vs = &r->vs[v - 1];
+	const char *refusal = moderated_refusal(fr, fitted);
+	double pm = refusal ? NAN :
+		    stats_moderated_t(fr->diff, fr->s2, fr->d, fr->scale,
+				      prior, NULL);
+	int wanted = c->opts.test == CMP_TEST_AUTO ||
+		     c->opts.test == CMP_TEST_MODERATED;
+
+	if (wanted && isfinite(pm)) {
+		vs->p = pm;
+		vs->q = NAN;
+		vs->method = CMP_MODERATED;
+		vs->need_p = need;
+	} else {
+		test_pair(c, &r->side[0], &r->side[v], vs, need);
+		if (c->opts.test == CMP_TEST_MODERATED && refusal &&
+		    vs->method != CMP_NONE)
+			set_note(c, vs, "no moderated t-test (%s): %s's",
+				 refusal, cmp_method_name(vs->method));
+	}
+	vs->p_moderated = pm;
 }
 
 /* The changes and their intervals of rows lo..hi (parallel_beside()). */
@@ -851,6 +909,8 @@ static size_t family_scan(struct comparison *c, struct family *fam, size_t v)
 
 			x->diff = d->log_diff;
 			x->s2 = d->log_s2;
+			x->na = na;
+			x->nb = nb;
 			x->d = (double)(na + nb - 2);
 			x->scale = 1 / (double)na + 1 / (double)nb;
 		}
@@ -860,15 +920,16 @@ static size_t family_scan(struct comparison *c, struct family *fam, size_t v)
 }
 
 /*
- * The tests of variant v on the family's rows at level need, held to
- * the family's spread where it can be fitted; their finite p-values
+ * The tests of variant v on the family's rows at level need (the
+ * moderated t-test where the family's prior is fitted: one pass over
+ * the family for the prior, one for the tests); their finite p-values
  * into fam->p.
  */
 static void family_tests(struct comparison *c, struct family *fam, size_t v,
 			 double need)
 {
 	struct stats_prior prior;
-	int guard = family_prior(fam->fr, fam->nr, &prior);
+	int fitted = family_prior(fam->fr, fam->nr, &prior);
 	size_t j;
 
 	fam->np = 0;
@@ -879,9 +940,7 @@ static void family_tests(struct comparison *c, struct family *fam, size_t v,
 		vs->need_p = need;
 		if (!fam->fr[j].test)
 			continue;
-		test_pair(c, &r->side[0], &r->side[v], vs, need);
-		if (guard)
-			family_guard(&fam->fr[j], vs, &prior);
+		family_test(c, r, v, &fam->fr[j], fitted, &prior, need);
 		if (isfinite(vs->p)) {
 			ALLOC_GROW(fam->p, fam->np + 1, fam->alloc_p);
 			fam->p[fam->np++] = vs->p;
@@ -923,7 +982,7 @@ static void family_twins(struct comparison *c, const struct family *fam,
 		t = &c->rows[r->dup_of].vs[v - 1];
 		vs = &r->vs[v - 1];
 		vs->p = t->p;
-		vs->p_family = t->p_family;
+		vs->p_moderated = t->p_moderated;
 		vs->q = t->q;
 		vs->method = t->method;
 		vs->note = t->note;
@@ -1092,7 +1151,7 @@ struct decide_job {
 	/* each half's counts on cache lines of its own (PARALLEL_ALIGN) */
 	struct decide_half {
 		_Alignas(PARALLEL_ALIGN) long tests;
-		long regressions, improvements, unknown;
+		long regressions, improvements, changed, unknown;
 		struct z_cache zc;
 	} half[2];
 };
@@ -1114,6 +1173,7 @@ static void decide_rows(void *ctx, size_t lo, size_t hi)
 			h->regressions += vs->verdict == CMP_REGRESSION;
 			h->improvements += vs->verdict == CMP_IMPROVEMENT;
 			h->unknown += vs->verdict == CMP_UNKNOWN;
+			h->changed += vs->verdict == CMP_CHANGED;
 		}
 	}
 }
@@ -1125,11 +1185,12 @@ void compare_decide(struct comparison *c)
 
 	parallel_halves(c->nr, decide_rows, &job);
 	c->nr_tests = c->nr_regressions = c->nr_improvements = 0;
-	c->nr_unknown = 0;
+	c->nr_changed = c->nr_unknown = 0;
 	for (k = 0; k < 2; k++) {
 		c->nr_tests += job.half[k].tests;
 		c->nr_regressions += job.half[k].regressions;
 		c->nr_improvements += job.half[k].improvements;
+		c->nr_changed += job.half[k].changed;
 		c->nr_unknown += job.half[k].unknown;
 	}
 	/* the notes are interned, in row order, by one thread */

@@ -18,11 +18,19 @@
 #include "store/query.h"
 #include "stats/stats.h"
 
-enum cmp_test { CMP_TEST_AUTO, CMP_TEST_WELCH, CMP_TEST_MWU };
-/* What decided a p-value (the JSON "test" field). */
-enum cmp_method { CMP_NONE, CMP_WELCH, CMP_MWU, CMP_SOURCE };
+enum cmp_test {
+	CMP_TEST_AUTO, CMP_TEST_WELCH, CMP_TEST_MWU, CMP_TEST_MODERATED,
+};
+/* What gave the p-value reported (the JSON "test" field). */
+enum cmp_method { CMP_NONE, CMP_WELCH, CMP_MWU, CMP_SOURCE, CMP_MODERATED };
+/*
+ * CMP_CHANGED: a significant change of a metric whose direction is not
+ * known (its sign is the change's); CMP_UNKNOWN: these runs cannot
+ * decide (runs_needed says how many would).
+ */
 enum cmp_verdict {
 	CMP_UNCHANGED, CMP_REGRESSION, CMP_IMPROVEMENT, CMP_UNKNOWN,
+	CMP_CHANGED,
 };
 
 struct cmp_metrics;
@@ -111,8 +119,18 @@ struct cmp_opts {
 #define CMP_MWU_GRID 4.0
 /* runs_needed counts whose note is found by index (struct comparison) */
 #define NOTE_RUNS_DIRECT 4096
-/* Rows of a family with spread needed to fit its prior (the guard). */
+/*
+ * Rows of a family with positive samples and some spread needed to fit
+ * the prior of its variances (the moderated t-test).
+ */
 #define CMP_FAMILY_PRIOR_MIN 10
+/*
+ * The moderated t-test pools a row's two sides into one variance: it is
+ * taken only when neither side has more than this many times the other's
+ * runs (else the pooled variance is one side's, and Welch's t, which
+ * keeps them apart, is the test).
+ */
+#define CMP_MODERATED_RUNS_RATIO 2
 /*
  * The memory one comparison's rows and samples may take (estimated as
  * they are loaded): past it compare stops with a clear error rather than
@@ -212,11 +230,11 @@ enum cmp_mwu_state {
 struct cmp_vs {
 	double change_pct;	/* NAN: cannot be computed */
 	double ci_low_pct, ci_high_pct;	/* Fieller, level 1 - alpha */
-	double p, q;		/* NAN: none; p is the one BH and the
-				 * verdict use: with Welch, the larger of
-				 * Welch's and p_family */
-	double p_family;	/* the moderated t-test against the
-				 * family's spread; NAN: no guard */
+	double p, q;		/* NAN: none; p is the p-value of the test
+				 * named by method, the one BH and the
+				 * verdict use */
+	double p_moderated;	/* the moderated t-test's p, where the
+				 * family has a prior; NAN: none */
 	enum cmp_method method;
 	int significant;	/* q (or p with fdr none) < alpha; for an
 				 * exact metric: the values differ */
@@ -231,7 +249,7 @@ struct cmp_vs {
 	/*
 	 * The digest of both sides' samples (when both are samples),
 	 * taken while they were loaded: the tests' results on them, and
-	 * the log-scale figures of the family guard.
+	 * the log-scale figures of the moderated t-test.
 	 */
 	signed char welch_ok;	/* that test gave its p */
 	signed char mwu_ok;	/* enum cmp_mwu_state */
@@ -240,6 +258,17 @@ struct cmp_vs {
 	double welch_p, mwu_p;
 	double log_diff, log_s2;	/* d and scale follow from the n's */
 };
+
+/*
+ * A significant change that counts: a regression, an improvement, or a
+ * change of a metric whose direction is not known.
+ */
+static inline int cmp_vs_changed(const struct cmp_vs *vs)
+{
+	return vs->significant && (vs->verdict == CMP_REGRESSION ||
+				   vs->verdict == CMP_IMPROVEMENT ||
+				   vs->verdict == CMP_CHANGED);
+}
 
 struct cmp_row {
 	const char *testcase, *params, *machine;	/* borrowed: pool */
@@ -299,7 +328,8 @@ struct comparison {
 				 * NOTE_RUNS_DIRECT, its index in notes + 1
 				 * (0: none yet) */
 	/* counts over all (row, vs) pairs */
-	long nr_regressions, nr_improvements, nr_unknown, nr_tests;
+	long nr_regressions, nr_improvements, nr_changed, nr_unknown;
+	long nr_tests;
 	long *runs;		/* owned: runs per variant */
 	struct stats_tq ci_tq_own;	/* unless opts.ci_tq */
 	size_t mwu_need_n;	/* stats_mwu_min_n(alpha) */

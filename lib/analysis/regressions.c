@@ -145,9 +145,10 @@ const struct rg_commit *regressions_commit(const struct regressions *rg,
 #define BH_MARGIN 1e-9
 
 /*
- * Could variant v on row r turn out a regression once its q-value is
- * known?  Not when its mean moved the better way or a direction is
- * unknown (compare.c's verdict()), nor when its p-value is past alpha
+ * Could variant v on row r turn out a regression (or a change of a
+ * metric whose direction is not known) once its q-value is known?  Not
+ * when its mean moved the better way (compare.c's verdict()), nor when
+ * its p-value is past alpha
  * already: Benjamini-Hochberg only raises a p-value (by m / rank >= 1;
  * BH_MARGIN covers the rounding of that product and quotient), and
  * compare_decide() holds q, or p without FDR control, to alpha.  Exact
@@ -159,8 +160,9 @@ static int may_regress(const struct comparison *c, const struct cmp_row *r,
 	double a = r->side[0].mean, b = r->side[v].mean;
 	const struct cmp_vs *vs = &r->vs[v - 1];
 
-	if (r->direction == DIR_UNKNOWN || !isfinite(a) || !isfinite(b) ||
-	    a == b || (b < a) != (r->direction == DIR_HIGHER))
+	if (!isfinite(a) || !isfinite(b) || a == b ||
+	    (r->direction != DIR_UNKNOWN &&
+	     (b < a) != (r->direction == DIR_HIGHER)))
 		return 0;
 	if (vs->exact_decided)
 		return vs->exact_changed;
@@ -272,6 +274,7 @@ static int decide_all(struct regressions *out, const struct cmp_opts *opts,
 		c->opts.defer = 0;
 		compare_decide(c);
 		out->nr_regressions += c->nr_regressions;
+		out->nr_changed += c->nr_changed;
 	}
 	free(q);
 	return 0;
@@ -363,7 +366,7 @@ void regressions_release(struct regressions *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void regressions_each(const struct regressions *rg,
+void regressions_each(const struct regressions *rg, enum cmp_verdict which,
 		      void (*fn)(const struct comparison *c,
 				 const struct cmp_row *r, size_t v,
 				 void *data),
@@ -376,8 +379,7 @@ void regressions_each(const struct regressions *rg,
 
 		for (i = 0; i < c->nr; i++)
 			for (v = 1; v < c->nvar; v++)
-				if (c->rows[i].vs[v - 1].verdict ==
-				    CMP_REGRESSION)
+				if (c->rows[i].vs[v - 1].verdict == which)
 					fn(c, &c->rows[i], v, data);
 	}
 }

@@ -37,6 +37,8 @@ struct regressions {
 	struct cmp_metrics *metrics;	/* owned: the comparisons' metrics */
 	struct stats_tq ci_tq;		/* their intervals' quantiles */
 	long nr_regressions;
+	long nr_changed;	/* significant changes of metrics whose
+				 * direction is not known */
 };
 
 /*
@@ -48,8 +50,12 @@ int regressions_find(struct db *db, const char *base, enum rg_order order,
 		     const struct cmp_opts *opts, struct regressions *out);
 void regressions_release(struct regressions *r);
 
-/* Call fn for every regression found: row r of comparison c, variant v. */
-void regressions_each(const struct regressions *rg,
+/*
+ * Call fn for every pair of verdict which (CMP_REGRESSION, or
+ * CMP_CHANGED: a metric whose direction is not known) found: row r of
+ * comparison c, variant v.
+ */
+void regressions_each(const struct regressions *rg, enum cmp_verdict which,
 		      void (*fn)(const struct comparison *c,
 				 const struct cmp_row *r, size_t v,
 				 void *data),

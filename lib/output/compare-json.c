@@ -42,8 +42,10 @@ static void vs_json(struct jsonw *w, const struct comparison *c,
 	jw_num(w, "ci_high_pct", x.ci_high_pct);
 	jw_num(w, "p_value", x.p);
 	jw_num(w, "q_value", x.q);
-	jw_num(w, "p_family", x.p_family);
 	jw_str(w, "test", x.test);
+	jw_num(w, "p_welch", x.p_welch);
+	jw_num(w, "p_mwu", x.p_mwu);
+	jw_num(w, "p_moderated", x.p_moderated);
 	jw_bool(w, "significant", x.significant);
 	jw_str(w, "verdict", x.verdict);
 	jw_num(w, "level", x.level);

@@ -85,7 +85,9 @@ void cfmt_vs_view(const struct comparison *c, const struct cmp_row *r,
 	out->ci_high_pct = x->ci_high_pct;
 	out->p = x->p;
 	out->q = x->q;
-	out->p_family = x->p_family;
+	out->p_welch = x->welch_ok ? x->welch_p : NAN;
+	out->p_mwu = x->mwu_ok == CMP_MWU_P ? x->mwu_p : NAN;
+	out->p_moderated = x->p_moderated;
 	out->test = cmp_method_name(x->method);
 	out->verdict = cmp_verdict_name(x->verdict);
 	out->significant = x->significant;

@@ -46,7 +46,9 @@ struct cfmt_vs {
 	struct cfmt_side side;
 	double change_pct;	/* NAN: cannot be computed */
 	double ci_low_pct, ci_high_pct;	/* NAN: no interval */
-	double p, q, p_family;	/* NAN: none */
+	double p, q;		/* NAN: none */
+	/* each test's own p, where it was computed; NAN: not */
+	double p_welch, p_mwu, p_moderated;
 	const char *test;	/* cmp_method_name() */
 	const char *verdict;	/* cmp_verdict_name() */
 	int significant;

@@ -207,11 +207,12 @@ static void text_footer(const struct comparison *c, const struct notes *notes,
 	fputc('\n', f);
 	for (i = 0; i < notes->nr; i++)
 		fprintf(f, "[%zu] %s\n", i + 1, notes->text[i]);
-	fprintf(f, "%ld regression%s, %ld improvement%s, %ld unknown; %ld "
-		   "test%s over %zu metric row%s",
+	fprintf(f, "%ld regression%s, %ld improvement%s, %ld changed "
+		   "(direction unknown), %ld unknown; %ld test%s over %zu "
+		   "metric row%s",
 		c->nr_regressions, c->nr_regressions == 1 ? "" : "s",
 		c->nr_improvements, c->nr_improvements == 1 ? "" : "s",
-		c->nr_unknown, c->nr_tests, c->nr_tests == 1 ? "" : "s", c->nr,
+		c->nr_changed, c->nr_unknown, c->nr_tests, c->nr_tests == 1 ? "" : "s", c->nr,
 		c->nr == 1 ? "" : "s");
 	if (!all)
 		fprintf(f, "; %zu shown (--all for every row)", shown);

@@ -48,6 +48,8 @@ static void compare_bar(const struct cmp_row *r, size_t v,
 			b->mark = MARK_REGRESSION;
 		else if (vs->significant && vs->verdict == CMP_IMPROVEMENT)
 			b->mark = MARK_IMPROVEMENT;
+		else if (vs->significant && vs->verdict == CMP_CHANGED)
+			b->mark = MARK_CHANGED;
 	}
 }
 

@@ -66,7 +66,10 @@ struct plot_line {
 };
 
 /* Significance marks of a compare bar. */
-enum plot_mark { MARK_NONE, MARK_REGRESSION, MARK_IMPROVEMENT };
+/* MARK_CHANGED: significant, the metric's direction not known */
+enum plot_mark {
+	MARK_NONE, MARK_REGRESSION, MARK_IMPROVEMENT, MARK_CHANGED,
+};
 
 /* One variant's values of one compare row. */
 struct plot_bar {

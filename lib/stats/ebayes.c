@@ -173,6 +173,20 @@ int stats_fit_prior(const double *s2, const double *d, size_t n,
 	return 0;
 }
 
+/* psi(d0/2) - log(d0/2): 0 at infinity */
+static double scale_term(double d0)
+{
+	return isinf(d0) ? 0 : stats_digamma(d0 / 2) - log(d0 / 2);
+}
+
+void stats_prior_cap(struct stats_prior *prior, double d0_max)
+{
+	if (!(d0_max > 0) || !(prior->d0 > d0_max))
+		return;
+	prior->s02 *= exp(scale_term(d0_max) - scale_term(prior->d0));
+	prior->d0 = d0_max;
+}
+
 double stats_moderated_t(double diff, double s2, double d, double scale,
 			 const struct stats_prior *prior, double *t_out)
 {

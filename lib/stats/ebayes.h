@@ -15,8 +15,8 @@
  *	s2_post = (d0 s02 + d s2) / (d0 + d)	on d0 + d degrees of freedom
  *
  * d0 is large when the family's variances agree (then a row's own noisy
- * variance counts for little) and small when they scatter.  compare.c
- * uses the moderated t-test as a guard beside Welch's: docs/statistics.md.
+ * variance counts for little) and small when they scatter.  compare's
+ * default test for a row of a family with a prior: docs/statistics.md.
  *
  * Checked against scipy (special.digamma, special.polygamma,
  * optimize.brentq) on tests/ref/stats-ref.tsv to 1e-9 relative.
@@ -42,6 +42,15 @@ struct stats_prior {
  */
 int stats_fit_prior(const double *s2, const double *d, size_t n,
 		    struct stats_prior *out);
+
+/*
+ * Hold the prior to at most d0_max degrees of freedom (> 0), its scale
+ * refitted as stats_fit_prior() would give it for that d0: s02 scales by
+ * exp(psi(d0_max/2) - log(d0_max/2)) over the same of the fitted d0 (1
+ * for an infinite one).  compare holds a family's prior to the degrees
+ * of freedom of its rows but one.
+ */
+void stats_prior_cap(struct stats_prior *prior, double d0_max);
 
 /*
  * The moderated t-test of one row, two-sided: diff the difference of the

@@ -358,6 +358,21 @@ def ebayes():
     for s2, d in cases:
         d0, s02 = fit_prior(s2, d)
         emit("prior", s2=flist(s2), d=flist(d), d0=f(d0), s02=f(s02))
+        # compare's hold on the prior: the df of every row but one, the
+        # scale refitted from the mean of the log terms at that d0
+        ok = (s2 > 0) & np.isfinite(s2) & (d > 0)
+        cap = float(np.sum(d[ok]) - np.max(d[ok]))
+        for held in (cap, 3.0):
+            if d0 > held:
+                e = np.log(s2[ok]) - special.digamma(d[ok] / 2) + \
+                    np.log(d[ok] / 2)
+                hd0 = held
+                hs02 = np.exp(e.mean() + special.digamma(held / 2) -
+                              np.log(held / 2))
+            else:
+                hd0, hs02 = d0, s02
+            emit("prior_held", s2=flist(s2), d=flist(d), cap=f(held),
+                 d0=f(hd0), s02=f(hs02))
         for diff, row_s2, row_d, scale in ((0.05, s2[0], d[0], 0.5),
                                            (-0.3, 0.0, d[0], 2 / 3),
                                            (1e-4, s2[1], d[1], 0.2)):

@@ -435,7 +435,8 @@ static void do_trigamma_inv(const struct rec *r)
 	tcheck(r, "expect", stats_trigamma_inv(get_num(r, "x")), REL_TOL);
 }
 
-static void do_prior(const struct rec *r)
+/* The prior fitted to the record's s2 and d, held to its cap if it has one. */
+static void check_prior(const struct rec *r, int held)
 {
 	size_t n, nd;
 	double *s2 = get_vec(r, "s2", &n), *d = get_vec(r, "d", &nd);
@@ -446,11 +447,23 @@ static void do_prior(const struct rec *r)
 	} else if (stats_fit_prior(s2, d, n, &pr)) {
 		test_fail_loc(r->path, r->line, "stats_fit_prior failed");
 	} else {
+		if (held)
+			stats_prior_cap(&pr, get_num(r, "cap"));
 		tcheck(r, "d0", pr.d0, REL_TOL);
 		tcheck(r, "s02", pr.s02, REL_TOL);
 	}
 	free(s2);
 	free(d);
+}
+
+static void do_prior(const struct rec *r)
+{
+	check_prior(r, 0);
+}
+
+static void do_prior_held(const struct rec *r)
+{
+	check_prior(r, 1);
 }
 
 static void do_moderated_t(const struct rec *r)
@@ -469,6 +482,7 @@ static const struct {
 	{ "polygamma", do_polygamma },
 	{ "trigamma_inv", do_trigamma_inv },
 	{ "prior", do_prior },
+	{ "prior_held", do_prior_held },
 	{ "moderated_t", do_moderated_t },
 	{ "summary", do_summary },
 	{ "quantile", do_quantile },
