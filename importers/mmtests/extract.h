@@ -10,7 +10,7 @@
  * wrote them extracted: its operation names, in its order, and its
  * samples (research/mmtests-2020-extractors.md: rev 345f82be, 2020).
  *
- * It reports through struct mmx (mmtests-tree.c): the tree importer
+ * It reports through struct mmx (mmtests-sink.c): the tree importer
  * stores the values, `perfsift debug mmtests-extract` prints them.
  *
  * Where a value lands:

@@ -73,7 +73,7 @@ struct db {
 	struct strmap metric_ids;
 	/* variant identity -> variants.id, the same way */
 	struct strmap variant_ids;
-	/* the last metric looked up in SQLite was not there (emit.c) */
+	/* the last metric looked up in SQLite was not there (emit-ids.c) */
 	int metric_miss_new;
 	/*
 	 * Set by db_fail()/db_exec() when SQLite said something about the
@@ -134,7 +134,8 @@ struct stmt *db_prepare_copy(struct db *db, const char *table,
 			     const char *columns, const char *sql);
 /*
  * One of the import's statements (enum db_stmt), prepared on first use
- * and kept with the db (emit.c); reset it after use, never finalize.
+ * and kept with the db (emit-import.c); reset it after use, never
+ * finalize.
  * NULL after error().
  */
 struct stmt *db_stmt(struct db *db, enum db_stmt which);
@@ -341,7 +342,7 @@ struct import_ctx {
 	 * The variants emitted under overrides, as their inputs name them,
 	 * with the row (testcase, machine, params) each lands in; owned by
 	 * the driver, across all results of one command, so that overrides
-	 * that would put two of them in one row are refused (emit.c,
+	 * that would put two of them in one row are refused (emit-ids.c,
 	 * check_merge()).
 	 */
 	char **first_variant;

@@ -155,7 +155,7 @@ static const char *const dst_sql[T_NR] = {
 	/*
 	 * A metric the target knows keeps what it says; what it does not
 	 * say yet (NULL) comes from the source: the first statement wins,
-	 * as in emit.c (ST_SET_UNIT, ST_SET_KIND, ST_SET_STATE).
+	 * as in emit-ids.c (ST_SET_UNIT, ST_SET_KIND, ST_SET_STATE).
 	 */
 	[T_METRIC] = "INSERT INTO metrics(name, unit, kind, direction, "
 		"summary) VALUES (?,?,?,?,?) ON CONFLICT (name) DO UPDATE SET "

@@ -61,8 +61,8 @@ struct series_buf {
 };
 
 /*
- * The rows series.c writes, through the statements emit.c prepared for
- * the import (ctx->db->st).
+ * The rows series.c writes, through the statements emit-import.c
+ * prepared for the import (ctx->db->st).
  */
 static int db_metric_info(struct import_ctx *ctx, int64_t metric_id, char **name,
 		   enum metric_kind *kind)
