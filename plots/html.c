@@ -451,7 +451,7 @@ static size_t note_ref(struct page *pg, const char *text)
 	return pg->nr_notes;
 }
 
-static void side_cells(struct sbuf *out, const struct cmp_side *s)
+static void side_cells(struct sbuf *out, const struct cmp_side *s, int exact)
 {
 	const struct cmp_extra *e = cmp_extra(s);
 
@@ -460,7 +460,7 @@ static void side_cells(struct sbuf *out, const struct cmp_side *s)
 		sbuf_addstr(out, "missing</td><td class=\"num\">-</td>");
 		return;
 	}
-	cmp_fmt_num(out, s->mean);
+	cmp_fmt_mean(out, s->mean, exact);
 	if (isfinite(s->sd)) {
 		sbuf_addstr(out, " ± ");
 		cmp_fmt_num(out, s->sd);
@@ -490,7 +490,7 @@ static void vs_cells(struct page *pg, const struct cmp_row *r, size_t v)
 	const char *cls = mark_class(x);
 	const char *mark = cmp_extra(&r->side[v])->marker;
 
-	side_cells(out, &r->side[v]);
+	side_cells(out, &r->side[v], r->exact);
 	sbuf_addf(out, "<td class=\"num%s%s\">", cls ? " " : "",
 		  cls ? cls : "");
 	cmp_fmt_pct(out, x->change_pct);
@@ -562,7 +562,7 @@ static void row_html(struct page *pg, const struct cmp_row *r, size_t chart)
 		sbuf_addstr(out, ")</span>");
 	}
 	sbuf_addstr(out, "</td>");
-	side_cells(out, &r->side[0]);
+	side_cells(out, &r->side[0], r->exact);
 	for (v = 1; v < pg->c->nvar; v++)
 		vs_cells(pg, r, v);
 	sbuf_addstr(out, "</tr>\n");

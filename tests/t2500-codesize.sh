@@ -284,4 +284,20 @@ test_expect_success 'size(1) run here on real binaries: every hex cell, letters 
 	grep -q "real-A.size: codesize, 1 run, " out
 '
 
+test_expect_success 'byte counts print in full, and a growth of 300 bytes is a change' '
+	# above 10^6, where %.6g would round
+	size -A /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 >a.size &&
+	awk "\$1 == \".text\" { \$2 += 300 } \$1 == \"Total\" { \$2 += 300 } 1" a.size >b.size &&
+	perfsift --db grow.db import --label old a.size >/dev/null &&
+	perfsift --db grow.db import --label new b.size >/dev/null &&
+	text=$(awk "\$1 == \".text\" { print \$2 }" a.size) &&
+	total=$(awk "\$1 == \"Total\" { print \$2 }" a.size) &&
+	perfsift --db grow.db compare old new --all >out &&
+	grep "section.text (bytes)  *$text (n=1)  *$((text + 300)) (n=1) .* regression" out &&
+	grep "sections.total (bytes)  *$total (n=1)  *$((total + 300)) (n=1) .* regression" out &&
+	perfsift --db grow.db compare old new --all --format markdown >md &&
+	grep "| $total (n=1) | $((total + 300)) (n=1) |" md &&
+	! grep "e+0" out md
+'
+
 test_done

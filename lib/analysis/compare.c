@@ -586,7 +586,11 @@ static void verdict(const struct comparison *c, struct cmp_row *r, size_t v,
 		not_significant(c, a, b, vs, zc);
 		return;
 	}
-	if (isfinite(vs->change_pct) &&
+	/*
+	 * --min-change is a bound on noise; an exact metric has none: a
+	 * 300-byte growth of a kernel's text is a change.
+	 */
+	if (!vs->exact_decided && isfinite(vs->change_pct) &&
 	    fabs(vs->change_pct) < c->opts.min_change_pct) {
 		vs->verdict = CMP_UNCHANGED;
 		return;

@@ -35,6 +35,11 @@ struct sbuf;
  * q-value %.4f (%.1e below 0.0001).
  */
 void cmp_fmt_num(struct sbuf *sb, double v);
+/*
+ * A mean of an exact metric (a byte count) in full when it is a whole
+ * number: %.6g would print 1427642 and 1427942 both as 1.42764e+06.
+ */
+void cmp_fmt_mean(struct sbuf *sb, double v, int exact);
 void cmp_fmt_pct(struct sbuf *sb, double v);
 void cmp_fmt_pval(struct sbuf *sb, double p);
 

@@ -42,13 +42,15 @@ int cmp_write(const struct comparison *c, enum cmp_format fmt, int all,
 
 /* ---- the row model ---- */
 
-static void side_view(const struct cmp_side *s, struct cfmt_side *out)
+static void side_view(const struct cmp_side *s, int exact,
+		      struct cfmt_side *out)
 {
 	const struct cmp_extra *e = cmp_extra(s);
 	int present = s->source != SIDE_NONE;
 	int samples = s->source == SIDE_SAMPLES;
 
 	out->kind = s->source;
+	out->exact = exact;
 	out->source = !present ? NULL : samples ? "samples" : "aggregate";
 	out->n = present && s->n >= 0 ? s->n : -1;
 	out->mean = present ? s->mean : NAN;
@@ -70,7 +72,7 @@ void cfmt_row_view(const struct comparison *c, const struct cmp_row *r,
 	out->unit = r->unit;
 	out->direction = direction_name(r->direction);
 	out->base_label = cfmt_label(c, 0);
-	side_view(&r->side[0], &out->base);
+	side_view(&r->side[0], r->exact, &out->base);
 }
 
 void cfmt_vs_view(const struct comparison *c, const struct cmp_row *r,
@@ -79,7 +81,7 @@ void cfmt_vs_view(const struct comparison *c, const struct cmp_row *r,
 	const struct cmp_vs *x = &r->vs[v - 1];
 
 	out->label = cfmt_label(c, v);
-	side_view(&r->side[v], &out->side);
+	side_view(&r->side[v], r->exact, &out->side);
 	out->change_pct = x->change_pct;
 	out->ci_low_pct = x->ci_low_pct;
 	out->ci_high_pct = x->ci_high_pct;
@@ -230,6 +232,19 @@ void cmp_fmt_num(struct sbuf *sb, double v)
 		sbuf_addstr(sb, "-");
 }
 
+/* Whole numbers below 2^53 print exactly as integers. */
+#define EXACT_INT_MAX 9007199254740992.0
+
+void cmp_fmt_mean(struct sbuf *sb, double v, int exact)
+{
+	char buf[NUMFMT_BUF];
+
+	if (exact && isfinite(v) && v == floor(v) && fabs(v) < EXACT_INT_MAX)
+		sbuf_add(sb, buf, fmt_int(buf, (long long)v));
+	else
+		cmp_fmt_num(sb, v);
+}
+
 void cmp_fmt_pct(struct sbuf *sb, double v)
 {
 	if (isfinite(v)) {
@@ -261,7 +276,7 @@ void cfmt_add_side(struct sbuf *sb, const struct cfmt_side *s)
 		sbuf_addstr(sb, "missing");
 		return;
 	}
-	cmp_fmt_num(sb, s->mean);
+	cmp_fmt_mean(sb, s->mean, s->exact);
 	if (isfinite(s->sd)) {
 		sbuf_addstr(sb, " ± ");
 		cmp_fmt_num(sb, s->sd);

@@ -18,6 +18,7 @@
 /* One variant's side of a row as the formats show it. */
 struct cfmt_side {
 	int kind;		/* cmp_side.source: SIDE_NONE, ... */
+	int exact;		/* the row's metric is exact (cmp_row.exact) */
 	const char *source;	/* "samples" or "aggregate"; NULL: missing */
 	long n;			/* values behind the mean; -1: not known,
 				 * or missing */
