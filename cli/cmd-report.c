@@ -472,6 +472,7 @@ static int report_post(struct db *db, const struct report_args *a,
 	struct report_key key;
 	struct sbuf subject = SBUF_INIT, body = SBUF_INIT, repro = SBUF_INIT;
 	struct reply rp;
+	char *headline = NULL;
 	size_t i;
 	int status = EXIT_ENV;
 
@@ -490,6 +491,9 @@ static int report_post(struct db *db, const struct report_args *a,
 	rq.all = a->all;
 	rq.reproduce_args = repro.buf + 1;
 	rq.reply_subject = rp.subject && *rp.subject ? rp.subject : NULL;
+	if (query_variant_headline(db, &var[1], &headline) < 0)
+		goto out;
+	rq.headline_metric = headline;
 	if (report_build(&rq, &subject, &body, &key))
 		goto out;
 	if (!ms->from && !a->out && !a->mbox && !a->send) {
@@ -500,6 +504,7 @@ static int report_post(struct db *db, const struct report_args *a,
 				 rp.references);
 	}
 out:
+	free(headline);
 	reply_release(&rp);
 	sbuf_release(&repro);
 	sbuf_release(&subject);

@@ -7,6 +7,7 @@
 #include "core/strparse.h"
 #include "core/version.h"
 #include "output/compare-fmt.h"
+#include "output/compare-rows.h"
 #include "output/plot.h"
 #include "store/commits.h"
 #include "store/direction.h"
@@ -27,11 +28,19 @@ static int verdict_rank(const struct cmp_vs *v)
 
 /* Is a (row, vs) a better lead than b?  See report_key_row(). */
 static int better(const struct cmp_row *ra, const struct cmp_vs *a,
-		  const struct cmp_row *rb, const struct cmp_vs *b)
+		  const struct cmp_row *rb, const struct cmp_vs *b,
+		  const char *headline)
 {
-	int ka = metric_is_kpi(ra->metric), kb = metric_is_kpi(rb->metric);
+	int ka = metric_kpi_rank(ra->metric), kb = metric_kpi_rank(rb->metric);
 	double pa = key_p(a), pb = key_p(b);
 
+	if (headline) {
+		int ha = !strcmp(ra->metric, headline);
+		int hb = !strcmp(rb->metric, headline);
+
+		if (ha != hb)
+			return ha;
+	}
 	if (ka != kb)
 		return ka > kb;
 	/* the same change seen twice: the row that says more about itself */
@@ -44,7 +53,8 @@ static int better(const struct cmp_row *ra, const struct cmp_vs *a,
 	return fabs(a->change_pct) > fabs(b->change_pct);
 }
 
-void report_key_row(const struct comparison *c, struct report_key *key)
+void report_key_row(const struct comparison *c, const char *headline,
+		    struct report_key *key)
 {
 	const struct cmp_vs *best = NULL;
 	size_t i, j;
@@ -57,7 +67,8 @@ void report_key_row(const struct comparison *c, struct report_key *key)
 
 			if (!cmp_vs_changed(v))
 				continue;
-			if (best && !better(&c->rows[i], v, key->row, best))
+			if (best && !better(&c->rows[i], v, key->row, best,
+					    headline))
 				continue;
 			best = v;
 			key->row = &c->rows[i];
@@ -382,10 +393,19 @@ static int lkp_body(const struct report_req *rq, const struct report_key *key,
 	sbuf_addstr(body, "---------------------------------------------------"
 		    "----------------------------------------------->\n\n");
 	if (key->row || rq->all) {
-		/* the lkp table's spread is lkp's: compare-lkp.c, lkp_err() */
+		/*
+		 * The lkp table's spread is lkp's (compare-lkp.c, lkp_err()):
+		 * of perfsift's runs, or a source's figure as printed.
+		 */
+		unsigned sp = cfmt_spreads(rq->c);
+
 		sbuf_addf(body, "%s; %%stddev is lkp's: the population "
-			  "stddev (n) in %% of the mean:\n\n", rq->all ?
-			  "Every metric compared" : "The significant changes");
+			  "stddev (n) in %% of the mean%s:\n\n", rq->all ?
+			  "Every metric compared" : "The significant changes",
+			  !(sp & ~(unsigned)SPREAD_RUNS) ? "" :
+			  sp & SPREAD_RUNS ? ", of the runs or as the source "
+			  "printed it" : ", as the source printed it over "
+			  "runs not imported");
 		if (table_text(rq, FMT_LKP, rq->all, body))
 			return -1;
 		sbuf_addch(body, '\n');
@@ -439,7 +459,7 @@ int report_build(const struct report_req *rq, struct sbuf *subject,
 	const struct selector *snew;
 	int r;
 
-	report_key_row(rq->c, key);
+	report_key_row(rq->c, rq->headline_metric, key);
 	snew = &rq->var[key->row ? key->vs + 1 : 1];
 	if (variant_commit(rq->db, &rq->var[0], &cbase) ||
 	    variant_commit(rq->db, snew, &cnew)) {

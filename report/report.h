@@ -30,6 +30,8 @@ struct report_req {
 	const char *reproduce_args;
 	/* the subject of the message answered (Re: it); NULL: none */
 	const char *reply_subject;
+	/* the metric the robot's report on NEW leads with; NULL: none */
+	const char *headline_metric;
 };
 
 /* What report_build() chose, for the caller (attachments, messages). */
@@ -50,12 +52,15 @@ int report_build(const struct report_req *rq, struct sbuf *subject,
 
 /*
  * The lead row of c: among the significant regressions and improvements,
- * a benchmark's headline metric (metric_is_kpi()) before any other, a
+ * the metric the source's own report led with (headline; NULL: none),
+ * then a benchmark's headline metric (metric_kpi_rank(): its own result
+ * before a total such as will-it-scale.workload) before any other, a
  * regression before an improvement, then the smallest q (p without
  * FDR), then the largest change.  key->row is NULL when nothing is
  * significant.
  */
-void report_key_row(const struct comparison *c, struct report_key *key);
+void report_key_row(const struct comparison *c, const char *headline,
+		    struct report_key *key);
 
 /*
  * The compare chart of row r of rq->c across the variants in fmt, drawn

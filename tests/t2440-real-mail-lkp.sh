@@ -306,4 +306,24 @@ test_expect_success 'the 17 messages at once: 17 imports, nothing skipped' '
 	test "$(sqlite3 all.db "SELECT sum(rows_read) FROM import_tables")" = 297
 '
 
+test_expect_success 'a report on a robot mail leads with its headline, and names its spread' '
+	m=$EMAILS/2025-lkp-will-it-scale-poll2-do_pollfd.txt &&
+	rm -f wis.db* &&
+	perfsift --db wis.db import "$m" >/dev/null 2>&1 &&
+	perfsift --db wis.db report d000e073ca 8935989798 >rep &&
+	sed -n 5p rep >lead &&
+	echo "perfsift noticed a 11.7% regression of will-it-scale.per_process_ops on:" >want &&
+	test_cmp want lead &&
+	grep "^The significant changes; %stddev is lkp.s: the population stddev (n) in % of the mean, as the source printed it over runs not imported:" rep &&
+	perfsift --db wis.db compare d000e073ca 8935989798 >cmp &&
+	grep "^mean ± sd: as the source printed it, over runs not imported (.rel.: printed in % of the mean, lkp.s the population sd);" cmp &&
+	# without the robot saying which: its own result before the total
+	sed -e "/noticed a/d" -e "s/^ will-it-scale.per_process_ops 11.7% regression/ x/" "$m" >plain.txt &&
+	rm -f plain.db* &&
+	perfsift --db plain.db import plain.txt >/dev/null 2>&1 &&
+	test "$(sqlite3 plain.db "SELECT count(*) FROM import_meta WHERE key = \"headline\"")" = 0 &&
+	perfsift --db plain.db report d000e073ca 8935989798 >rep2 &&
+	grep "^perfsift noticed a 11.7% regression of will-it-scale.per_process_ops on:" rep2
+'
+
 test_done

@@ -111,6 +111,64 @@ int cfmt_ci_level(const struct comparison *c)
 	return (int)lround(100 * (1 - c->opts.alpha));
 }
 
+unsigned cfmt_spreads(const struct comparison *c)
+{
+	unsigned bits = 0;
+	size_t i, v;
+
+	for (i = 0; i < c->nr; i++)
+		for (v = 0; v < c->nvar; v++) {
+			const struct cmp_side *s = &c->rows[i].side[v];
+			const char *k = cmp_extra(s)->sd_kind;
+
+			if (s->source == SIDE_SAMPLES)
+				bits |= SPREAD_RUNS;
+			else if (s->source != SIDE_AGGREGATE)
+				continue;
+			else if (!k || !isfinite(s->sd))
+				bits |= SPREAD_NONE;
+			else if (!strcmp(k, "population"))
+				bits |= SPREAD_SOURCE_POP;
+			else if (!strcmp(k, "relative"))
+				bits |= SPREAD_SOURCE_REL;
+			else
+				bits |= SPREAD_SOURCE_SAMPLE;
+		}
+	return bits;
+}
+
+void cfmt_spread_legend(struct sbuf *sb, unsigned spreads)
+{
+	static const struct {
+		unsigned bit;
+		const char *text;
+	} kinds[] = {
+		{ SPREAD_SOURCE_SAMPLE, "a sample sd" },
+		{ SPREAD_SOURCE_POP, "'pop': a population sd (n)" },
+		{ SPREAD_SOURCE_REL, "'rel': printed in % of the mean, "
+				     "lkp's the population sd" },
+	};
+	unsigned source = spreads & ~(unsigned)(SPREAD_RUNS | SPREAD_NONE);
+	size_t i, nr = 0;
+
+	if (!source && spreads == SPREAD_NONE) {
+		sbuf_addstr(sb, "none: the source printed no spread");
+		return;
+	}
+	if (!source) {
+		sbuf_addstr(sb, "sample standard deviation (n-1)");
+		return;
+	}
+	if (spreads & SPREAD_RUNS)
+		sbuf_addstr(sb, "of runs, the sample standard deviation "
+			    "(n-1); of a source's figures, ");
+	sbuf_addstr(sb, "as the source printed it, over runs not imported (");
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (source & kinds[i].bit)
+			sbuf_addf(sb, "%s%s", nr++ ? ", " : "", kinds[i].text);
+	sbuf_addch(sb, ')');
+}
+
 int cfmt_same_group(const struct cmp_row *a, const struct cmp_row *b)
 {
 	return !strcmp(a->testcase, b->testcase) &&

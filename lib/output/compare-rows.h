@@ -73,6 +73,26 @@ void cfmt_vs_view(const struct comparison *c, const struct cmp_row *r,
 const char *cfmt_label(const struct comparison *c, size_t v);
 /* The level of the intervals of the change, in % (95). */
 int cfmt_ci_level(const struct comparison *c);
+/*
+ * Which spreads the ± of c's sides are (bits): SPREAD_RUNS, perfsift's
+ * sample sd of the runs; SPREAD_SOURCE_SAMPLE, _POP and _REL, figures
+ * a source printed (an aggregate's sample sd, population sd, or ± in %
+ * of the mean, as lkp's robot prints its population sd); SPREAD_NONE,
+ * a source's figure printed without one.
+ */
+enum {
+	SPREAD_RUNS = 1,
+	SPREAD_SOURCE_SAMPLE = 2,
+	SPREAD_SOURCE_POP = 4,
+	SPREAD_SOURCE_REL = 8,
+	SPREAD_NONE = 16,
+};
+unsigned cfmt_spreads(const struct comparison *c);
+/*
+ * "sample standard deviation (n-1)", or what the source printed, for
+ * the spreads of cfmt_spreads() (one phrase, no period) to sb.
+ */
+void cfmt_spread_legend(struct sbuf *sb, unsigned spreads);
 /* Do a and b share testcase, params and machine? */
 int cfmt_same_group(const struct cmp_row *a, const struct cmp_row *b);
 /* "testcase T  params P  machine M" (the parts that are set) to sb. */

@@ -185,6 +185,7 @@ static size_t text_table(const struct comparison *c, size_t v, size_t i,
 
 static void text_header(const struct comparison *c, FILE *f)
 {
+	struct sbuf sb = SBUF_INIT;
 	size_t v;
 
 	fprintf(f, "base %s (%ld run%s)", cfmt_label(c, 0), c->runs[0],
@@ -193,10 +194,11 @@ static void text_header(const struct comparison *c, FILE *f)
 		fprintf(f, "%s %s (%ld run%s)", v == 1 ? " vs" : ",",
 			cfmt_label(c, v), c->runs[v],
 			c->runs[v] == 1 ? "" : "s");
-	fprintf(f, "\nmean \u00b1 sd: sample standard deviation (n-1); "
-		   "%d%% CI of the change (Fieller); significant: %s < %g\n",
-		cfmt_ci_level(c), c->opts.fdr ? "Benjamini-Hochberg q" : "p",
-		c->opts.alpha);
+	cfmt_spread_legend(&sb, cfmt_spreads(c));
+	fprintf(f, "\nmean \u00b1 sd: %s; %d%% CI of the change (Fieller); "
+		   "significant: %s < %g\n", sb.buf, cfmt_ci_level(c),
+		c->opts.fdr ? "Benjamini-Hochberg q" : "p", c->opts.alpha);
+	sbuf_release(&sb);
 }
 
 static void text_footer(const struct comparison *c, const struct notes *notes,

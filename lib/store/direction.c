@@ -436,23 +436,37 @@ int direction_parse(const char *s)
 /*
  * The headline results of the benchmarks lkp and MMTests run (lkp's
  * etc/index-perf-all.yaml and its robot's report subjects): what a
- * regression report is about.
+ * regression report is about, each with its rank (metric_kpi_rank()).
+ * lookup() answers 2 for none, so the ranks avoid it.
  */
 static const struct dir_rule kpis[] = {
-	{ "fio.read_bw_MBps", 1 }, { "fio.write_bw_MBps", 1 },
-	{ "fio.trim_bw_MBps", 1 }, { "fio.read_iops", 1 },
-	{ "fio.write_iops", 1 }, { "fio.trim_iops", 1 },
-	{ "fio.workload", 1 }, { "will-it-scale.per_*_ops", 1 },
-	{ "will-it-scale.workload", 1 }, { "aim7.jobs-per-min", 1 },
-	{ "aim9.*", 1 }, { "unixbench.score", 1 },
-	{ "hackbench.throughput", 1 }, { "netperf.Throughput_*", 1 },
-	{ "stress-ng.*.ops_per_sec", 1 }, { "vm-scalability.throughput", 1 },
-	{ "vm-scalability.median", 1 }, { "pft.faults_per_sec_per_cpu", 1 },
-	{ "ebizzy.throughput", 1 }, { "reaim.jobs_per_min", 1 },
-	{ "pigz.throughput", 1 }, { "sysbench-*.*", 1 },
-	{ "fsmark.files_per_sec", 1 }, { "fsmark.app_overhead", 1 },
-	{ "kbuild.buildtime_per_iteration", 1 }, { "blogbench.*_score", 1 },
-	{ "*.workload", 1 },
+	{ "fio.read_bw_MBps", KPI_OWN },
+	{ "fio.write_bw_MBps", KPI_OWN },
+	{ "fio.trim_bw_MBps", KPI_OWN },
+	{ "fio.read_iops", KPI_OWN },
+	{ "fio.write_iops", KPI_OWN },
+	{ "fio.trim_iops", KPI_OWN },
+	{ "fio.workload", KPI_TOTAL },
+	{ "will-it-scale.per_*_ops", KPI_OWN },
+	{ "will-it-scale.workload", KPI_TOTAL },
+	{ "aim7.jobs-per-min", KPI_OWN },
+	{ "aim9.*", KPI_OWN },
+	{ "unixbench.score", KPI_OWN },
+	{ "hackbench.throughput", KPI_OWN },
+	{ "netperf.Throughput_*", KPI_OWN },
+	{ "stress-ng.*.ops_per_sec", KPI_OWN },
+	{ "vm-scalability.throughput", KPI_OWN },
+	{ "vm-scalability.median", KPI_OWN },
+	{ "pft.faults_per_sec_per_cpu", KPI_OWN },
+	{ "ebizzy.throughput", KPI_OWN },
+	{ "reaim.jobs_per_min", KPI_OWN },
+	{ "pigz.throughput", KPI_OWN },
+	{ "sysbench-*.*", KPI_OWN },
+	{ "fsmark.files_per_sec", KPI_OWN },
+	{ "fsmark.app_overhead", KPI_OWN },
+	{ "kbuild.buildtime_per_iteration", KPI_OWN },
+	{ "blogbench.*_score", KPI_OWN },
+	{ "*.workload", KPI_TOTAL },
 };
 
 static struct rule_list kpi_list = RULE_LIST(kpis);
@@ -475,4 +489,13 @@ int metric_is_kpi(const char *metric)
 {
 	pthread_once(&catalog_once, catalog_init);
 	return lookup(&kpi_list, metric) != 2;
+}
+
+int metric_kpi_rank(const char *metric)
+{
+	int r;
+
+	pthread_once(&catalog_once, catalog_init);
+	r = lookup(&kpi_list, metric);
+	return r == 2 ? 0 : r;
 }

@@ -46,6 +46,14 @@ const char *direction_verdict(int dir, double change_pct);
  * the hundred details the benchmark prints beside them.
  */
 int metric_is_kpi(const char *metric);
+/*
+ * How a report ranks it as its lead: KPI_OWN for a benchmark's own
+ * result (will-it-scale.per_thread_ops), KPI_TOTAL for a sum over its
+ * copies (will-it-scale.workload, which the robot never leads with), 0
+ * for any other metric.
+ */
+enum { KPI_TOTAL = 1, KPI_OWN = 3 };
+int metric_kpi_rank(const char *metric);
 /* "higher"/"lower"/"unknown" -> DIR_*; -2 if none. */
 int direction_parse(const char *s);
 

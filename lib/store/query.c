@@ -905,13 +905,32 @@ int query_histograms(struct db *db, const struct run_filter *f,
 		       sizeof(**rows), rows, nr);
 }
 
+/*
+ * The first column of st's one row, owned in *out: 1; 0 when st gives no
+ * row or several (*out NULL); -1 after error().  st is finalized.
+ */
+static int single_text(struct db *db, struct stmt *st, char **out)
+{
+	int rc, n = 0;
+
+	*out = NULL;
+	while ((rc = stmt_step(st)) == SQLITE_ROW)
+		if (!n++)
+			*out = xstrdup((const char *)stmt_column_text(st, 0));
+	stmt_finalize(st);
+	if (rc == SQLITE_DONE && n == 1)
+		return 1;
+	free(*out);
+	*out = NULL;
+	return rc == SQLITE_DONE ? 0 : db_fail(db, rc, db->path, 0);
+}
+
 int query_variant_commit(struct db *db, const struct selector *sel,
 			 char **sha)
 {
 	struct run_filter f = { .sel = sel };
 	struct sbuf sql = SBUF_INIT;
 	struct stmt *st;
-	int rc, n = 0;
 
 	*sha = NULL;
 	sbuf_addstr(&sql, "SELECT DISTINCT v.commit_sha FROM variants v WHERE"
@@ -923,15 +942,52 @@ int query_variant_commit(struct db *db, const struct selector *sel,
 	if (!st)
 		return -1;
 	variant_bind(st, 1, &f);
-	while ((rc = stmt_step(st)) == SQLITE_ROW)
-		if (!n++)
-			*sha = xstrdup((const char *)stmt_column_text(st, 0));
-	stmt_finalize(st);
-	if (rc != SQLITE_DONE || n != 1) {
-		free(*sha);
-		*sha = NULL;
-	}
-	return rc == SQLITE_DONE ? 0 : db_fail(db, rc, db->path, 0);
+	return single_text(db, st, sha) < 0 ? -1 : 0;
+}
+
+/*
+ * sql, which ends in "... import_id IN ", completed with the imports that
+ * hold f's runs or aggregates, prepared and bound; NULL after error().
+ * sql is released.
+ */
+static struct stmt *prepare_in_imports(struct db *db, struct sbuf *sql,
+				       const struct run_filter *f)
+{
+	struct stmt *st;
+
+	sbuf_addstr(sql, "(SELECT r.import_id FROM runs r JOIN variants v"
+		    " ON v.id = r.variant_id WHERE TRUE");
+	variant_where(sql, f, 0);
+	sbuf_addstr(sql, " UNION SELECT r.import_id FROM aggregates r JOIN"
+		    " variants v ON v.id = r.variant_id WHERE TRUE");
+	variant_where(sql, f, 1);
+	sbuf_addstr(sql, ") LIMIT 2");
+	st = db_prepare(db, sql->buf);
+	sbuf_release(sql);
+	if (st)
+		variant_bind(st, variant_bind(st, 1, f), f);
+	return st;
+}
+
+int query_variant_headline(struct db *db, const struct selector *sel,
+			   char **metric)
+{
+	struct run_filter f = { .sel = sel };
+	struct sbuf sql = SBUF_INIT;
+	struct stmt *st;
+	int rc;
+
+	sbuf_addstr(&sql, "SELECT DISTINCT m.value FROM import_meta m WHERE"
+		    " m.key = 'headline' AND m.import_id IN ");
+	st = prepare_in_imports(db, &sql, &f);
+	*metric = NULL;
+	if (!st)
+		return -1;
+	rc = single_text(db, st, metric);
+	/* "METRIC PCT% regression": the metric has no blank */
+	if (rc == 1)
+		(*metric)[strcspn(*metric, " ")] = '\0';
+	return rc;
 }
 
 int query_variant_message(struct db *db, const struct selector *sel,
@@ -941,7 +997,7 @@ int query_variant_message(struct db *db, const struct selector *sel,
 	struct run_filter f = { .sel = sel };
 	struct sbuf sql = SBUF_INIT;
 	struct stmt *st;
-	int rc, i, n = 0;
+	int rc, n = 0;
 
 	*msgid = *refs = *subject = NULL;
 	sbuf_addstr(&sql, "SELECT DISTINCT m.value, coalesce((SELECT x.value"
@@ -949,19 +1005,10 @@ int query_variant_message(struct db *db, const struct selector *sel,
 		    " x.key = 'references'), ''), coalesce((SELECT x.value FROM"
 		    " import_meta x WHERE x.import_id = m.import_id AND x.key ="
 		    " 'subject'), '') FROM import_meta m WHERE m.key ="
-		    " 'message_id' AND m.import_id IN (SELECT r.import_id FROM"
-		    " runs r JOIN variants v ON v.id = r.variant_id WHERE TRUE");
-	variant_where(&sql, &f, 0);
-	sbuf_addstr(&sql, " UNION SELECT r.import_id FROM aggregates r JOIN"
-		    " variants v ON v.id = r.variant_id WHERE TRUE");
-	variant_where(&sql, &f, 1);
-	sbuf_addstr(&sql, ") LIMIT 2");
-	st = db_prepare(db, sql.buf);
-	sbuf_release(&sql);
+		    " 'message_id' AND m.import_id IN ");
+	st = prepare_in_imports(db, &sql, &f);
 	if (!st)
 		return -1;
-	i = variant_bind(st, 1, &f);
-	variant_bind(st, i, &f);
 	while ((rc = stmt_step(st)) == SQLITE_ROW) {
 		if (!n++) {
 			*msgid = xstrdup((const char *)stmt_column_text(st, 0));

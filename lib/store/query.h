@@ -144,21 +144,30 @@ int history_same_series(const struct history_row *a,
 			const struct history_row *b);
 
 /*
+ * The one commit the variants of sel carry (full or short, as imported),
+ * owned in *sha; NULL when they carry none or several.  0 or -1.
+ */
+int query_variant_commit(struct db *db, const struct selector *sel,
+			 char **sha);
+/*
  * The mail message the runs and aggregates of sel were imported from
  * (import_meta, schema 0004): its Message-ID, References and Subject
  * (owned; "" when absent).  Returns 1 when exactly one message holds
  * them, 0 when none does or several do (*n_messages says how many: 0,
  * or 2 for "several"), -1 after error().
  */
-/*
- * The one commit the variants of sel carry (full or short, as imported),
- * owned in *sha; NULL when they carry none or several.  0 or -1.
- */
-int query_variant_commit(struct db *db, const struct selector *sel,
-			 char **sha);
 int query_variant_message(struct db *db, const struct selector *sel,
 			  char **msgid, char **refs, char **subject,
 			  int *n_messages);
+/*
+ * The metric a robot's report is about ("kernel test robot noticed a
+ * 11.7% regression of M"), as the import of sel's results recorded it
+ * (import_meta "headline"), owned in *metric.  1 when exactly one import
+ * holds sel's results and names one, else 0 (*metric NULL); -1 after
+ * error().
+ */
+int query_variant_headline(struct db *db, const struct selector *sel,
+			   char **metric);
 
 /*
  * The histograms of the filtered runs (schema 0006), as series rows: t
