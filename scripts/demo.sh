@@ -88,7 +88,7 @@ echo "== perfsift compare --by param:bs 4k 64k --metric 'fio.read*'"
 "$P" compare --by param:bs 4k 64k --metric 'fio.read*'
 echo
 echo "== the same in lkp's layout (% stddev is lkp's population one)"
-"$P" compare --by param:bs 4k 64k --format lkp --metric 'fio.read_[bi]*'
+"$P" compare --by param:bs 4k 64k --format lkp --metric 'fio.read*'
 echo
 echo "== /proc/vmstat, every counter: with false discovery control (BH), then without"
 "$P" compare --by param:bs 4k 64k --metric 'proc-vmstat.*' | tail -n 1
