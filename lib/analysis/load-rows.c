@@ -14,17 +14,25 @@
 #include "core/sbuf.h"
 #include "store/values.h"
 
-/* Bytes of a pool block; a longer string gets a block of its own. */
+/*
+ * Bytes of the first pool block, and of the largest: each block twice
+ * the one before.  Most comparisons hold a few groups' names, a few
+ * hundred bytes; regressions keeps a thousand of them.  A string longer
+ * than a quarter of the next block gets a block of its own.
+ */
+#define POOL_BLOCK_FIRST 1024
 #define POOL_BLOCK 65536
 
-/* In blocks of 64 KiB, not an allocation (and a free) a name. */
+/* In blocks, not an allocation (and a free) a name. */
 char *cmp_pool_addn(struct comparison *c, const char *s, size_t len)
 {
 	size_t n = len + 1;
 	char *p;
 
 	if (n > c->pool_room - c->pool_used || !c->nr_pool) {
-		size_t size = n > POOL_BLOCK / 4 ? n : POOL_BLOCK;
+		size_t block = c->nr_pool >= 6 ? POOL_BLOCK :
+			       (size_t)POOL_BLOCK_FIRST << c->nr_pool;
+		size_t size = n > block / 4 ? n : block;
 
 		ALLOC_GROW(c->pool, c->nr_pool + 1, c->alloc_pool);
 		p = xmalloc(size);

@@ -172,27 +172,23 @@ static int may_regress(const struct comparison *c, const struct cmp_row *r,
 }
 
 /*
- * Append the finite p-values of comparison c to p (every row, in row
- * order, as the one false discovery rate takes them), then drop the rows
- * that cannot be regressions.  at (returned, caller frees) gives for each
- * kept row's pair its index in p, or SIZE_MAX; the kept rows get their
- * intervals, which compare_decide() reads.
+ * Append the finite p-values of comparison c to p (every row, as the
+ * one false discovery rate takes them), then drop the rows that cannot
+ * be regressions; the kept rows get their intervals, which
+ * compare_decide() reads.
  */
-static size_t *take_p_values(struct comparison *c, double **p, size_t *np,
-			     size_t *alloc_p)
+static void take_p_values(struct comparison *c, double **p, size_t *np,
+			  size_t *alloc_p)
 {
 	size_t nvs = c->nvar - 1, i, v, kept = 0;
-	size_t *at = xmalloc((c->nr * nvs + 1) * sizeof(*at));
 
 	for (i = 0; i < c->nr; i++) {
 		struct cmp_row *r = &c->rows[i];
 		int keep = 0;
 
 		for (v = 0; v < nvs; v++) {
-			at[kept * nvs + v] = SIZE_MAX;
 			if (isfinite(r->vs[v].p)) {
 				ALLOC_GROW(*p, *np + 1, *alloc_p);
-				at[kept * nvs + v] = *np;
 				(*p)[(*np)++] = r->vs[v].p;
 			}
 			keep |= may_regress(c, r, v + 1);
@@ -210,7 +206,6 @@ static size_t *take_p_values(struct comparison *c, double **p, size_t *np,
 	c->nr = kept;
 	c->alloc = kept + 1;
 	comparison_compact(c);
-	return xrealloc(at, (kept * nvs + 1) * sizeof(*at));
 }
 
 /*
@@ -247,37 +242,50 @@ static int base_first(struct db *db, const char *base, struct regressions *out)
 
 /*
  * The comparisons' verdicts from one false discovery rate over the
- * p-values p[0..np) of all of them (at[k]: comparison k's take_p_values()).
- * 0, or -1 after error().
+ * p-values p[0..np) of all of them, which it takes (sorted, then their
+ * q-values in place: a year of commits has millions).
  */
-static int decide_all(struct regressions *out, const struct cmp_opts *opts,
-		      const double *p, size_t np, size_t *const *at)
+static void decide_all(struct regressions *out, const struct cmp_opts *opts,
+		       double *p, size_t np)
 {
-	double *q = xmalloc((np + 1) * sizeof(*q));
 	size_t i, k, v;
 
-	if (opts->fdr && stats_bh(p, np, q)) {
-		free(q);
-		return error("out of memory computing q-values");
-	}
+	if (opts->fdr)
+		stats_sort(p, np);
 	for (k = 0; k < out->ncmp; k++) {
 		struct comparison *c = &out->cmp[k];
 
 		for (i = 0; i < c->nr; i++)
-			for (v = 1; v < c->nvar; v++) {
-				size_t b = at[k][i * (c->nvar - 1) + v - 1];
+			for (v = 0; v + 1 < c->nvar; v++) {
+				struct cmp_vs *vs = &c->rows[i].vs[v];
 
-				if (b != SIZE_MAX)
-					c->rows[i].vs[v - 1].q =
-						opts->fdr ? q[b] : p[b];
+				/*
+				 * q holds the pair's rank in the sorted p
+				 * until the p-values there become q-values
+				 */
+				if (isfinite(vs->p))
+					vs->q = opts->fdr ? (double)stats_rank(
+						p, np, vs->p) : vs->p;
 			}
+	}
+	if (opts->fdr)
+		stats_bh_sorted(p, np);
+	for (k = 0; k < out->ncmp; k++) {
+		struct comparison *c = &out->cmp[k];
+
+		if (opts->fdr)
+			for (i = 0; i < c->nr; i++)
+				for (v = 0; v + 1 < c->nvar; v++) {
+					struct cmp_vs *vs = &c->rows[i].vs[v];
+
+					if (isfinite(vs->p))
+						vs->q = p[(size_t)vs->q];
+				}
 		c->opts.defer = 0;
 		compare_decide(c);
 		out->nr_regressions += c->nr_regressions;
 		out->nr_changed += c->nr_changed;
 	}
-	free(q);
-	return 0;
 }
 
 /*
@@ -289,30 +297,29 @@ static int compare_all(struct db *db, const char *base, struct cmp_opts *o,
 		       struct regressions *out)
 {
 	double *p = NULL;
-	size_t **at, np = 0, alloc_p = 0, k;
-	int ret = 0;
+	size_t np = 0, alloc_p = 0, k;
 
 	out->ncmp = base ? 1 : out->nvar - 1;
 	out->cmp = xcalloc(out->ncmp, sizeof(*out->cmp));
-	at = xcalloc(out->ncmp, sizeof(*at));
 	for (k = 0; k < out->ncmp; k++) {
 		struct selector *pair = base ? out->var : &out->var[k];
 		size_t n = base ? out->nvar : 2;
 
 		if (compare_variants(db, pair, n, o, &out->cmp[k])) {
-			ret = -1;
-			goto out;
+			free(p);
+			return -1;
 		}
-		at[k] = take_p_values(&out->cmp[k], &p, &np, &alloc_p);
+		take_p_values(&out->cmp[k], &p, &np, &alloc_p);
+		/* the pairs to come are alike: room for them at once */
+		if (k == 0 && out->ncmp > 1) {
+			alloc_p = np * out->ncmp + np / 8 + 16;
+			p = xrealloc(p, alloc_p * sizeof(*p));
+		}
 	}
 	/* one false discovery rate over every p-value of every pair */
-	ret = decide_all(out, o, p, np, at);
-out:
-	for (k = 0; k < out->ncmp; k++)
-		free(at[k]);
-	free(at);
+	decide_all(out, o, p, np);
 	free(p);
-	return ret;
+	return 0;
 }
 
 int regressions_find(struct db *db, const char *base, enum rg_order order,

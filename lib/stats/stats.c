@@ -15,25 +15,13 @@
 #include <string.h>
 
 
-/* Insertion sort below this size, qsort() above. */
+/* Insertion sort below this size, quicksort above. */
 #define SORT_SMALL 24
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* Sort finite doubles ascending, in place. */
-static void sort_doubles(double *v, size_t n)
+static void insertion_sort(double *v, size_t n)
 {
 	size_t i, j;
 
-	if (n > SORT_SMALL) {
-		qsort(v, n, sizeof(*v), cmp_double);
-		return;
-	}
 	for (i = 1; i < n; i++) {
 		double x = v[i];
 
@@ -41,6 +29,82 @@ static void sort_doubles(double *v, size_t n)
 			v[j] = v[j - 1];
 		v[j] = x;
 	}
+}
+
+static void sift_down(double *v, size_t root, size_t n)
+{
+	double x = v[root];
+	size_t child;
+
+	while ((child = 2 * root + 1) < n) {
+		if (child + 1 < n && v[child + 1] > v[child])
+			child++;
+		if (!(v[child] > x))
+			break;
+		v[root] = v[child];
+		root = child;
+	}
+	v[root] = x;
+}
+
+static void heap_sort(double *v, size_t n)
+{
+	size_t i;
+
+	for (i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (i = n; i-- > 1;) {
+		double t = v[0];
+
+		v[0] = v[i];
+		v[i] = t;
+		sift_down(v, 0, i);
+	}
+}
+
+/*
+ * Sort finite doubles ascending, in place and without a second array
+ * (glibc's qsort() allocates one as large as v, and regressions sorts
+ * millions of p-values): quicksort on the median of three, the smaller
+ * part first so the stack stays at log n, heapsort past 2 log2 n levels.
+ */
+static void sort_doubles(double *v, size_t n)
+{
+	int depth = 2 * (64 - __builtin_clzll((unsigned long long)n | 1));
+
+	while (n > SORT_SMALL) {
+		double a = v[0], b = v[n / 2], c = v[n - 1], pivot;
+		size_t i = 0, j = n - 1;
+
+		if (!depth--) {
+			heap_sort(v, n);
+			return;
+		}
+		pivot = a < b ? (b < c ? b : a < c ? c : a) :
+				(a < c ? a : b < c ? c : b);
+		/* Hoare's partition: v[0..j] <= pivot <= v[j+1..n) */
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			double t = v[i];
+
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		if (j + 1 < n - j - 1) {
+			sort_doubles(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_doubles(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	insertion_sort(v, n);
 }
 
 int stats_all_finite(const double *x, size_t n)
@@ -658,6 +722,41 @@ int stats_bh(const double *p, size_t m, double *q_out)
 	if (v != buf)
 		free(v);
 	return 0;
+}
+
+void stats_bh_sorted(double *p, size_t m)
+{
+	double run = 1;
+	size_t i;
+
+	for (i = m; i-- > 0;) {
+		double q = (double)m * p[i] / (double)(i + 1);
+
+		if (q < run)
+			run = q;
+		p[i] = run;
+	}
+}
+
+void stats_sort(double *v, size_t n)
+{
+	sort_doubles(v, n);
+}
+
+size_t stats_rank(const double *sorted, size_t m, double x)
+{
+	size_t lo = 0, hi = m;
+
+	/* the first position past x, then the one before it */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sorted[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : 0;
 }
 
 /* ---- Hodges-Lehmann ----------------------------------------------------- */

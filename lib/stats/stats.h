@@ -263,6 +263,17 @@ int stats_change_ci_tq(const struct stats_tq *tq, double mean_a,
  * failed (m > STATS_STACK_N only).
  */
 int stats_bh(const double *p, size_t m, double *q_out);
+/*
+ * The same q-values in place, for a caller that cannot afford a second
+ * array of m (regressions, over every pair of a year of commits): p[]
+ * is sorted ascending (no NAN) and becomes q in the same order, each
+ * bit for bit what stats_bh() gives its p-value.  stats_sort() sorts it.
+ * The q of a p-value x is p[stats_rank(p, m, x)] taken before the call:
+ * the last position of x in the sorted p.
+ */
+void stats_bh_sorted(double *p, size_t m);
+void stats_sort(double *v, size_t n);
+size_t stats_rank(const double *sorted, size_t m, double x);
 
 /*
  * Hodges-Lehmann shift estimate: median of the na * nb differences

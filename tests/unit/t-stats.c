@@ -1102,6 +1102,65 @@ TEST(bh_radix_as_sort)
 }
 
 /*
+ * regressions sorts its millions of p-values in place (stats_sort())
+ * and turns them into q-values there (stats_bh_sorted()): each pair's
+ * q, found by its rank, must be stats_bh()'s to the last bit.  The sort
+ * must hold on the inputs that break a naive quicksort.
+ */
+TEST(bh_sorted_in_place)
+{
+	enum { M = 20000 };
+	double *p = malloc(M * sizeof(*p)), *q = malloc(M * sizeof(*q));
+	double *v = malloc(M * sizeof(*v));
+	size_t *rank = malloc(M * sizeof(*rank));
+	uint64_t x = 77;
+	size_t i, bad = 0;
+	int shape;
+
+	for (i = 0; i < M; i++) {
+		double u = unit_rand(&x);
+
+		p[i] = i % 3 == 0 ? round(u * 40) / 40 : i % 3 == 1 ? u * u : u;
+	}
+	check_int(0, stats_bh(p, M, q));
+	memcpy(v, p, M * sizeof(*v));
+	stats_sort(v, M);
+	for (i = 0; i < M; i++)
+		rank[i] = stats_rank(v, M, p[i]);
+	for (i = 0; i < M; i++)
+		bad += v[rank[i]] != p[i] || (rank[i] + 1 < M &&
+					      v[rank[i] + 1] == p[i]);
+	check_int(0, (int)bad);
+	stats_bh_sorted(v, M);
+	for (i = 0; i < M; i++)
+		bad += v[rank[i]] != q[i];
+	check_int(0, (int)bad);
+	/* sorted, reversed, all equal, organ pipe, few values, random */
+	for (shape = 0; shape < 6; shape++) {
+		double sum = 0, sum_sorted = 0;
+
+		for (i = 0; i < M; i++) {
+			v[i] = shape == 0 ? (double)i : shape == 1 ? (double)(M - i) :
+			       shape == 2 ? 0.5 : shape == 3 ?
+			       (double)(i < M / 2 ? i : M - i) :
+			       shape == 4 ? (double)(i % 3) : unit_rand(&x);
+			sum += v[i];
+		}
+		stats_sort(v, M);
+		for (i = 0; i < M; i++) {
+			sum_sorted += v[i];
+			bad += i && v[i - 1] > v[i];
+		}
+		check_int(0, (int)bad);
+		check(sum == sum_sorted || fabs(sum - sum_sorted) < 1e-9 * sum);
+	}
+	free(p);
+	free(q);
+	free(v);
+	free(rank);
+}
+
+/*
  * compare tests Welch from the sides' summaries (their mean and sample
  * sd) unless a side is constant: the same statistic and p-value, to the
  * last bit, as from the samples.
@@ -1231,6 +1290,7 @@ int main(int argc, char **argv)
 	test_hl_pinned();
 	test_extreme_scale_exact();
 	test_bh_radix_as_sort();
+	test_bh_sorted_in_place();
 	test_welch_from_summary();
 
 	while (nvecs--)
