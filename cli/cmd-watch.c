@@ -438,29 +438,12 @@ static void report_json(const struct watch_run *run,
 /* --mail's settings: the flags over the config and environment */
 static int mail_settings(const struct watch_args *a, struct mail_settings *ms)
 {
-	size_t i;
-
 	switch (mail_settings_load(ms)) {
 	case 0: break;
 	case -1: return EXIT_USAGE;
 	default: return EXIT_ENV;
 	}
-	if (a->from) {
-		free(ms->from);
-		ms->from = xstrdup(a->from);
-	}
-	if (a->to.nr)
-		addr_list_release(&ms->to);
-	for (i = 0; i < a->to.nr; i++)
-		addr_list_add(&ms->to, a->to.v[i]);
-	if (a->cc.nr)
-		addr_list_release(&ms->cc);
-	for (i = 0; i < a->cc.nr; i++)
-		addr_list_add(&ms->cc, a->cc.v[i]);
-	if (a->smtp) {
-		free(ms->smtp_url);
-		ms->smtp_url = xstrdup(a->smtp);
-	}
+	mail_settings_flags(ms, a->from, &a->to, &a->cc, a->smtp);
 	if (!ms->from)
 		return usage_error(&watch_options, "--mail: who sends it? "
 				   "--from, PERFSIFT_FROM or the config's "

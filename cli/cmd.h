@@ -62,4 +62,13 @@ struct history_row;
 struct json_t *history_series_json(const struct history_row *r,
 				   int direction);
 
+/*
+ * --from, --to, --cc and --smtp (NULL or empty: not given) over the
+ * config's and environment's mail settings (report, watch).
+ */
+struct mail_settings;
+struct strlist;
+void mail_settings_flags(struct mail_settings *ms, const char *from,
+			 const struct strlist *to, const struct strlist *cc,
+			 const char *smtp);
 #endif
