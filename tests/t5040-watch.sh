@@ -8,7 +8,7 @@
 # 1 exactly at the steps whose change points include a commit that the
 # step before had none at.  Then the text report, --mail through
 # tests/smtpd.py, a failed mail that leaves the state as it was, and the
-# usual errors.
+# usual errors; and the same report and state on a PostgreSQL server.
 . "$(dirname "$0")/lib.sh"
 need_python3 'watch'
 
@@ -183,4 +183,37 @@ test_expect_success 'errors: no such metric, mail options without --mail, a bad 
 	rc=0 && watch_db watch --mail --from a@example.org 2>err || rc=$?
 	test $rc = 2 && grep "to whom" err
 '
+# the same on a PostgreSQL server (tests/pg.sh's throwaway one), when
+# its binaries are installed
+. "$SRC/tests/pg.sh"
+PG_BINDIR=$(pg_find_bindir)
+if [ -n "$PG_BINDIR" ]; then
+	smtpd_stop
+	export PG_BINDIR
+	pg_start
+	PGURL="postgresql:///perfsift?host=$PGHOST&port=$PGPORT&user=postgres"
+	test_expect_success 'on a server: the same report, the same state' '
+		pg_psql -d postgres -c "CREATE DATABASE perfsift" >/dev/null &&
+		for db in "$PGURL" p.db; do
+			for i in $(seq 1 30); do
+				"$PERFSIFT" --db "$db" import -q x$i.csv >/dev/null ||
+					return 1
+			done &&
+			"$PERFSIFT" --db "$db" commits import --repo repo >/dev/null &&
+			"$PERFSIFT" --db "$db" watch --metric x_ops >/dev/null
+			test $? = 1 || return 1
+			for i in $(seq 31 50); do
+				"$PERFSIFT" --db "$db" import -q x$i.csv >/dev/null ||
+					return 1
+			done &&
+			"$PERFSIFT" --db "$db" commits import --repo repo >/dev/null
+			rc=0
+			"$PERFSIFT" --db "$db" watch --metric x_ops --json >"$(echo "$db" | cut -c1-4).json" ||
+				rc=$?
+			test $rc = 1 || return 1
+		done &&
+		test_cmp p.db.json post.json &&
+		grep "\"commit\": \"$(sha 35)\"" post.json
+	'
+fi
 test_done
