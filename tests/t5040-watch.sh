@@ -7,9 +7,10 @@
 # 'changepoints --window 50' on the whole series, and watch's exit status
 # 1 exactly at the steps whose change points include a commit that the
 # step before had none at (11 of the 50; u_shift, one run a commit, two
-# small steps 3 commits apart, has change points that move: 5 times).  Then the text report, --mail through
-# tests/smtpd.py, a failed mail that leaves the state as it was, and the
-# usual errors; and the same report and state on a PostgreSQL server.
+# small steps 3 commits apart, has change points that move: 5 times).
+# Then the text report, --mail through tests/smtpd.py, a failed mail
+# that leaves the state as it was, and the usual errors; and the same
+# report and state on a PostgreSQL server.
 . "$(dirname "$0")/lib.sh"
 need_python3 'watch'
 
