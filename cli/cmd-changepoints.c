@@ -25,8 +25,7 @@ struct cp_args {
 	int json;
 };
 
-/* --window N: 0, or at least two of the smallest segments */
-static int opt_window(const struct opt *o UNUSED, const char *arg,
+int cp_opt_window(const struct opt *o UNUSED, const char *arg,
 		      void *window)
 {
 	static const struct cp_options init = CP_OPTIONS_INIT;
@@ -46,15 +45,11 @@ const struct opt changepoints_opts[] = {
 		   "the metric (a glob: each match is its own)"),
 	OPT_TESTCASE(T, f.testcase),
 	OPT_MACHINE(T, f.machine),
-	OPT_DOUBLE_OPEN("max-pvalue", T, cpo.max_pvalue, "P",
-			"a change point's t-test must give p < P\n"
-			"(default 0.001, Otava's)", 0, 1, "a number in (0, 1)"),
-	OPT_MIN_CHANGE(T, min_pct, "and a change of the means of at least "
-		       "PCT %\n(default 0)"),
+	OPT_CP_TESTS(T, cpo, min_pct),
 	OPT_CALLBACK(0, "window", T, window, "N",
 		     "windows of N runs (at least 6; Otava uses 50);\n"
 		     "0, the default: the whole series at once",
-		     opt_window, 0),
+		     cp_opt_window, 0),
 	OPT_JSON(T, json, "one JSON document on stdout"),
 	OPT_END(),
 };
@@ -111,7 +106,7 @@ void cp_series_title(const struct cp_series *s, FILE *f)
 	fputc('\n', f);
 }
 
-static json_t *point_json(const struct cp_series *s, const struct cp_point *p)
+json_t *cp_point_json(const struct cp_series *s, const struct cp_point *p)
 {
 	const struct history_row *a = &s->r[p->index - 1], *b = &s->r[p->index];
 	json_t *o = json_object();
@@ -211,15 +206,14 @@ static json_t *series_json(const struct cp_series *s,
 	json_object_set_new(o, "commits_tested",
 			    json_integer((json_int_t)cp_nr_commits(s)));
 	for (i = 0; i < s->cp.nr; i++)
-		json_array_append_new(cps, point_json(s, &s->cp.points[i]));
+		json_array_append_new(cps, cp_point_json(s, &s->cp.points[i]));
 	json_object_set_new(o, "changepoints", cps);
 	if (out->json)
 		out->json(s, o);
 	return o;
 }
 
-/* The change points of s, as --window says; 0, or -1 after error() */
-static int detect(struct cp_series *s, const struct cp_options *cpo)
+int cp_series_detect(struct cp_series *s, const struct cp_options *cpo)
 {
 	double *x = xmalloc(s->nr * sizeof(*x));
 	size_t *g = xmalloc(s->nr * sizeof(*g));
@@ -257,7 +251,7 @@ static int each_series(const struct history_row *rows, size_t nr,
 		s.nr = j - i;
 		s.direction = direction_of(dirs, rows[i].metric, rows[i].unit,
 					   rows[i].stated);
-		if (detect(&s, &a->cpo))
+		if (cp_series_detect(&s, &a->cpo))
 			return -1;
 		if (arr)
 			json_array_append_new(arr, series_json(&s, out));

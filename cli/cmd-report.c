@@ -361,34 +361,41 @@ out:
 	return status;
 }
 
-/* Flags over the settings' file and environment; an exit status. */
-static int settings(const struct report_args *a, struct mail_settings *ms)
+void mail_settings_flags(struct mail_settings *ms, const char *from,
+			 const struct strlist *to, const struct strlist *cc,
+			 const char *smtp)
 {
 	size_t i;
 
+	if (from) {
+		free(ms->from);
+		ms->from = xstrdup(from);
+	}
+	if (to->nr) {
+		addr_list_release(&ms->to);
+		for (i = 0; i < to->nr; i++)
+			addr_list_add(&ms->to, to->v[i]);
+	}
+	if (cc->nr) {
+		addr_list_release(&ms->cc);
+		for (i = 0; i < cc->nr; i++)
+			addr_list_add(&ms->cc, cc->v[i]);
+	}
+	if (smtp) {
+		free(ms->smtp_url);
+		ms->smtp_url = xstrdup(smtp);
+	}
+}
+
+/* Flags over the settings' file and environment; an exit status. */
+static int settings(const struct report_args *a, struct mail_settings *ms)
+{
 	switch (mail_settings_load(ms)) {
 	case 0: break;
 	case -1: return EXIT_USAGE;
 	default: return EXIT_ENV;
 	}
-	if (a->from) {
-		free(ms->from);
-		ms->from = xstrdup(a->from);
-	}
-	if (a->to.nr) {
-		addr_list_release(&ms->to);
-		for (i = 0; i < a->to.nr; i++)
-			addr_list_add(&ms->to, a->to.v[i]);
-	}
-	if (a->cc.nr) {
-		addr_list_release(&ms->cc);
-		for (i = 0; i < a->cc.nr; i++)
-			addr_list_add(&ms->cc, a->cc.v[i]);
-	}
-	if (a->smtp) {
-		free(ms->smtp_url);
-		ms->smtp_url = xstrdup(a->smtp);
-	}
+	mail_settings_flags(ms, a->from, &a->to, &a->cc, a->smtp);
 	if ((a->out || a->mbox || a->send) && !ms->from)
 		return usage_error(&report_options, "who sends it? --from, "
 				   "PERFSIFT_FROM or the config's 'from'");

@@ -34,6 +34,7 @@ int cmd_runs(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_send(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_trend(int argc, const char **argv, struct perfsift_ctx *ctx);
+int cmd_watch(int argc, const char **argv, struct perfsift_ctx *ctx);
 
 /* `perfsift help import`: the formats, from the importer registry. */
 void import_help_formats(FILE *f);
@@ -43,7 +44,7 @@ extern const struct cmd_options bisect_options, changepoints_options,
 	commits_options, compare_options, debug_options, import_options,
 	metrics_options, plot_options, push_options, regressions_options,
 	report_options, runs_options, send_options, show_options,
-	trend_options;
+	trend_options, watch_options;
 
 /* Write a JSON value (stolen) to stdout, indented, with a newline. */
 struct json_t;
@@ -61,4 +62,13 @@ struct history_row;
 struct json_t *history_series_json(const struct history_row *r,
 				   int direction);
 
+/*
+ * --from, --to, --cc and --smtp (NULL or empty: not given) over the
+ * config's and environment's mail settings (report, watch).
+ */
+struct mail_settings;
+struct strlist;
+void mail_settings_flags(struct mail_settings *ms, const char *from,
+			 const struct strlist *to, const struct strlist *cc,
+			 const char *smtp);
 #endif

@@ -61,6 +61,9 @@ static const struct cmd_struct commands[] = {
 	{ "trend", cmd_trend,
 	  "a metric per commit, in commit order, change points marked",
 	  &trend_options },
+	{ "watch", cmd_watch,
+	  "change points that the runs imported since the last watch "
+	  "created or moved", &watch_options },
 };
 
 /* The hub's own options, before the command's name. */

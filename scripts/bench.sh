@@ -1105,6 +1105,67 @@ else
 		append_us_p99
 fi
 
+# ------------------------------------------------- 10b. watch
+
+# perfsift watch after an import of 5 runs at a new commit, the series
+# 2,000 commits x 5 runs = 10,000 points already watched: each timed run
+# on a fresh copy of the database as the import left it (a watch stores
+# its state, so the next one would have no new runs).  Floor: changepoints
+# --window 50, the same change points computed over the whole series.
+watch_section() {
+	local d=$tmp/watch i ts= c
+	mkdir -p "$d"
+	git init -q "$d/repo" || { fail "git init"; return 0; }
+	for i in $(seq 2001); do
+		printf 'commit refs/heads/master\nmark :%d\ncommitter b <b@example.org> %d +0000\ndata 6\nc%04d\n' \
+			"$i" $((1700000000 + i)) "$i"
+		[ "$i" = 1 ] || printf 'from :%d\n' $((i - 1))
+		echo
+	done | git -C "$d/repo" fast-import --quiet ||
+		{ fail "git fast-import"; return 0; }
+	git -C "$d/repo" log --reverse --format=%H | awk 'BEGIN {
+		srand(38)
+		print "commit,metric,value,iteration"
+	}
+	NR <= 2000 {
+		for (r = 0; r < 5; r++)
+			printf "%s,w_ops,%.4f,%d\n", substr($1, 1, 12),
+				(NR < 700 ? 100 : NR < 1500 ? 90 : 95) + 4 * rand(), r
+	}' >"$d/all.csv"
+	c=$(git -C "$d/repo" log -1 --format=%H | cut -c1-12)
+	{
+		echo "commit,metric,value,iteration"
+		for i in 0 1 2 3 4; do echo "$c,w_ops,80.$i,$i"; done
+	} >"$d/new.csv"
+	{
+		"$PERFSIFT" --db "$d/w.db" import -q "$d/all.csv" &&
+		"$PERFSIFT" --db "$d/w.db" commits import --repo "$d/repo" &&
+		{ "$PERFSIFT" --db "$d/w.db" watch || [ $? = 1 ]; } &&
+		"$PERFSIFT" --db "$d/w.db" import -q "$d/new.csv"
+	} >/dev/null 2>"$tmp/err" || { fail "the watched series"; return 0; }
+	for i in $(seq "$COMPARE_RUNS"); do
+		cp "$d/w.db" "$d/t.db"
+		run_timed "$tmp/out" "$PERFSIFT" --db "$d/t.db" watch ||
+			[ "$t_rc" = 1 ] || { fail "watch (exit $t_rc)"; return 0; }
+		grep -q "^1 change point new or moved in 1 of 1 series (5 new runs)$" \
+			"$tmp/out" || { fail "watch: not the one new change point"; return 0; }
+		ts="$ts $t_elapsed"
+	done
+	timed "$COMPARE_RUNS" "$PERFSIFT" --db "$d/w.db" changepoints \
+		--metric w_ops --window 50 || return 0
+	scale 1000
+	local floor_ms=$med
+	summarize $ts
+	scale 1000
+	judge "$med" "<=" 10
+	section "10b. watch: 5 runs appended to a 10,000-point series (2,000" \
+		"commits x 5 runs); floor: changepoints --window 50 of it"
+	fig watch_append5_10k_ms "watch after 5 runs appended [ms]" %.1f \
+		"$floor_ms" "<= 10" "$vd"
+	rm -rf "$d"
+}
+watch_section
+
 # ------------------------------------------------- 11. a PostgreSQL server
 
 # the throwaway server of the tests (tests/pg.sh), when Debian's

@@ -37,7 +37,7 @@ assert d[\"runs\"][0][\"values\"] == {\"x_ops\": 42.5}, d
 # run_params (runs) and as text (aggregates); version 3 moves them into
 # one variants table.  Every run and aggregate must find its variant, with
 # its params, and the listing commands must show the same as before.
-test_expect_success 'a version 2 database becomes version 9: variants, params, aggregates, mail metadata, metric statements, histograms, run_values packed, tables and skipped rows' '
+test_expect_success 'a version 2 database becomes version 10: variants, params, aggregates, mail metadata, metric statements, histograms, run_values packed, tables, skipped rows and watch state' '
 	cat "$SRC/schema/0001-init.sql" "$SRC/schema/0002-runs-variant-index.sql" |
 		sqlite3 v2.db &&
 	sqlite3 v2.db "PRAGMA user_version = 2;
@@ -51,7 +51,7 @@ test_expect_success 'a version 2 database becomes version 9: variants, params, a
 		INSERT INTO aggregates(id, import_id, suite, testcase, params, machine, kernel, label, metric_id, stat, value)
 			VALUES (1, 1, '"'"'csv'"'"', '"'"'t'"'"', '"'"'bs=8k'"'"', '"'"'m1'"'"', '"'"'6.2'"'"', '"'"'6.2'"'"', 1, '"'"'mean'"'"', 7);" &&
 	perfsift --db v2.db runs >runs.out &&
-	test "$(sqlite3 v2.db "PRAGMA user_version")" = 9 &&
+	test "$(sqlite3 v2.db "PRAGMA user_version")" = 10 &&
 	test "$(sqlite3 v2.db "SELECT count(*) FROM histograms")" = 0 &&
 	test "$(sqlite3 v2.db "SELECT group_concat(run_id || '"'"':'"'"' || n || '"'"':'"'"' || hex(data), '"'"' '"'"') FROM run_values")" = \
 		"1:1:01000000000000000000F83F 2:1:010000000000000000000440 3:1:010000000000000000002240" &&
@@ -126,13 +126,15 @@ test_expect_success 'series chunks: packed as described; a version 7 database wi
 	db.execute("ALTER TABLE series DROP COLUMN codec")
 	db.execute("DROP TABLE import_tables")
 	db.execute("DROP TABLE import_skips")
+	db.execute("DROP TABLE watch_series")
+	db.execute("DROP TABLE watch_points")
 	db.execute("PRAGMA user_version = 7")
 	db.commit()
 	EOF
 	test "$(sqlite3 s7.db "PRAGMA user_version")" = 7 &&
 	perfsift --db s7.db debug dump >after &&
 	test_cmp before after &&
-	test "$(sqlite3 s7.db "PRAGMA user_version")" = 9 &&
+	test "$(sqlite3 s7.db "PRAGMA user_version")" = 10 &&
 	test "$(sqlite3 s7.db "SELECT DISTINCT codec FROM series")" = 0 &&
 	test "$(sqlite3 s7.db "SELECT count(*) FROM series WHERE length(points) <> 16 * n")" = 0
 '
