@@ -15,8 +15,10 @@
  *   in jansson (json_int_t, then a double), so it is read as an int64
  *   that must fit, and converted; others as strtod() reads them, which
  *   jansson calls, and which fails here on overflow as it does there;
- * - objects without a key given twice (jansson keeps the last value at
- *   the first key's place: rare enough to leave to it);
+ * - objects without a key given twice, but for the same scalar twice
+ *   (fio 2.x pads percentile maps with "0.00": 0) and fio's options
+ *   (struct fj: the last value at the first key's place, as jansson
+ *   keeps it);
  * - nesting up to FJ_DEPTH (jansson's limit is 2048).
  */
 #define FJ_DEPTH 64
@@ -25,7 +27,16 @@ struct fj_parser {
 	struct fj *d;
 	const char *p, *end;
 	int depth;
+	int options_next;	/* the next object is fio's options */
 };
+
+static int is_options_key(const struct fj *d, uint32_t key, uint32_t len)
+{
+	const char *k = d->text.buf + key;
+
+	return (len == 11 && !memcmp(k, "job options", 11)) ||
+	       (len == 14 && !memcmp(k, "global options", 14));
+}
 
 void fj_release(struct fj *d)
 {
@@ -279,8 +290,11 @@ static int parse_literal(struct fj_parser *ps, const char *word,
 	return 0;
 }
 
-/* Is the key of member idx (not linked yet) among those from first? */
-static int key_seen(const struct fj *d, uint32_t first, uint32_t idx)
+/*
+ * The member among those from first with the key of member idx (not
+ * linked yet), or 0.
+ */
+static uint32_t key_seen(const struct fj *d, uint32_t first, uint32_t idx)
 {
 	const struct fj_node *k = &d->node[idx];
 	uint32_t i;
@@ -291,9 +305,26 @@ static int key_seen(const struct fj *d, uint32_t first, uint32_t idx)
 		if (o->key_hash == k->key_hash && o->key_len == k->key_len &&
 		    !memcmp(d->text.buf + o->key, d->text.buf + k->key,
 			    k->key_len))
-			return 1;
+			return i;
 	}
 	return 0;
+}
+
+/*
+ * A key twice with the same number or string says one thing, as fio
+ * 2.x's padding of a percentile map with "0.00": 0 does; any other
+ * repeat is an error (jansson, with JSON_REJECT_DUPLICATES, says where).
+ */
+static int same_scalar(const struct fj *d, const struct fj_node *a,
+		       const struct fj_node *b)
+{
+	if (a->type != b->type)
+		return 0;
+	if (a->type == FJ_NUMBER)
+		return a->num == b->num;
+	if (a->type == FJ_STRING)
+		return !strcmp(d->text.buf + a->str, d->text.buf + b->str);
+	return a->type == FJ_TRUE || a->type == FJ_FALSE || a->type == FJ_NULL;
 }
 
 static int parse_container(struct fj_parser *ps, uint32_t *idx)
@@ -302,7 +333,9 @@ static int parse_container(struct fj_parser *ps, uint32_t *idx)
 	char close = is_obj ? '}' : ']';
 	uint32_t self, prev = 0;
 	uint64_t seen = 0;	/* key hashes seen, as bits */
+	int options = is_obj && ps->options_next;
 
+	ps->options_next = 0;
 	if (++ps->depth > FJ_DEPTH)
 		return -1;
 	self = new_node(ps->d, is_obj ? FJ_OBJECT : FJ_ARRAY);
@@ -326,21 +359,44 @@ static int parse_container(struct fj_parser *ps, uint32_t *idx)
 				return -1;
 			ps->p++;
 			skip_blanks(ps);
+			ps->options_next = is_options_key(ps->d, key, key_len);
 		}
 		if (parse_value(ps, &v))
 			return -1;
+		ps->options_next = 0;
 		if (is_obj) {
 			struct fj_node *n = &ps->d->node[v];
 
 			n->key = key;
 			n->key_len = key_len;
 			n->key_hash = hash;
-			if ((seen & (1ull << (hash & 63))) &&
-			    key_seen(ps->d, ps->d->node[self].child, v))
-				return -1;
+			if (seen & (1ull << (hash & 63))) {
+				uint32_t o = key_seen(ps->d,
+						      ps->d->node[self].child, v);
+
+				struct fj_node *first = &ps->d->node[o];
+				struct fj_node *again = &ps->d->node[v];
+
+				if (o && options && again->type != FJ_OBJECT &&
+				    again->type != FJ_ARRAY &&
+				    !same_scalar(ps->d, first, again)) {
+					/* fio ran with the last */
+					if (!ps->d->repeats++)
+						ps->d->repeat_key = key;
+					first->type = again->type;
+					first->str = again->str;
+					first->num = again->num;
+				} else if (o && !same_scalar(ps->d, first,
+							      again)) {
+					return -1;
+				}
+				if (o)
+					v = 0;	/* one member, at the first place */
+			}
 			seen |= 1ull << (hash & 63);
 		}
-		link_child(ps->d, self, &prev, v);
+		if (v)
+			link_child(ps->d, self, &prev, v);
 		skip_blanks(ps);
 		if (ps->p >= ps->end)
 			return -1;
@@ -397,10 +453,11 @@ static void fj_reset(struct fj *d)
 
 int fj_parse(struct fj *d, const char *text, size_t len)
 {
-	struct fj_parser ps = { d, text, text + len, 0 };
+	struct fj_parser ps = { d, text, text + len, 0, d->options_root };
 	uint32_t root;
 
 	fj_reset(d);
+	d->repeats = d->repeat_key = 0;
 	if (len > UINT32_MAX / 2)
 		return -1;
 	skip_blanks(&ps);

@@ -43,9 +43,20 @@ struct fj {
 	struct fj_node *node;	/* owned; node[0] is the root */
 	size_t nr, alloc;
 	struct sbuf text;	/* keys and strings, each ending in NUL */
+	/*
+	 * fio's options as given: an option repeated on fio's command line
+	 * is printed twice, and fio ran with the last.  In an object named
+	 * "job options" or "global options" (or the root, when the caller
+	 * sets options_root before fj_parse()), a key given twice keeps its
+	 * last value; repeats counts them and repeat_key (an offset in
+	 * text) names the first.  Any other key given twice with another
+	 * value is not in the subset.
+	 */
+	int options_root;
+	uint32_t repeats, repeat_key;
 };
 
-#define FJ_INIT { NULL, 0, 0, SBUF_INIT }
+#define FJ_INIT { NULL, 0, 0, SBUF_INIT, 0, 0, 0 }
 
 void fj_release(struct fj *d);
 /*

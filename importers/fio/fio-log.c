@@ -321,7 +321,7 @@ static json_t *json_doc_load(const struct sbuf *sb)
 			break;
 		}
 	return json_loadb(p, sb->len - (size_t)(p - sb->buf),
-			  JSON_DISABLE_EOF_CHECK, &jerr);
+			  JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
 }
 
 int fio_jobs_load(struct fio_jobs *jm, const char *path)

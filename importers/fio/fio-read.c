@@ -380,7 +380,17 @@ static json_t *parse_capture(struct fio_state *st, struct reader *r,
 
 	cap_state(r, state);
 	sbuf_addstr(&r->cap, suffix);
-	v = json_loadb(r->cap.buf, r->cap.len, JSON_DISABLE_EOF_CHECK, &jerr);
+	/*
+	 * A key twice in an object is an error: no value is guessed.  But
+	 * fio 2.x pads percentile maps with "0.00": 0 slots, which fj
+	 * takes; a document it leaves to jansson (non-ASCII, \u escapes)
+	 * with that padding is read as before, the last repeat winning.
+	 */
+	v = json_loadb(r->cap.buf, r->cap.len,
+		       JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+	if (!v && strstr(jerr.text, "duplicate object key near '\"0.00\"'"))
+		v = json_loadb(r->cap.buf, r->cap.len, JSON_DISABLE_EOF_CHECK,
+			       &jerr);
 	/* the value ends where the scan said, the suffix closes it */
 	if (v && (size_t)jerr.position != r->cap.len)
 		BUG("fio: a JSON slice ends at %d of %zu", jerr.position,
@@ -463,6 +473,15 @@ static int after_value(struct fio_state *st, struct reader *r, int closer,
 	return 0;
 }
 
+/* An option fio printed twice (struct fj): fio ran with the last. */
+static void warn_repeats(struct fio_state *st, const struct fj *d, long line)
+{
+	if (d->repeats)
+		db_warn(st->ctx, line, "the option '%s' is given %s; fio ran "
+			"with the last value", d->text.buf + d->repeat_key,
+			d->repeats == 1 ? "twice" : "twice, and others too");
+}
+
 /*
  * An array member: its elements one by one; those of "jobs" are jobs.
  * Another array replaces what its key had as any member does: only its
@@ -499,6 +518,7 @@ static int read_array(struct fio_state *st, struct reader *r,
 		/* an element in the subset that fio writes: no jansson */
 		if (s == SCAN_DONE &&
 		    !fj_parse(&st->job, r->cap.buf + SLOT, cap_used(r))) {
+			warn_repeats(st, &st->job, line);
 			if (jobs)
 				fio_job_add(st, fj_root(&st->job), i);
 		} else {
@@ -553,6 +573,7 @@ static int read_member(struct fio_state *st, struct reader *r)
 	long line = r->line;
 	json_t *v;
 	enum scan s;
+	int fj_ok;
 
 	rd_get(r);
 	s = scan_string_rest(r);
@@ -570,8 +591,12 @@ static int read_member(struct fio_state *st, struct reader *r)
 	s = scan_value(r);
 	if (s == SCAN_BIG)
 		return too_big(st, r, p_obj, line, "\"%s\" is", st->key.buf);
-	if (s == SCAN_DONE && !fj_parse(&st->member, r->cap.buf + value_off,
-					r->cap.len - value_off)) {
+	st->member.options_root = !strcmp(st->key.buf, "global options");
+	fj_ok = s == SCAN_DONE && !fj_parse(&st->member, r->cap.buf + value_off,
+					   r->cap.len - value_off);
+	st->member.options_root = 0;
+	if (fj_ok) {
+		warn_repeats(st, &st->member, line);
 		fio_member_take(st, st->key.buf);
 		return 0;
 	}

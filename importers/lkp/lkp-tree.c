@@ -618,8 +618,9 @@ static int import_stats(struct import_ctx *ctx, const struct member *m)
 		goto out;
 	nan_to_null(raw.buf, raw.len, &text);
 	/* as reals: a counter past 2^63 must not fail the whole file */
-	root = json_loadb(text.buf, text.len,
-			  JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL, &jerr);
+	/* a stat twice: an error, neither value guessed */
+	root = json_loadb(text.buf, text.len, JSON_DECODE_ANY |
+			  JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		error("%s:%d: invalid JSON: %s", m->path,
 		      jerr.line > 0 ? jerr.line : 1, jerr.text);
