@@ -229,11 +229,13 @@ static int row_candidate(const struct mmtests_table *t, const char *s)
 
 	if (shape(s, first, last, sizeof(first)) < 2)
 		return 0;
+	/*
+	 * A line of the table's own labels right under its rows is a row,
+	 * whatever its end: one cut short is then said (mtt_table_row()),
+	 * not taken for the end of the table.
+	 */
 	if (t->pct)
-		return mtt_is_pct_token(last) ||
-		       (mtt_known_label(first) && (mtt_number(last, &v) ||
-					       !strcmp(last, "(") ||
-					       !strcmp(last, "*")));
+		return mtt_is_pct_token(last) || mtt_known_label(first);
 	if (t->labelless)
 		return mtt_monitor_value(last, &v) &&
 		       isalpha((unsigned char)first[0]);

@@ -144,6 +144,7 @@ int input_getline(struct input *in)
 	int nul = 0;
 
 	sbuf_reset(&in->sb);
+	in->cut = 0;
 	for (;;) {
 		unsigned char *start, *nl;
 		size_t n;
@@ -156,6 +157,7 @@ int input_getline(struct input *in)
 			if (r == 0) {
 				if (!in->sb.len)
 					return 0;
+				in->cut = 1;
 				break;
 			}
 		}

@@ -47,6 +47,8 @@ struct input {
 		size_t len;
 	} reads[2];		/* the hasher's jobs */
 	int nul;		/* the last read holds a NUL byte */
+	int cut;		/* the last line read ended at the end of
+				 * the file, without its newline */
 	int eof;
 	int is_gzip;		/* the file was gzip-compressed */
 	/* the first bytes of the content, for detection */

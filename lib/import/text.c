@@ -149,6 +149,16 @@ static int feed_text(struct text_feed *f, struct mail_reader *r,
 			sha256_update(hash, "\n", 1);
 			*size += l.prefix_len + l.len + 1;
 		}
+		/*
+		 * A last line without its newline is most often a file cut
+		 * short: a table row there may have lost cells or half its
+		 * name ("perf-stat.p"), so it is not read, and said.
+		 */
+		if (l.cut && l.text[strspn(l.text, " \t")]) {
+			db_warn(f->ctx, l.lineno, "the last line has no line "
+				"end (the file cut short?): not read");
+			continue;
+		}
 		if (feed_line(f, l.text, l.lineno, l.quote_depth))
 			return -1;
 	}

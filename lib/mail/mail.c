@@ -818,6 +818,7 @@ static void give_line(struct mail_reader *r, struct mail_line *out,
 	out->prefix_len = p;
 	out->lineno = lineno;
 	out->quote_depth = depth;
+	out->cut = 0;
 	/* RFC 3676 4.3: "-- " is the signature separator, never flowed */
 	out->flowed = r->flowed && out->len && s[n - 1] == ' ' &&
 		      !(out->len == 3 && !memcmp(out->text, "-- ", 3));
@@ -983,6 +984,7 @@ int mail_next_line(struct mail_reader *r, struct mail_line *out)
 		}
 		if (r->enc == ENC_PLAIN && r->dec_pos == r->dec.len) {
 			give_line(r, out, s, n, ln);
+			out->cut = n && r->in->cut;
 			return 1;
 		}
 		if (decode_line(r, s, n, ln) < 0)
@@ -1064,6 +1066,7 @@ int mail_next_unflowed(struct mail_reader *r, struct mail_line *out)
 		out->text = r->joined.buf + keep;
 		out->len = r->joined.len - keep;
 		out->flowed = next.flowed;
+		out->cut = next.cut;
 	}
 	return 1;
 }

@@ -116,6 +116,11 @@ struct mail_line {
 	 * (mail_next_unflowed() joins them)
 	 */
 	int flowed;
+	/*
+	 * 1: the raw line ended the file without its newline (a file cut
+	 * short, or written so); of plain text parts only
+	 */
+	int cut;
 };
 
 /* The reader; the fields after kind are private. */
