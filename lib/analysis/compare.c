@@ -444,6 +444,8 @@ static void change_ci(const struct comparison *c, const struct cmp_side *a,
 		stats_change_ci_tq(tq, a->mean, a->sd_sample, (double)a->n,
 				   b->mean, b->sd_sample, (double)b->n,
 				   &vs->ci_low_pct, &vs->ci_high_pct);
+	if (!isfinite(vs->ci_low_pct) || !isfinite(vs->ci_high_pct))
+		vs->ci_low_pct = vs->ci_high_pct = NAN;
 }
 
 static void change_and_ci(const struct comparison *c,
@@ -455,6 +457,10 @@ static void change_and_ci(const struct comparison *c,
 	else if (a->mean != 0 && isfinite(a->mean) && isfinite(b->mean))
 		vs->change_pct = 100.0 * (b->mean / a->mean - 1.0);
 	else
+		vs->change_pct = NAN;
+	/* a base near 0 (1e-310 against 2): no percentage to print */
+	vs->change_na = isinf(vs->change_pct);
+	if (vs->change_na)
 		vs->change_pct = NAN;
 	vs->ci_low_pct = vs->ci_high_pct = NAN;
 	if (!c->opts.ci_later)
@@ -1198,7 +1204,11 @@ void compare_decide(struct comparison *c)
 		for (v = 1; v < c->nvar; v++) {
 			struct cmp_vs *vs = &c->rows[i].vs[v - 1];
 
-			if (vs->runs_needed > 0 && !vs->note)
+			if (vs->change_na)
+				set_note(c, vs, "change n/a: %s",
+					 "the ratio of the means overflows "
+					 "a double");
+			else if (vs->runs_needed > 0 && !vs->note)
 				note_runs_needed(c, vs);
 		}
 	/* the notes are interned: their maps go before the output */
