@@ -39,6 +39,17 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 	return names[v];
 }
 
+/*
+ * new_v * 100 / base, in MMTests' order, unless new_v * 100 overflows
+ * (1.1e308): then in the other, which only rounds differently
+ */
+static double pct_of(double new_v, double base)
+{
+	double r = new_v * 100;
+
+	return isfinite(r) ? r / base : new_v / base * 100;
+}
+
 double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
 {
 	if (!isfinite(new_v) || !isfinite(base))
@@ -48,7 +59,7 @@ double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
 			return 0;
 		if (base == 0)
 			return 100;
-		return new_v * 100 / base - 100;
+		return pct_of(new_v, base) - 100;
 	}
 	if (new_v == base)
 		return 0;
@@ -56,7 +67,7 @@ double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
 		return 100;
 	if (base == 0)
 		return -99;
-	return 100 - new_v * 100 / base;
+	return 100 - pct_of(new_v, base);
 }
 
 /* log_pooled() keeps the logs of this many runs a side */
@@ -502,13 +513,25 @@ struct z_cache {
 static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 			double need, struct z_cache *zc)
 {
-	double d = fabs(b->mean - a->mean), s2, z, n;
+	double d = fabs(b->mean - a->mean), s2, r = NAN, z, n;
 
-	if (!(d > 0) || !isfinite(a->sd_sample) || !isfinite(b->sd_sample) ||
+	if (!isfinite(a->sd_sample) || !isfinite(b->sd_sample) ||
+	    !isfinite(a->mean) || !isfinite(b->mean) ||
 	    !(need > 0 && need < 1))
 		return 0;
 	s2 = (a->sd_sample * a->sd_sample + b->sd_sample * b->sd_sample) / 2;
-	if (!(s2 > 0))
+	if (!isfinite(s2) || !isfinite(d * d) || (d > 0 && !(d * d > 0))) {
+		/*
+		 * 1e308 squared overflows, 1e-300 squared vanishes: s^2 / d^2
+		 * from the halved sds over the halved difference instead
+		 */
+		double hd = fabs(b->mean / 2 - a->mean / 2);
+		double ha = a->sd_sample / 2 / hd, hb = b->sd_sample / 2 / hd;
+
+		r = (ha * ha + hb * hb) / 2;
+		s2 = r > 0 ? 1 : 0;	/* r stands for s^2 / d^2 */
+	}
+	if (!(d > 0) || !(s2 > 0))
 		return 0;
 	/* need is the same over a family: its quantile is computed once */
 	if (need != zc->need) {
@@ -517,7 +540,7 @@ static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 		zc->need = need;
 	}
 	z = zc->z;
-	n = ceil(2 * z * z * s2 / (d * d));
+	n = ceil(isnan(r) ? 2 * z * z * s2 / (d * d) : 2 * z * z * r);
 	if (n < 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv))
 		n = 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv);
 	return n < RUNS_NEEDED_MAX ? (long)n : RUNS_NEEDED_MAX;
