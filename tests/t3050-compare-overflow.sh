@@ -24,7 +24,7 @@ data() {
 no_crash() {
 	_db=$1
 	shift
-	test_expect_code 0 perfsift --db "$_db.db" "$@" >out 2>err
+	test_expect_code 0 perfsift --db "$_db.db" "$@" >out 2>err || return 1
 	if grep BUG err; then
 		return 1
 	fi
@@ -44,6 +44,8 @@ test_expect_success 'compare: an overflowing change is n/a with a note' '
 	no_crash tiny compare A B --all --format json &&
 	grep "\"change_pct\": null" out &&
 	grep "\"note\": \"change n/a: the ratio" out &&
+	no_crash tiny compare A B --all --format mmtests &&
+	grep "^Max  *z.bw  *0.00 (   0.00%)  *3.00 (     n/a)$" out &&
 	no_crash tiny compare A B --all --format csv &&
 	grep "^,,,z.bw,,higher,A,3,.*,B,3,2,1,,,,0.07" out
 '
