@@ -6,20 +6,6 @@
 # "n/a" with its reason in a note: no crash, no BUG abort.
 . "$(dirname "$0")/lib.sh"
 
-# data NAME A1 A2 A3 B1 B2 B3: the database NAME.db, metric z.bw
-data() {
-	_n=$1
-	shift
-	{
-		echo metric,value,label
-		for _l in A A A B B B; do
-			echo "z.bw,$1,$_l"
-			shift
-		done
-	} >"$_n.csv"
-	perfsift --db "$_n.db" import "$_n.csv" >/dev/null
-}
-
 # no_crash DB CMD...: perfsift --db DB CMD... exits 0 with no BUG
 no_crash() {
 	_db=$1
@@ -31,8 +17,8 @@ no_crash() {
 }
 
 test_expect_success 'setup' '
-	data tiny 1e-310 2e-310 1e-310 1 2 3 &&
-	data huge 1e308 -1e308 1e308 1 2 3
+	ab_db tiny 1e-310 2e-310 1e-310 1 2 3 &&
+	ab_db huge 1e308 -1e308 1e308 1 2 3
 '
 
 test_expect_success 'compare: an overflowing change is n/a with a note' '

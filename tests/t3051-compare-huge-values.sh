@@ -8,19 +8,12 @@
 PY=/usr/bin/python3
 need_python3 'scipy reference values'
 
-# data NAME A1 A2 A3 B1 B2 B3: NAME.db and NAME.txt, the values one a line
+# data NAME A1 A2 A3 B1 B2 B3: ab_db's NAME.db, and NAME.txt: the values
 data() {
-	_n=$1
-	shift
-	printf '%s\n' "$@" >"$_n.txt"
-	{
-		echo metric,value,label
-		for _l in A A A B B B; do
-			echo "z.bw,$1,$_l"
-			shift
-		done
-	} >"$_n.csv"
-	perfsift --db "$_n.db" import "$_n.csv" >/dev/null
+	_d=$1
+	ab_db "$@" &&
+	shift &&
+	printf '%s\n' "$@" >"$_d.txt"
 }
 
 # scipy NAME: "mean_a sd_a mean_b sd_b p" of NAME.txt from numpy/scipy
