@@ -493,7 +493,10 @@ static void vs_cells(struct page *pg, const struct cmp_row *r, size_t v)
 	side_cells(out, &r->side[v], r->exact);
 	sbuf_addf(out, "<td class=\"num%s%s\">", cls ? " " : "",
 		  cls ? cls : "");
-	cmp_fmt_pct(out, x->change_pct);
+	if (x->change_na)
+		sbuf_addstr(out, "n/a");
+	else
+		cmp_fmt_pct(out, x->change_pct);
 	sbuf_addstr(out, "</td><td class=\"num\">");
 	cmp_fmt_pval(out, c->opts.fdr ? x->q : x->p);
 	sbuf_addf(out, "</td><td class=\"verdict%s%s\">", cls ? " " : "",

@@ -259,6 +259,21 @@ gen_cmp_csv() {
 	}'
 }
 
+# ab_db NAME A1 A2 A3 B1 B2 B3: the database NAME.db of metric z.bw, the
+# first three values label A, the last three label B
+ab_db() {
+	_n=$1
+	shift
+	{
+		echo metric,value,label
+		for _l in A A A B B B; do
+			echo "z.bw,$1,$_l"
+			shift
+		done
+	} >"$_n.csv"
+	perfsift --db "$_n.db" import "$_n.csv" >/dev/null
+}
+
 # fio_copies N DIR: N outputs of tests/data's psync-randread job in DIR
 # (o-000.json ...), each with its own bandwidth, so its own content hash
 fio_copies() {

@@ -39,6 +39,17 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 	return names[v];
 }
 
+/*
+ * new_v * 100 / base, in MMTests' order, unless new_v * 100 overflows
+ * (1.1e308): then in the other, which only rounds differently
+ */
+static double pct_of(double new_v, double base)
+{
+	double r = new_v * 100;
+
+	return isfinite(r) ? r / base : new_v / base * 100;
+}
+
 double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
 {
 	if (!isfinite(new_v) || !isfinite(base))
@@ -48,7 +59,7 @@ double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
 			return 0;
 		if (base == 0)
 			return 100;
-		return new_v * 100 / base - 100;
+		return pct_of(new_v, base) - 100;
 	}
 	if (new_v == base)
 		return 0;
@@ -56,7 +67,7 @@ double cmp_mmtests_pdiff(double new_v, double base, int higher_better)
 		return 100;
 	if (base == 0)
 		return -99;
-	return 100 - new_v * 100 / base;
+	return 100 - pct_of(new_v, base);
 }
 
 /* log_pooled() keeps the logs of this many runs a side */
@@ -444,6 +455,8 @@ static void change_ci(const struct comparison *c, const struct cmp_side *a,
 		stats_change_ci_tq(tq, a->mean, a->sd_sample, (double)a->n,
 				   b->mean, b->sd_sample, (double)b->n,
 				   &vs->ci_low_pct, &vs->ci_high_pct);
+	if (!isfinite(vs->ci_low_pct) || !isfinite(vs->ci_high_pct))
+		vs->ci_low_pct = vs->ci_high_pct = NAN;
 }
 
 static void change_and_ci(const struct comparison *c,
@@ -455,6 +468,10 @@ static void change_and_ci(const struct comparison *c,
 	else if (a->mean != 0 && isfinite(a->mean) && isfinite(b->mean))
 		vs->change_pct = 100.0 * (b->mean / a->mean - 1.0);
 	else
+		vs->change_pct = NAN;
+	/* a base near 0 (1e-310 against 2): no percentage to print */
+	vs->change_na = isinf(vs->change_pct);
+	if (vs->change_na)
 		vs->change_pct = NAN;
 	vs->ci_low_pct = vs->ci_high_pct = NAN;
 	if (!c->opts.ci_later)
@@ -496,13 +513,25 @@ struct z_cache {
 static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 			double need, struct z_cache *zc)
 {
-	double d = fabs(b->mean - a->mean), s2, z, n;
+	double d = fabs(b->mean - a->mean), s2, r = NAN, z, n;
 
-	if (!(d > 0) || !isfinite(a->sd_sample) || !isfinite(b->sd_sample) ||
+	if (!isfinite(a->sd_sample) || !isfinite(b->sd_sample) ||
+	    !isfinite(a->mean) || !isfinite(b->mean) ||
 	    !(need > 0 && need < 1))
 		return 0;
 	s2 = (a->sd_sample * a->sd_sample + b->sd_sample * b->sd_sample) / 2;
-	if (!(s2 > 0))
+	if (!isfinite(s2) || !isfinite(d * d) || (d > 0 && !(d * d > 0))) {
+		/*
+		 * 1e308 squared overflows, 1e-300 squared vanishes: s^2 / d^2
+		 * from the halved sds over the halved difference instead
+		 */
+		double hd = fabs(b->mean / 2 - a->mean / 2);
+		double ha = a->sd_sample / 2 / hd, hb = b->sd_sample / 2 / hd;
+
+		r = (ha * ha + hb * hb) / 2;
+		s2 = r > 0 ? 1 : 0;	/* r stands for s^2 / d^2 */
+	}
+	if (!(d > 0) || !(s2 > 0))
 		return 0;
 	/* need is the same over a family: its quantile is computed once */
 	if (need != zc->need) {
@@ -511,7 +540,7 @@ static long runs_needed(const struct cmp_side *a, const struct cmp_side *b,
 		zc->need = need;
 	}
 	z = zc->z;
-	n = ceil(2 * z * z * s2 / (d * d));
+	n = ceil(isnan(r) ? 2 * z * z * s2 / (d * d) : 2 * z * z * r);
 	if (n < 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv))
 		n = 2.0 * (double)(a->nv > b->nv ? a->nv : b->nv);
 	return n < RUNS_NEEDED_MAX ? (long)n : RUNS_NEEDED_MAX;
@@ -1202,7 +1231,11 @@ void compare_decide(struct comparison *c)
 		for (v = 1; v < c->nvar; v++) {
 			struct cmp_vs *vs = &c->rows[i].vs[v - 1];
 
-			if (vs->runs_needed > 0 && !vs->note)
+			if (vs->change_na)
+				set_note(c, vs, "change n/a: %s",
+					 "the ratio of the means overflows "
+					 "a double");
+			else if (vs->runs_needed > 0 && !vs->note)
 				note_runs_needed(c, vs);
 		}
 	/* the notes are interned: their maps go before the output */

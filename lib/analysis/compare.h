@@ -229,6 +229,8 @@ enum cmp_mwu_state {
 /* One new variant against the base, on one row. */
 struct cmp_vs {
 	double change_pct;	/* NAN: cannot be computed */
+	int change_na;		/* NAN because the ratio of the means
+				 * overflows a double: printed "n/a" */
 	double ci_low_pct, ci_high_pct;	/* Fieller, level 1 - alpha */
 	double p, q;		/* NAN: none; p is the p-value of the test
 				 * named by method, the one BH and the

@@ -298,24 +298,28 @@ static void lkp_line(const struct comparison *c, const struct cmp_row *r,
 	sbuf_addstr(out, eb);
 	for (v = 1; v < c->nvar; v++) {
 		const struct cmp_side *s = &r->side[v];
-		const char *printed = cmp_extra(s)->change_source;
-		double ch, mean = lkp_mean(s);
+		const char *printed = NULL;
+		double ch = NAN, mean = lkp_mean(s);
 
 		if (r->side[0].source == SIDE_NONE || s->source == SIDE_NONE)
 			ch = NAN;
 		else if (printed_change(c, s))
-			ch = INFINITY;	/* as printed */
+			printed = cmp_extra(s)->change_source;
 		else if (lkp_absolute(r->metric))
 			ch = mean - base;
 		else
 			ch = 100 * (mean - base) /
 			     (base != 0 ? base : LKP_ZERO_BASE);
-		if (isinf(ch) && ends_with(printed, "%")) {
+		if (printed && ends_with(printed, "%")) {
 			sbuf_addf(out, "%11s", printed);
-		} else if (isinf(ch)) {
+		} else if (printed) {
 			sbuf_addf(out, "%10s ", printed);
-		} else if (!isfinite(ch)) {
+		} else if (isnan(ch) && (r->side[0].source == SIDE_NONE ||
+					 s->source == SIDE_NONE)) {
 			sbuf_addf(out, "%11s", "");
+		} else if (!isfinite(ch)) {
+			/* the change overflows a double (a base near 0) */
+			sbuf_addf(out, "%10s ", "n/a");
 		} else if (lkp_absolute(r->metric)) {
 			cfmt_add_fixed_w(out, ch, LKP_VALUE_W, 1, 1);
 			sbuf_addch(out, ' ');

@@ -59,7 +59,7 @@ static void md_row(struct cfmt_rows *j, const struct cmp_row *r)
 	cfmt_add_side(sb, &x.side);
 	md_cell(out, sb->buf);
 	sbuf_reset(sb);
-	cmp_fmt_pct(sb, x.change_pct);
+	cmp_fmt_change(sb, &x);
 	md_cell(out, sb->buf);
 	sbuf_reset(sb);
 	cfmt_add_ci(sb, &x);

@@ -72,6 +72,12 @@ static int mm_higher(const struct cmp_row *r)
 	return r->direction == DIR_HIGHER;
 }
 
+/* sd * 100 / m as MMTests orders it, unless sd * 100 overflows */
+static double mm_cv(double sd, double m)
+{
+	return isfinite(sd * 100) ? sd * 100 / m : sd / m * 100;
+}
+
 /* The value of statistic st for one side; NAN if not available. */
 static double mm_value(const struct cmp_row *r, const struct cmp_side *s,
 		       enum mm_stat st)
@@ -100,7 +106,7 @@ static double mm_value(const struct cmp_row *r, const struct cmp_side *s,
 		double m = mm_value(r, s, MM_MEAN), sd = mm_value(r, s,
 								   MM_STDDEV);
 
-		return m == 0 ? 0 : sd * 100 / m;
+		return m == 0 ? 0 : mm_cv(sd, m);
 	}
 	case MM_BMEAN:
 		return s->mm_bmean;
@@ -256,8 +262,14 @@ static void mm_cell(struct sbuf *out, double x, int width, int dec, double d,
 	if (!pct)
 		return;
 	sbuf_add(out, sig ? " *" : " (", 2);
-	cfmt_add_fixed_w(out, isfinite(d) ? d : 0, MM_COMPARE_LEN, 2, 0);
-	sbuf_add(out, sig ? "%*" : "%)", 2);
+	if (isfinite(d)) {
+		cfmt_add_fixed_w(out, d, MM_COMPARE_LEN, 2, 0);
+		sbuf_add(out, sig ? "%*" : "%)", 2);
+	} else {
+		/* past the doubles (a base near 0): no percentage */
+		sbuf_addf(out, "%*s", MM_COMPARE_LEN + 1, "n/a");
+		sbuf_addch(out, sig ? '*' : ')');
+	}
 }
 
 /*
@@ -499,7 +511,7 @@ static double mm_tvalue(const double *x, size_t n, enum mm_tstat st,
 						: mm_tmean(x, n, higher);
 		if (!isfinite(sd))
 			sd = 0;
-		return m == 0 || !isfinite(m) ? 0 : sd * 100 / m;
+		return m == 0 || !isfinite(m) ? 0 : mm_cv(sd, m);
 	case MT_B50:
 		return stats_mmtests_best_mean(x, n, 50, higher, higher);
 	case MT_B95:

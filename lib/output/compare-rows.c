@@ -83,6 +83,7 @@ void cfmt_vs_view(const struct comparison *c, const struct cmp_row *r,
 	out->label = cfmt_label(c, v);
 	side_view(&r->side[v], r->exact, &out->side);
 	out->change_pct = x->change_pct;
+	out->change_na = x->change_na;
 	out->ci_low_pct = x->ci_low_pct;
 	out->ci_high_pct = x->ci_high_pct;
 	out->p = x->p;
@@ -301,6 +302,14 @@ void cmp_fmt_mean(struct sbuf *sb, double v, int exact)
 		sbuf_add(sb, buf, fmt_int(buf, (long long)v));
 	else
 		cmp_fmt_num(sb, v);
+}
+
+void cmp_fmt_change(struct sbuf *sb, const struct cfmt_vs *x)
+{
+	if (x->change_na)
+		sbuf_addstr(sb, "n/a");
+	else
+		cmp_fmt_pct(sb, x->change_pct);
 }
 
 void cmp_fmt_pct(struct sbuf *sb, double v)

@@ -46,6 +46,7 @@ struct cfmt_vs {
 	const char *label;	/* the variant's label */
 	struct cfmt_side side;
 	double change_pct;	/* NAN: cannot be computed */
+	int change_na;		/* cmp_vs.change_na: printed "n/a" */
 	double ci_low_pct, ci_high_pct;	/* NAN: no interval */
 	double p, q;		/* NAN: none */
 	/* each test's own p, where it was computed; NAN: not */
@@ -121,6 +122,8 @@ void cfmt_add_fixed_w(struct sbuf *sb, double v, int width, int prec,
 void cfmt_add_left(struct sbuf *sb, const char *s, size_t width);
 /* The interval of the change, "[-1.37%, +2.34%]", or "-". */
 void cfmt_add_ci(struct sbuf *sb, const struct cfmt_vs *x);
+/* The change as cmp_fmt_pct() prints it, or "n/a" (change_na) */
+void cmp_fmt_change(struct sbuf *sb, const struct cfmt_vs *x);
 /* A side as text shows it: "12.5 ± 0.3 (n=5)", "missing", ... */
 void cfmt_add_side(struct sbuf *sb, const struct cfmt_side *s);
 

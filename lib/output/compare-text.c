@@ -57,7 +57,7 @@ static void text_row(struct grid *g, const struct comparison *c,
 		sbuf_addf(sb, " (%s)", row.unit);
 	cfmt_add_side(grid_next(g), &row.base);
 	cfmt_add_side(grid_next(g), &x.side);
-	cmp_fmt_pct(grid_next(g), x.change_pct);
+	cmp_fmt_change(grid_next(g), &x);
 	cfmt_add_ci(grid_next(g), &x);
 	cmp_fmt_pval(grid_next(g), x.p);
 	cmp_fmt_pval(grid_next(g), x.q);

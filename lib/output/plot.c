@@ -6,6 +6,7 @@
  * each 80 columns wide, as an email wants them.
  */
 #include "core/compat.h"
+#include <float.h>
 #include "core/sbuf.h"
 #include "output/plot.h"
 
@@ -283,6 +284,15 @@ static void linetypes(struct sbuf *out)
 			  "ps 0.8\n", i + 1, colors[i]);
 }
 
+/*
+ * v within the doubles: a sum near DBL_MAX (mean + sd, an axis with its
+ * padding) is drawn at the largest double, not sent as inf
+ */
+static double clamp_finite(double v)
+{
+	return fmax(-DBL_MAX, fmin(DBL_MAX, v));
+}
+
 /* The range of every value a compare panel draws, 0 included. */
 static void bars_range(const struct plot *p, const struct plot_panel *pn,
 		       double *lo, double *hi)
@@ -296,8 +306,8 @@ static void bars_range(const struct plot *p, const struct plot_panel *pn,
 
 		if (!isfinite(b->mean))
 			continue;
-		*lo = fmin(*lo, b->mean - e);
-		*hi = fmax(*hi, b->mean + e);
+		*lo = fmin(*lo, clamp_finite(b->mean - e));
+		*hi = fmax(*hi, clamp_finite(b->mean + e));
 		for (k = 0; k < b->nr_runs; k++) {
 			*lo = fmin(*lo, b->runs[k]);
 			*hi = fmax(*hi, b->runs[k]);
@@ -315,7 +325,7 @@ static double bar_top(const struct plot_bar *b)
 
 	for (k = 0; k < b->nr_runs; k++)
 		top = fmax(top, b->runs[k]);
-	return top;
+	return clamp_finite(top);
 }
 
 /*
@@ -495,15 +505,15 @@ static void compare_axes(struct sbuf *out, const struct plot *p,
 	size_t v;
 
 	bars_range(p, pn, &lo, &hi);
-	span = hi - lo;
+	span = clamp_finite(hi - lo);
 	y_format(out, lo, hi);
 	/* room above the bars for the change labels */
 	sbuf_addstr(out, "set xrange [-0.6:");
 	plot_add_double(out, (double)p->nr_variants - 0.4);
 	sbuf_addstr(out, "]\nset yrange [");
-	plot_add_double(out, lo < 0 ? lo - Y_PAD * span : 0);
+	plot_add_double(out, lo < 0 ? clamp_finite(lo - Y_PAD * span) : 0);
 	sbuf_addch(out, ':');
-	plot_add_double(out, hi + LABEL_ROOM * span);
+	plot_add_double(out, clamp_finite(hi + LABEL_ROOM * span));
 	sbuf_addstr(out, "]\nset xtics nomirror scale 0 (");
 	for (v = 0; v < p->nr_variants; v++) {
 		const struct plot_bar *b = &pn->bars[v];

@@ -145,28 +145,40 @@ void stats_put_sorted(double *v, const double *buf)
 /* ---- means and spread --------------------------------------------------- */
 
 /*
- * Two-pass mean: the naive mean, then the mean of the residuals added
- * back, which removes most of the first pass's rounding error.
+ * Two-pass mean of x[i] / f (f a power of two: the division is exact),
+ * times f: the naive mean, then the mean of the residuals added back,
+ * which removes most of the first pass's rounding error.
  */
-double stats_mean(const double *x, size_t n)
+static double mean_scaled(const double *x, size_t n, double f)
 {
 	double s = 0, m, c = 0;
 	size_t i;
 
+	for (i = 0; i < n; i++)
+		s += x[i] / f;
+	m = s / (double)n;
+	for (i = 0; i < n; i++)
+		c += x[i] / f - m;
+	return (m + c / (double)n) * f;
+}
+
+double stats_mean(const double *x, size_t n)
+{
+	double m;
+	int e;
+
 	if (n == 0)
 		return NAN;
-	for (i = 0; i < n; i++)
-		s += x[i];
-	m = s / (double)n;
-	if (!isfinite(s)) {
-		/* the sum overflowed: average scaled values instead */
-		m = 0;
-		for (i = 0; i < n; i++)
-			m += x[i] / (double)n;
-	}
-	for (i = 0; i < n; i++)
-		c += x[i] - m;
-	return m + c / (double)n;
+	m = mean_scaled(x, n, 1);
+	if (isfinite(m) || !stats_all_finite(x, n))
+		return m;
+	/*
+	 * The sum or a residual overflowed (1e308, 1.7e308, -1.7e308):
+	 * again on the values divided by a power of two >= 2n, whose sum
+	 * and residuals stay below DBL_MAX.
+	 */
+	frexp((double)n, &e);
+	return mean_scaled(x, n, ldexp(1, e + 1));
 }
 
 /*
@@ -175,10 +187,11 @@ double stats_mean(const double *x, size_t n)
  * cancels the first-order effect of any error in m.
  */
 /*
- * The power of two at or above |v| (1 for 0): dividing by it is exact,
- * so computing on scaled values changes no digit of a result, and keeps
- * squares of values near 1e200 (or 1e-200) from overflowing (or
- * vanishing).
+ * A power of two within a factor 2 of |v| (1 for 0): dividing by it is
+ * exact, so computing on scaled values changes no digit of a result,
+ * and keeps squares of values near 1e200 (or 1e-200) from overflowing
+ * (or vanishing).  It is at most 2^1023: the power of two at or above
+ * 1.5e308 is not a double.
  */
 static double pow2_scale(double v)
 {
@@ -188,7 +201,7 @@ static double pow2_scale(double v)
 	if (!(v > 0) || !isfinite(v))
 		return 1;
 	frexp(v, &e);
-	return ldexp(1, e);
+	return ldexp(1, e > DBL_MAX_EXP - 1 ? DBL_MAX_EXP - 1 : e);
 }
 
 /*
@@ -265,6 +278,18 @@ double stats_hmean(const double *x, size_t n)
 			return NAN;
 		inv_sum += 1 / x[i];
 	}
+	if (!isfinite(inv_sum)) {
+		/*
+		 * 1 / 1e-310 overflows: on the values times 2^600 (exact; a
+		 * value past DBL_MAX then adds its 1 / inf = 0, about right)
+		 */
+		const double f = 0x1p600;
+
+		inv_sum = 0;
+		for (i = 0; i < n; i++)
+			inv_sum += 1 / (x[i] * f);
+		return (double)n / inv_sum / f;
+	}
 	return (double)n / inv_sum;
 }
 
@@ -282,6 +307,8 @@ double stats_quantile_sorted(const double *sorted, size_t n, double p)
 	g = h - (double)lo;
 	lo_v = sorted[lo];
 	d = sorted[lo + 1] - lo_v;
+	if (!isfinite(d))	/* -1.7e308 to 1.7e308: on halves */
+		return 2 * (lo_v / 2 + (sorted[lo + 1] / 2 - lo_v / 2) * g);
 	/*
 	 * numpy interpolates from the nearer end (b - d * (1 - g) once
 	 * g >= 0.5); doing the same keeps the results bit-identical.
@@ -346,7 +373,7 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	if (n >= 2) {
 		out->sem = out->sd_sample / sqrt((double)n);
 		out->cv_pct = m.mean != 0 ?
-			100 * out->sd_sample / fabs(m.mean) : NAN;
+			out->sd_sample / fabs(m.mean) * 100 : NAN;
 	} else {
 		out->sem = NAN;
 		out->cv_pct = NAN;
@@ -432,12 +459,13 @@ double stats_mmtests_hstddev(const double *x, size_t n)
 	inv_mean += ss / (double)n;	/* = 1/H */
 	ss = 0;
 	for (i = 0; i < n; i++) {
-		double d = 1 / x[i] - inv_mean;
+		/* (1/x - 1/H) H: no square of 1e300 or of 1e-300 */
+		double d = 1 / x[i] / inv_mean - 1;
 
 		ss += d * d;
 	}
-	/* sqrt(ss * H^4 / n) */
-	return sqrt(ss / (double)n) / (inv_mean * inv_mean);
+	/* sqrt(sum (1/x - 1/H)^2 H^4 / n) = H sqrt(ss / n) */
+	return sqrt(ss / (double)n) / inv_mean;
 }
 
 /* ---- Welch -------------------------------------------------------------- */
@@ -525,16 +553,21 @@ static int welch_sd(double ma, double sda, double na, double mb, double sdb,
 int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		struct stats_test *out)
 {
-	double ma, mb;
+	double ma, mb, fa, fb, sa, sb, f;
 
 	stats_test_nan(out);
 	if (na < 2 || nb < 2 || !stats_all_finite(a, na) || !stats_all_finite(b, nb))
 		return -1;
 	ma = stats_mean(a, na);
 	mb = stats_mean(b, nb);
-	return welch_sd(ma, sd_from(a, na, ma, (double)(na - 1)), (double)na,
-			mb, sd_from(b, nb, mb, (double)(nb - 1)), (double)nb,
-			out);
+	/* the sds as their scaled sums give them: one past DBL_MAX is tested */
+	sa = sd_of(ss_from(a, na, ma, &fa), 1, (double)(na - 1));
+	sb = sd_of(ss_from(b, nb, mb, &fb), 1, (double)(nb - 1));
+	f = fmax(fmax(fa, fb), fmax(pow2_scale(ma), pow2_scale(mb)));
+	sa *= fa / f;
+	sb *= fb / f;
+	return welch_var(ma / f, sa * sa, (double)na, mb / f, sb * sb,
+			 (double)nb, out);
 }
 
 int stats_welch_summary(double mean_a, double sd_a, double na,

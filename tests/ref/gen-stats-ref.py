@@ -383,6 +383,117 @@ def ebayes():
                  p=f(moderated_p(diff, row_s2, row_d, scale, d0, s02)))
 
 
+# ---- magnitudes near the ends of the doubles ------------------------------
+
+def pow2_for(x):
+    """A power of two that brings max |x| into [0.5, 1): exact scaling."""
+    return 2.0 ** -np.frexp(np.max(np.abs(np.asarray(x, float))))[1]
+
+
+def scaled_side(ref, x, pct, hib):
+    """
+    summary, mmtests and hstddev of x from numpy/scipy on x times a power
+    of two, the results divided by it again: every figure is of degree 0
+    or 1 in x and a power-of-two scaling rounds alike, so these are
+    numpy's and scipy's figures without the overflow of 1e308 squared
+    (or the underflow of 1e-300 squared).  Returns (mean, sd) in x's
+    units as Decimals.
+    """
+    s = pow2_for(x)
+    xs = np.asarray(x, float) * s
+    n = len(xs)
+    mean, sd = np.mean(xs), np.std(xs, ddof=1)
+    pos = bool(np.all(xs > 0))
+    nan = float("nan")
+    emit("summary", x=ref, n=n, mean=f(mean / s),
+         hmean=f(stats.hmean(xs) / s if pos else nan),
+         gmean=f(stats.gmean(xs) / s if pos else nan),
+         median=f(np.percentile(xs, 50) / s),
+         q1=f(np.percentile(xs, 25) / s), q3=f(np.percentile(xs, 75) / s),
+         min=f(np.min(xs) / s), max=f(np.max(xs) / s), sd_sample=f(sd / s),
+         sd_pop=f(np.std(xs, ddof=0) / s),
+         cv_pct=f(100 * sd / abs(mean) if mean != 0 else nan),
+         sem=f(stats.sem(xs) / s))
+    srt = np.sort(xs)
+    if hib:
+        srt = srt[::-1]
+    k = min(n, max(1, int(n * pct / 100)))
+    best = srt[:k]
+    emit("mmtests", x=ref, pct=f(pct), hib=int(hib),
+         bamean=f(np.mean(best) / s),
+         bhmean=f(stats.hmean(best) / s if np.all(best > 0) else nan),
+         pctile=f(best[k - 1] / s))
+    if pos:
+        h = stats.hmean(xs)
+        v = np.sqrt(np.sum((1 / xs - 1 / h) ** 2) * h ** 4 / n)
+        emit("hstddev", x=ref, expect=f(v / s))
+    else:
+        emit("hstddev", x=ref, expect=f(nan))
+    return Decimal(float(mean)) / Decimal(s), Decimal(float(sd)) / Decimal(s)
+
+
+def welch_dec(ma, sa, na, mb, sb, nb):
+    """Welch's t and df in 60-digit decimal; p from scipy's t.sf."""
+    va, vb = sa * sa / na, sb * sb / nb
+    t = (ma - mb) / (va + vb).sqrt()
+    df = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+    return float(t), float(df), float(2 * stats.t.sf(abs(float(t)),
+                                                     float(df)))
+
+
+def fieller_dec(ma, sa, na, mb, sb, nb, conf):
+    """fieller() with the variances and df in decimal too."""
+    va, vb = sa * sa / na, sb * sb / nb
+    dfw = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+    t = t_ppf((1 + conf) / 2, float(dfw))
+    T2 = Decimal(t) ** 2
+    qa = ma * ma - T2 * va
+    if qa <= 0:
+        return -1, t, float("nan"), float("nan")
+    disc = (ma * mb) ** 2 - qa * (mb * mb - T2 * vb)
+    r1 = (ma * mb - disc.sqrt()) / qa
+    r2 = (ma * mb + disc.sqrt()) / qa
+    return 0, t, float((r1 - 1) * 100), float((r2 - 1) * 100)
+
+
+def extreme_pair(a, b, conf):
+    a = [float(v) for v in a]
+    b = [float(v) for v in b]
+    ra, rb = data(a), data(b)
+    ma, sa = scaled_side(ra, a, 95, 1)
+    mb, sb = scaled_side(rb, b, 50, 0)
+    na, nb = Decimal(len(a)), Decimal(len(b))
+    t, df, p = welch_dec(ma, sa, na, mb, sb, nb)
+    emit("welch", a=ra, b=rb, ret=0, t=f(t), df=f(df), p=f(p), src="scipy")
+    fa, fsa, fb, fsb = float(ma), float(sa), float(mb), float(sb)
+    # from the summaries rounded to doubles, as the C function gets them
+    t, df, p = welch_dec(Decimal(fa), Decimal(fsa), na, Decimal(fb),
+                         Decimal(fsb), nb)
+    emit("welch_summary", ma=f(fa), sa=f(fsa), na=f(len(a)), mb=f(fb),
+         sb=f(fsb), nb=f(len(b)), t=f(t), df=f(df), p=f(p))
+    ret, tq, lo, hi = fieller_dec(Decimal(fa), Decimal(fsa), na,
+                                  Decimal(fb), Decimal(fsb), nb, conf)
+    emit("ci", ma=f(fa), sa=f(fsa), na=f(len(a)), mb=f(fb), sb=f(fsb),
+         nb=f(len(b)), conf=f(conf), ret=ret, tq=f(tq), lo=f(lo), hi=f(hi))
+
+
+def extremes():
+    """Sums, squares and ratios that overflow (or vanish) as doubles."""
+    extreme_pair([1e308, -1e308, 1e308], [1.0, 2.0, 3.0], 0.95)
+    extreme_pair([1e308, 1.7e308, -1.7e308], [1.0, 2.0, 3.0], 0.95)
+    extreme_pair([1.5e308, 1.6e308, 1.7e308], [1.0e308, 1.1e308, 1.2e308],
+                 0.95)
+    extreme_pair([1.7e308, 1.79e308, 1.75e308, 1.72e308],
+                 [1.6e308, 1.65e308, 1.62e308], 0.9)
+    extreme_pair([1e300, 1.3e300, 0.8e300, 1.1e300],
+                 [1.4e300, 1.6e300, 1.5e300], 0.95)
+    extreme_pair([-1e300, 2e300, 5e299], [3e300, 4e300, 3.5e300], 0.99)
+    extreme_pair([1e-300, 1.2e-300, 0.9e-300],
+                 [1.3e-300, 1.5e-300, 1.4e-300, 1.6e-300], 0.95)
+    extreme_pair([2e-300, 2.1e-300, 1.9e-300, 2.05e-300],
+                 [1.5e-300, 1.55e-300, 1.45e-300], 0.8)
+
+
 def pair(a, b):
     global ncase
     a = [float(v) for v in a]
@@ -585,6 +696,7 @@ def main():
              expect=f(min(Fraction(1), Fraction(2, comb(na + nb, na)))))
 
     ebayes()
+    extremes()
 
     sys.stdout.write("\n".join(out) + "\n")
     sys.stderr.write("%d lines, %d sample pairs\n" % (len(out), ncase))
