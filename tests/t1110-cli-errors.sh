@@ -107,4 +107,14 @@ test_expect_success 'no usage error prints a whole help' '
 	done
 '
 
+test_expect_success 'compare 4k 64k, values of a param: names the --by' '
+	printf "label,bs,metric,value\nA,4k,m,1\nA,64k,m,2\n" >p.csv &&
+	perfsift import -q p.csv &&
+	test_expect_code 2 perfsift compare 4k 64k >out 2>err &&
+	test ! -s out &&
+	grep -x "${SQ}4k${SQ} is a value of parameter bs: select along it with --by param:bs" err &&
+	perfsift compare --by param:bs 4k 64k >out &&
+	grep -q "^base 4k (1 run) vs 64k (1 run)" out
+'
+
 test_done
