@@ -10,18 +10,20 @@
 #include "core/strparse.h"
 #include "cmd.h"
 #include "options.h"
+#include "strlist.h"
 #include "table.h"
 #include <jansson.h>
 
 struct show_args {
 	struct dim_arg by;
 	struct run_filter f;
-	const char *metric_glob, *series_glob, *pct_list;
+	struct strlist metrics;		/* --metric: any of these globs */
+	const char *series_glob, *pct_list;
 	int json;
 };
 
 static const char *const show_usage[] = {
-	"perfsift show SELECTOR [--by DIM] [--metric GLOB]\n"
+	"perfsift show SELECTOR [--by DIM] [--metric GLOB]...\n"
 	"              [--testcase GLOB] [--machine M] [--json]\n"
 	"perfsift show SELECTOR --series GLOB [...]\n"
 	"perfsift show SELECTOR --percentiles P[,P...] [...]",
@@ -33,7 +35,7 @@ static const struct opt show_opts[] = {
 	OPT_BY(T, by, "what SELECTOR is: label, kernel, commit, machine\n"
 	       "or param:NAME (default: a label, else a kernel,\n"
 	       "else a commit prefix)"),
-	OPT_METRIC_GLOB(T, metric_glob),
+	OPT_METRIC_LIST(T, metrics),
 	OPT_TESTCASE(T, f.testcase),
 	OPT_MACHINE(T, f.machine),
 	OPT_STRING(0, "series", T, series_glob, "GLOB",
@@ -68,14 +70,17 @@ const struct cmd_options show_options = {
 	.options = show_opts,
 };
 
-/* What show prints of a variant or a run: the queries' rows. */
+/*
+ * What show prints of a variant or a run: the queries' rows (ns and na
+ * of them shown, ns_all and na_all to free).
+ */
 struct show_rows {
 	struct run_row *runs;
 	size_t nr;
 	struct sample_row *s;
-	size_t ns;
+	size_t ns, ns_all;
 	struct aggregate_row *a;
-	size_t na;
+	size_t na, na_all;
 	struct skip_row *sk;
 	size_t nsk;
 };
@@ -537,28 +542,86 @@ static void pct_print(const struct series_row *rows, size_t nr,
 	table_release(&t);
 }
 
+/*
+ * The glob a query narrows by: the one --metric; with several, every
+ * metric, narrowed after by keep_metrics().
+ */
+static const char *query_glob(const struct show_args *a)
+{
+	return a->metrics.nr == 1 ? a->metrics.v[0] : NULL;
+}
+
+/* Does one of --metric's globs match metric (any metric, without one)? */
+static int metric_wanted(const struct show_args *a, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < a->metrics.nr; i++)
+		if (glob_match(a->metrics.v[i], metric))
+			return 1;
+	return !a->metrics.nr;
+}
+
+/*
+ * Move the rows of base[0..nr) (each size bytes, the metric's name at
+ * offset at) that --metric wants to the front, in their order; returns
+ * how many.  The others stay behind them, for the caller to free.
+ */
+static size_t keep_metrics(const struct show_args *a, void *base, size_t nr,
+			   size_t size, size_t at)
+{
+	char *rows = base, *tmp;
+	size_t i, kept = 0;
+
+	if (a->metrics.nr < 2)
+		return nr;	/* the query did it */
+	tmp = xmalloc(size);
+	for (i = 0; i < nr; i++) {
+		char *row = rows + i * size;
+
+		if (!metric_wanted(a, *(const char **)(row + at)))
+			continue;
+		if (i != kept) {
+			memcpy(tmp, rows + kept * size, size);
+			memcpy(rows + kept * size, row, size);
+			memcpy(row, tmp, size);
+		}
+		kept++;
+	}
+	free(tmp);
+	return kept;
+}
+#define KEEP_METRICS(a, rows, nr) keep_metrics((a), (rows), (nr), \
+	sizeof(*(rows)), offsetof(__typeof__(*(rows)), metric))
+
 /* perfsift show SELECTOR --percentiles LIST: see show_options. */
 static int show_percentiles(struct db *db, const struct show_args *a,
 			    const char *text)
 {
 	struct series_row *rows;
+	struct sbuf globs = SBUF_INIT;
 	double *pct;
-	size_t nr, np;
+	size_t nr, nr_all, np, i;
 
 	if (parse_pcts(a->pct_list, &pct, &np))
 		return EXIT_USAGE;
-	if (query_histograms(db, &a->f, a->metric_glob, &rows, &nr)) {
+	if (query_histograms(db, &a->f, query_glob(a), &rows, &nr_all)) {
 		free(pct);
 		return EXIT_ENV;
 	}
-	if (nr)
+	nr = KEEP_METRICS(a, rows, nr_all);
+	if (nr) {
 		pct_print(rows, nr, pct, np, a->json);
-	else
-		error("no histogram%s%s in '%s' (fio's json+ output keeps "
-		      "them)", a->metric_glob ? " matches " : "",
-		      a->metric_glob ? a->metric_glob : "", text);
+	} else {
+		for (i = 0; i < a->metrics.nr; i++)
+			sbuf_addf(&globs, "%s'%s'", i ? " or " : " matches ",
+				  a->metrics.v[i]);
+		error("no histogram%s in '%s' (fio's json+ output keeps "
+		      "them)", globs.len ? globs.buf : "", text);
+	}
+	sbuf_release(&globs);
 	free(pct);
-	series_rows_free(rows, nr);
+	series_rows_free(rows, nr_all);
 	return nr ? EXIT_OK : EXIT_USAGE;
 }
 
@@ -591,10 +654,12 @@ static int show_values(struct db *db, const struct show_args *a)
 	int status = EXIT_ENV;
 
 	if (query_runs(db, &a->f, &sr.runs, &sr.nr) ||
-	    query_samples(db, &a->f, a->metric_glob, &sr.s, &sr.ns) ||
-	    query_aggregates(db, &a->f, a->metric_glob, &sr.a, &sr.na) ||
+	    query_samples(db, &a->f, query_glob(a), &sr.s, &sr.ns_all) ||
+	    query_aggregates(db, &a->f, query_glob(a), &sr.a, &sr.na_all) ||
 	    query_skips(db, &a->f, &sr.sk, &sr.nsk))
 		goto out;
+	sr.ns = KEEP_METRICS(a, sr.s, sr.ns_all);
+	sr.na = KEEP_METRICS(a, sr.a, sr.na_all);
 	if (a->f.run_id > 0 && !sr.nr) {
 		error("no run with id %" PRId64 "; see 'perfsift runs'",
 		      a->f.run_id);
@@ -608,8 +673,8 @@ static int show_values(struct db *db, const struct show_args *a)
 	}
 out:
 	run_rows_free(sr.runs, sr.nr);
-	sample_rows_free(sr.s, sr.ns);
-	aggregate_rows_free(sr.a, sr.na);
+	sample_rows_free(sr.s, sr.ns_all);
+	aggregate_rows_free(sr.a, sr.na_all);
 	skip_rows_free(sr.sk, sr.nsk);
 	return status;
 }
@@ -670,6 +735,7 @@ int cmd_show(int argc, const char **argv, struct perfsift_ctx *ctx)
 out:
 	if (a.f.sel)
 		selector_release(&sel);
+	strlist_release(&a.metrics);
 	free(a.by.param);
 	return status;
 }

@@ -30,6 +30,9 @@
 #define OPT_METRIC(T, m, a, h) OPT_STRING(0, "metric", T, m, a, h)
 #define OPT_METRIC_GLOB(T, m) \
 	OPT_METRIC(T, m, "GLOB", "only metrics matching GLOB")
+/* --metric GLOB, repeatable: T's m is a struct strlist */
+#define OPT_METRIC_LIST(T, m) OPT_LIST("metric", T, m, "GLOB", \
+	"only these metrics (repeatable)")
 #define OPT_TESTCASE(T, m) OPT_STRING(0, "testcase", T, m, "GLOB", \
 	"only runs whose testcase matches")
 #define OPT_MACHINE(T, m) OPT_STRING(0, "machine", T, m, "M", \
@@ -71,8 +74,7 @@ extern const struct opt_word cmp_test_words[], cmp_fdr_words[];
 	       "(default: whatever each selector matches)"), \
 	OPT_LIST("testcase", T, m.o.testcase_globs, "GLOB", \
 		 "only these testcases (repeatable)"), \
-	OPT_LIST("metric", T, m.o.metric_globs, "GLOB", \
-		 "only these metrics (repeatable)"), \
+	OPT_METRIC_LIST(T, m.o.metric_globs), \
 	OPT_MACHINE(T, m.o.machine), \
 	OPT_LIST("ignore-param", T, m.o.ignore_params, "N", \
 		 "leave param N out when lining rows up\n" \

@@ -82,15 +82,22 @@ static void put_option(FILE *f, const struct opt *o)
 	put_lines(f, o->help, OPT_HELP_COLUMN);
 }
 
-void options_help(const struct cmd_options *c, FILE *f, int more_help)
+/* c's usage lines: the first after "usage: ", the others after "or: " */
+static void put_usage(const struct cmd_options *c, FILE *f)
 {
 	const char *const *u;
-	const struct opt *o;
 
 	for (u = c->usage; *u; u++) {
 		fputs(u == c->usage ? "usage: " : "   or: ", f);
 		put_lines(f, *u, USAGE_INDENT);
 	}
+}
+
+void options_help(const struct cmd_options *c, FILE *f, int more_help)
+{
+	const struct opt *o;
+
+	put_usage(c, f);
 	if (c->description)
 		fprintf(f, "\n%s", c->description);
 	for (o = c->options; o->kind != OPT_KIND_END; o++) {
@@ -118,8 +125,142 @@ int usage_error(const struct cmd_options *c, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	options_help(c, stderr, 0);
+	usage_hint(c);
 	return EXIT_USAGE;
+}
+
+void usage_hint(const struct cmd_options *c)
+{
+	put_usage(c, stderr);
+	if (c->name)
+		fprintf(stderr, "see 'perfsift help %s'\n", c->name);
+	else
+		fputs("see 'perfsift help'\n", stderr);
+}
+
+/*
+ * The weights of the edit distance, git's (help.c): a typo that swaps
+ * two letters or leaves one out is nearer its word than one that adds
+ * a letter.
+ */
+#define EDIT_SWAP 0	/* two neighbours swapped */
+#define EDIT_SUB 2	/* a letter replaced */
+#define EDIT_ADD 1	/* a letter of the name missing from the word */
+#define EDIT_DEL 3	/* a letter of the word not in the name */
+/* The nearest names are near enough below this (git's floor, 7). */
+#define SIMILARITY_FLOOR 7
+
+/*
+ * The least cost of editing word into name: Damerau-Levenshtein in its
+ * optimal string alignment form (a pair is swapped at most once), over
+ * the whole matrix d[i][j], the cost of word's first i letters into
+ * name's first j.
+ */
+static int edit_distance(const char *word, const char *name)
+{
+	size_t lw = strlen(word), ln = strlen(name), i, j, w = ln + 1;
+	int *d = xcalloc((lw + 1) * w, sizeof(*d)), r;
+
+	for (j = 0; j <= ln; j++)
+		d[j] = (int)j * EDIT_ADD;
+	for (i = 1; i <= lw; i++) {
+		d[i * w] = (int)i * EDIT_DEL;
+		for (j = 1; j <= ln; j++) {
+			int c = d[(i - 1) * w + j - 1] +
+				(word[i - 1] != name[j - 1]) * EDIT_SUB;
+
+			if (i > 1 && j > 1 && word[i - 2] == name[j - 1] &&
+			    word[i - 1] == name[j - 2] &&
+			    c > d[(i - 2) * w + j - 2] + EDIT_SWAP)
+				c = d[(i - 2) * w + j - 2] + EDIT_SWAP;
+			if (c > d[(i - 1) * w + j] + EDIT_DEL)
+				c = d[(i - 1) * w + j] + EDIT_DEL;
+			if (c > d[i * w + j - 1] + EDIT_ADD)
+				c = d[i * w + j - 1] + EDIT_ADD;
+			d[i * w + j] = c;
+		}
+	}
+	r = d[lw * w + ln];
+	free(d);
+	return r;
+}
+
+size_t similar_names(const char *word, const char *const *names, size_t n,
+		     size_t *near)
+{
+	int *score = xcalloc(n + 1, sizeof(*score)), best = INT_MAX;
+	size_t i, nr = 0, len = strlen(word);
+
+	for (i = 0; i < n; i++) {
+		/* a name that the word begins: the nearest of all */
+		if (len && !strncmp(names[i], word, len))
+			score[i] = 0;
+		else
+			score[i] = edit_distance(word, names[i]) + 1;
+		if (score[i] < best)
+			best = score[i];
+	}
+	/*
+	 * Near enough: below git's floor, and (for a short word, which
+	 * every name is a few edits from) at a distance no greater than
+	 * the word's length.
+	 */
+	if (best < SIMILARITY_FLOOR && (size_t)best <= len + 1)
+		for (i = 0; i < n; i++)
+			if (score[i] == best)
+				near[nr++] = i;
+	free(score);
+	return nr;
+}
+
+void say_did_you_mean(const char *prefix, const char *const *names,
+		      const size_t *near, size_t nr)
+{
+	size_t i;
+
+	if (!nr)
+		return;
+	fprintf(stderr, nr == 1 ? "did you mean" : "did you mean one of");
+	for (i = 0; i < nr; i++)
+		fprintf(stderr, "%s'%s%s'", i ? ", " : " ", prefix,
+			names[near[i]]);
+	fputs("?\n", stderr);
+}
+
+/*
+ * "did you mean '--alpha'?" for the unknown long name name[0..len):
+ * the table's long names near it.
+ */
+static void suggest_long(const struct cmd_options *c, const char *name,
+			 size_t len)
+{
+	const struct opt *o;
+	const char **names = NULL;
+	size_t n = 0, alloc = 0, *near, nr;
+	char *word = xstrndup(name, len);
+
+	for (o = c->options; o->kind != OPT_KIND_END; o++) {
+		if (!o->long_name)
+			continue;
+		ALLOC_GROW(names, n + 1, alloc);
+		names[n++] = o->long_name;
+	}
+	near = xcalloc(n + 1, sizeof(*near));
+	nr = similar_names(word, names, n, near);
+	say_did_you_mean("--", names, near, nr);
+	free(near);
+	free(names);
+	free(word);
+}
+
+void suggest_option(const struct cmd_options *c, const char *arg)
+{
+	const char *name = arg;
+
+	while (*name == '-')
+		name++;
+	if (*name && name - arg <= 2)
+		suggest_long(c, name, strcspn(name, "="));
 }
 
 static int is_help(const char *arg)
@@ -268,8 +409,10 @@ static int parse_long(struct parse_state *st, const char *name)
 	if (ambiguous)
 		return say_ambiguous(st, name, len);
 	if (!o) {
-		if (!st->stop)
+		if (!st->stop) {
 			say(st->c, "unrecognized option '--%s'", name);
+			suggest_long(st->c, name, len);
+		}
 		return STEP_UNKNOWN;
 	}
 	if (o->kind != OPT_KIND_FLAG)
@@ -295,8 +438,13 @@ static int parse_short(struct parse_state *st, const char *letters)
 			if (o->short_name == *p)
 				break;
 		if (o->kind == OPT_KIND_END) {
-			if (!st->stop)
-				say(st->c, "invalid option -- '%c'", *p);
+			if (st->stop)
+				return STEP_UNKNOWN;
+			say(st->c, "invalid option -- '%c'", *p);
+			/* "-alpha": a long name with one dash */
+			if (p == letters && p[1])
+				suggest_long(st->c, letters,
+					     strcspn(letters, "="));
 			return STEP_UNKNOWN;
 		}
 		if (o->kind != OPT_KIND_FLAG && p[1])
@@ -366,7 +514,7 @@ int parse_options(int argc, const char **argv, const struct cmd_options *c,
 	}
 	if (r) {
 		if (r != OPT_ERR_SAID)
-			options_help(c, stderr, 0);
+			usage_hint(c);
 		*status = EXIT_USAGE;
 		return -1;
 	}

@@ -129,7 +129,9 @@ struct cmd_options {
  * Returns -1 when the command ends here: *status is EXIT_OK after the
  * help, EXIT_USAGE after an error (an unknown option or a missing
  * argument in getopt's words, or a bad value: the message on stderr,
- * then the usage unless a callback said OPT_ERR_SAID).
+ * then usage_hint() unless a callback said OPT_ERR_SAID).  An unknown
+ * long option, or a long name after one dash ("-alpha"), is followed by
+ * the table's long names near it: "did you mean '--alpha'?".
  */
 int parse_options(int argc, const char **argv, const struct cmd_options *c,
 		  void *args, int flags, int *status);
@@ -151,10 +153,41 @@ int parse_options_help(int argc, const char **argv,
 void options_help(const struct cmd_options *c, FILE *f, int more_help);
 
 /*
- * "perfsift: error: <msg>" and c's usage (its help without more_help)
- * on stderr; returns EXIT_USAGE.
+ * "perfsift: error: <msg>" and usage_hint(c) on stderr; returns
+ * EXIT_USAGE.
  */
 int usage_error(const struct cmd_options *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * After a usage error, on stderr: c's usage lines, not its whole help,
+ * and where the help is ("see 'perfsift help compare'").
+ */
+void usage_hint(const struct cmd_options *c);
+
+/*
+ * Which of names[0..n) did the user mean by word?  The nearest by
+ * spelling, as git's help.c finds them: a name that word begins is
+ * nearest, else the one of least edit distance (Damerau-Levenshtein
+ * with git's weights: a swap of neighbours costs 0, a missing letter 1,
+ * a wrong one 2, an extra one 3), when that is small enough.  Their
+ * indexes go to near[] (room for n), in names' order; returns how many,
+ * 0 when no name is near.
+ */
+size_t similar_names(const char *word, const char *const *names, size_t n,
+		     size_t *near);
+
+/*
+ * "did you mean 'PREFIXname'?" (or "one of ...") on stderr for the nr
+ * names[near[i]]; nothing when nr is 0.
+ */
+void say_did_you_mean(const char *prefix, const char *const *names,
+		      const size_t *near, size_t nr);
+
+/*
+ * "did you mean '--db'?" after the hub's own unknown option arg (its
+ * dashes, then a name up to any '='), from c's long names.
+ */
+void suggest_option(const struct cmd_options *c, const char *arg);
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/version.h"
 #include "cmd.h"
 #include "../importers/formats.h"
+#include <ctype.h>
 #include <jansson.h>
 
 /*
@@ -153,6 +154,69 @@ static void list_commands(FILE *f)
 	fprintf(f, "\n'perfsift help COMMAND' describes one command.\n");
 }
 
+/*
+ * The commands whose summary names word (a plural as its singular, as
+ * in "variants"): their indexes in near[], how many.
+ */
+static size_t commands_about(const char *word, size_t *near)
+{
+	size_t i, nr = 0, len = strlen(word);
+	char *stem;
+
+	if (len > 3 && word[len - 1] == 's')
+		len--;
+	if (len < 3)
+		return 0;
+	stem = xstrndup(word, len);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		const char *h = commands[i].help, *at;
+
+		for (at = h; (at = strcasestr(at, stem)); at++)
+			if (at == h || !isalpha((unsigned char)at[-1]))
+				break;
+		if (at)
+			near[nr++] = i;
+	}
+	free(stem);
+	return nr;
+}
+
+/*
+ * name is no command: the commands spelt like it ("did you mean
+ * 'compare'?", with its usage), else those whose summary names it,
+ * else the pointer to the list.  Returns EXIT_USAGE.
+ */
+static int unknown_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands)];
+	size_t near[ARRAY_SIZE(commands)], i, nr;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	nr = similar_names(name, names, ARRAY_SIZE(commands), near);
+	if (nr) {
+		error("'%s' is not a perfsift command", name);
+		say_did_you_mean("", names, near, nr);
+		if (nr == 1)
+			usage_hint(commands[near[0]].options);
+		else
+			fputs("see 'perfsift help'\n", stderr);
+		return EXIT_USAGE;
+	}
+	nr = commands_about(name, near);
+	if (!nr) {
+		error("'%s' is not a perfsift command; see 'perfsift help'",
+		      name);
+		return EXIT_USAGE;
+	}
+	error("'%s' is not a perfsift command", name);
+	fprintf(stderr, "the commands about %s:", name);
+	for (i = 0; i < nr; i++)
+		fprintf(stderr, "%s%s", i ? ", " : " ", names[near[i]]);
+	fputs("\nsee 'perfsift help COMMAND'\n", stderr);
+	return EXIT_USAGE;
+}
+
 static int cmd_help(int argc, const char **argv)
 {
 	const struct cmd_struct *c;
@@ -166,11 +230,8 @@ static int cmd_help(int argc, const char **argv)
 		return EXIT_OK;
 	}
 	c = find_cmd(argv[1]);
-	if (!c) {
-		error("'%s' is not a perfsift command; see 'perfsift help'",
-		      argv[1]);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return unknown_command(argv[1]);
 	options_help(c->options, stdout, 1);
 	return EXIT_OK;
 }
@@ -214,17 +275,17 @@ int main(int argc, const char **argv)
 		options_help(&main_options, stderr, 1);
 		return EXIT_USAGE;
 	}
-	if (argv[0][0] == '-')
-		return usage_error(&main_options, "unknown option '%s'",
-				   argv[0]);
+	if (argv[0][0] == '-') {
+		error("unknown option '%s'", argv[0]);
+		suggest_option(&main_options, argv[0]);
+		usage_hint(&main_options);
+		return EXIT_USAGE;
+	}
 	if (!strcmp(argv[0], "help"))
 		return finish_stdout(cmd_help(n, argv));
 	c = find_cmd(argv[0]);
-	if (!c) {
-		error("'%s' is not a perfsift command; see 'perfsift help'",
-		      argv[0]);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return unknown_command(argv[0]);
 	ctx.db_path = a.db_path;
 	status = c->fn(n, argv, &ctx);
 	if (ctx.db.sq || ctx.db.pg)

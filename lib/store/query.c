@@ -374,6 +374,28 @@ static int commit_prefix(struct db *db, const char *text,
 	return 0;
 }
 
+/*
+ * text, not a variant, is the value of a run parameter: name the
+ * parameters that hold it and the --by that selects by them.
+ */
+static void say_param_value(struct db *db, const char *text)
+{
+	struct stmt *st = db_prepare(db, "SELECT DISTINCT key FROM"
+				     " variant_params WHERE value = ?"
+				     " ORDER BY key LIMIT 4");
+
+	if (!st)
+		return;
+	stmt_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+	while (stmt_step(st) == SQLITE_ROW) {
+		const char *key = (const char *)stmt_column_text(st, 0);
+
+		fprintf(stderr, "'%s' is a value of parameter %s: select "
+			"along it with --by param:%s\n", text, key, key);
+	}
+	stmt_finalize(st);
+}
+
 /* text names nothing along dim: say so, with the candidates.  -1. */
 static int no_variant(struct db *db, const char *text, enum dim dim,
 		      const char *param)
@@ -387,6 +409,8 @@ static int no_variant(struct db *db, const char *text, enum dim dim,
 		error("no %s '%s' in the database; candidates:", dim_name(dim),
 		      text);
 	list_candidates(db, dim, param);
+	if (dim == DIM_AUTO)
+		say_param_value(db, text);
 	return -1;
 }
 
