@@ -22,8 +22,9 @@ void import_help_formats(FILE *f)
 	for (i = 0; i < nr; i++) {
 		unsigned fl = imp[i]->flags;
 
-		fprintf(f, "    %-14s %s\n", imp[i]->name, imp[i]->what);
-		fprintf(f, "    %-14s (%s%s%s%s%s)\n", "",
+		fprintf(f, "    %-*s %s\n", IMP_HELP_WIDTH, imp[i]->name,
+			imp[i]->what);
+		fprintf(f, "    %-*s (%s%s%s%s%s)\n", IMP_HELP_WIDTH, "",
 			fl & IMP_TREES ? "a tree of several results" :
 			fl & IMP_DIRS ? "a directory is one result" : "files",
 			fl & IMP_SAMPLES ? "; samples" : "",

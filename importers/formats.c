@@ -19,6 +19,7 @@ const struct importer *const importer_table[] = {
 	&importer_fio_terse,
 	&importer_lkp_tree,
 	&importer_lkp_table,
+	&importer_mmtests_extract,
 	&importer_mmtests_table,
 	&importer_mmtests_tree,
 	&importer_procfs,

@@ -12,7 +12,7 @@
 extern const struct importer importer_codesize, importer_csv, importer_fio,
 	importer_fio_dir, importer_fio_log, importer_fio_normal,
 	importer_fio_terse, importer_lkp_table, importer_lkp_tree,
-	importer_mmtests_table, importer_mmtests_tree, importer_procfs,
+	importer_mmtests_extract, importer_mmtests_table, importer_mmtests_tree, importer_procfs,
 	importer_vmstat_tool;
 extern const struct importer importer_mmtests_blogbench,
 	importer_mmtests_ebizzy, importer_mmtests_hackbench,

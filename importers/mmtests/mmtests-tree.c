@@ -533,7 +533,7 @@ static void mmtests_tree_help(FILE *f)
 	size_t k, n;
 	const struct importer *const *part = importer_parts(&n);
 
-	fprintf(f, "    %-14s extractors:", "");
+	fprintf(f, "    %-*s extractors:", IMP_HELP_WIDTH, "");
 	for (k = 0; k < n; k++)
 		if (!strcmp(part[k]->family, "mmtests"))
 			fprintf(f, " %s", part[k]->name);

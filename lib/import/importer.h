@@ -57,6 +57,9 @@ struct member {
 	int64_t size;		/* bytes on disk */
 };
 
+/* `perfsift help import`: the width of the column of format names. */
+#define IMP_HELP_WIDTH 15
+
 struct importer {
 	const char *name;	/* the --format value */
 	const char *family;	/* its folder in importers/: "fio", "lkp" */
@@ -118,7 +121,11 @@ struct importer {
 	 * series, else only without stats.json, which holds the numbers.
 	 */
 	const char *const *lkp_names;
-	/* What `perfsift help import` says of it after its line, or NULL. */
+	/*
+	 * What `perfsift help import` says of it after its line, or NULL;
+	 * its lines are indented as the help's, the names' column
+	 * IMP_HELP_WIDTH wide after four blanks.
+	 */
 	void (*help)(FILE *f);
 	/*
 	 * `perfsift debug FAMILY-extract [--part NAME] DIR`: print what the

@@ -100,6 +100,26 @@ TEST(detect_mmtests_table)
 	check_int(0, mmtests_score(""));
 }
 
+TEST(detect_mmtests_extract)
+{
+	const struct importer *imp = importer_find("mmtests-extract");
+	const char *table = "                       6.1            6.1\n"
+		"                   vanilla        patched\n"
+		"Hmean  rsec-4    80.00 (   0.00%)    77.00 *  -3.75%*\n";
+	const char *alone = "   Operation  Lat\n";
+	const char *four = "   Operation  Lat\nElapsed-2 0 1 301.93\n";
+
+	/* extract-mmtests.pl's printReport */
+	check_str("mmtests-extract", detect("x",
+		"   Operation         Lat\n"
+		"50.0th-qrtle-1   0        11.00\n"
+		"75.0th-qrtle-1   0        13.00\n"));
+	/* a header alone, a row of four fields, a comparison table */
+	check_int(0, imp->detect("x", alone, strlen(alone)));
+	check_int(0, imp->detect("x", four, strlen(four)));
+	check_int(0, imp->detect("x", table, strlen(table)));
+}
+
 TEST(driver)
 {
 	struct import_opts o = { 0 };
@@ -386,6 +406,7 @@ int main(void)
 		BUG("cannot make %s", tmpdir);
 	test_detect();
 	test_detect_mmtests_table();
+	test_detect_mmtests_extract();
 	test_driver();
 	test_pipeline();
 	test_batch();
