@@ -8,6 +8,7 @@
 #include "store/direction.h"
 #include "analysis/regressions.h"
 #include "core/sbuf.h"
+#include "core/strmap.h"
 #include "cmd.h"
 #include "options.h"
 #include "table.h"
@@ -132,17 +133,69 @@ static void print_json(const struct regressions *rg, double alpha, int fdr)
 	print_json_steal(doc);
 }
 
+/*
+ * The text table names each group (testcase and params, often a few
+ * hundred characters of params) by a number, listed under the table:
+ * the table stays within 100 columns.
+ */
+#define LIST_WIDTH 100
+#define LIST_INDENT 6
+
+struct groups {
+	struct strmap index;	/* "testcase params" -> number - 1 */
+	struct sbuf list;	/* "  [N] testcase params\n", in order */
+	long nr;
+};
+
+static long group_number(struct groups *g, const struct cmp_row *r)
+{
+	struct sbuf key = SBUF_INIT;
+	int64_t n = g->nr;
+
+	sbuf_addf(&key, "%s%s%s", *r->testcase ? r->testcase : "-",
+		  *r->params ? " " : "", r->params);
+	if (!strmap_get_or_put(&g->index, key.buf, key.len, &n)) {
+		size_t col = g->list.len, i;
+
+		g->nr++;
+		sbuf_addf(&g->list, "  [%ld] ", (long)n + 1);
+		/* the params wrapped after a comma, within the 100 columns */
+		for (i = 0; i < key.len; i++) {
+			const char *next = strchr(key.buf + i, ',');
+			size_t run = next ? (size_t)(next - key.buf - i) + 1 :
+					    key.len - i;
+
+			if (g->list.len - col + run > LIST_WIDTH &&
+			    g->list.len - col > LIST_INDENT) {
+				sbuf_addstr(&g->list, "\n");
+				col = g->list.len;
+				sbuf_addf(&g->list, "%*s", LIST_INDENT, "");
+			}
+			sbuf_add(&g->list, key.buf + i, run);
+			i += run - 1;
+		}
+		sbuf_addch(&g->list, '\n');
+	}
+	sbuf_release(&key);
+	return (long)n + 1;
+}
+
+struct text_rows {
+	struct table *t;
+	struct groups *g;
+};
+
 static void text_one(const struct comparison *c, const struct cmp_row *r,
 		     size_t v, void *data)
 {
 	const struct each *e = data;
 	const struct cmp_vs *x = &r->vs[v - 1];
-	struct table *t = e->data;
+	const struct text_rows *tr = e->data;
+	struct table *t = tr->t;
 
 	table_addf(t, "%s", selector_label(&c->var[v]));
 	table_addf(t, "%s", selector_label(&c->var[0]));
-	table_addf(t, "%s%s%s", *r->testcase ? r->testcase : "-",
-		   *r->params ? " " : "", r->params);
+	table_addf(t, "[%ld]", group_number(tr->g, r));
 	table_addf(t, "%s", r->metric);
 	table_addf(t, "%+.2f%%", x->change_pct);
 	if (isfinite(x->ci_low_pct))
@@ -190,15 +243,16 @@ static void subject_one(const struct comparison *c, const struct cmp_row *r,
 
 /* The table of the pairs of verdict which, with its header. */
 static void print_table(const struct regressions *rg, enum cmp_verdict which,
-			int commits)
+			int commits, struct groups *g)
 {
 	struct table t;
-	struct each e = { rg, &t };
+	struct text_rows tr = { &t, g };
+	struct each e = { rg, &tr };
 
 	table_init(&t, commits ? 10 : 8, 1UL << 4 | 1UL << 5 | 1UL << 6);
 	table_addf(&t, "VARIANT");
 	table_addf(&t, "BASE");
-	table_addf(&t, "TESTCASE");
+	table_addf(&t, "GROUP");
 	table_addf(&t, "METRIC");
 	table_addf(&t, "CHANGE");
 	table_addf(&t, "CI");
@@ -217,19 +271,24 @@ static void print_text(const struct regressions *rg)
 {
 	struct sbuf seen = SBUF_INIT;
 	struct each e = { rg, &seen };
+	struct groups g = { STRMAP_INIT, SBUF_INIT, 0 };
 	int commits = 0;
 	size_t i;
 
 	for (i = 0; i < rg->nvar; i++)
 		commits |= rg->commit[i].sha != NULL;
 	if (rg->nr_regressions)
-		print_table(rg, CMP_REGRESSION, commits);
+		print_table(rg, CMP_REGRESSION, commits, &g);
 	if (rg->nr_changed) {
 		printf("%schanged, direction unknown (`perfsift metrics "
 		       "--set-direction GLOB=higher|lower` names it):\n",
 		       rg->nr_regressions ? "\n" : "");
-		print_table(rg, CMP_CHANGED, commits);
+		print_table(rg, CMP_CHANGED, commits, &g);
 	}
+	if (g.nr)
+		printf("groups (testcase params):\n%s", g.list.buf);
+	strmap_clear(&g.index);
+	sbuf_release(&g.list);
 	if (commits && rg->nr_regressions) {
 		sbuf_addch(&seen, ' ');
 		printf("commits:\n");

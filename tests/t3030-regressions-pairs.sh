@@ -93,4 +93,24 @@ test_expect_success 'a database of 70,000 more metric names: the same regression
 	grep -q "\"metric\"" sparse.json
 '
 
+test_expect_success 'regressions fits 100 columns whatever the params' '
+	long=$(printf "p%03d=somewhat-long-value," $(seq 1 20)) &&
+	{
+		echo "label,iteration,metric,value,params"
+		for l in a b; do
+			for i in 1 2 3 4 5; do
+				v=100; [ $l = b ] && v=70
+				echo "$l,$i,bench.ops_per_sec,$((v + i)),\"${long%,}\""
+			done
+		done
+	} >wide.csv &&
+	perfsift --db wide.db import wide.csv >/dev/null &&
+	perfsift --db wide.db metrics --set-direction "bench.*=higher" >/dev/null &&
+	perfsift --db wide.db regressions >out &&
+	grep "^b  *a  *\[1\]  *bench.ops_per_sec" out &&
+	grep "^  \[1\] - p001=somewhat-long-value" out &&
+	awk "length > 100 { bad = 1 } END { exit bad }" out &&
+	grep "^      p004=somewhat-long-value," out
+'
+
 test_done
