@@ -249,6 +249,40 @@ static int serialise(GMimeMessage *msg, struct sbuf *out)
 	return ret;
 }
 
+int mail_value_check(const char *what, const char *v)
+{
+	const unsigned char *p;
+
+	if (!v)
+		return 0;
+	for (p = (const unsigned char *)v; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return error("%s: a control character (0x%02x) at byte "
+				     "%zu: refused, it could end the header",
+				     what, *p, (size_t)(p - (const unsigned char *)v) + 1);
+	return 0;
+}
+
+/* Every value of m that goes in a header: 0, or -1 after error(). */
+static int spec_check(const struct message_spec *m)
+{
+	size_t i;
+
+	if (mail_value_check("From", m->from) ||
+	    mail_value_check("Subject", m->subject) ||
+	    mail_value_check("In-Reply-To", m->in_reply_to) ||
+	    mail_value_check("References", m->references) ||
+	    mail_value_check("the Message-ID's domain", m->msgid_domain))
+		return -1;
+	for (i = 0; i < m->nto; i++)
+		if (mail_value_check("To", m->to[i]))
+			return -1;
+	for (i = 0; i < m->ncc; i++)
+		if (mail_value_check("Cc", m->cc[i]))
+			return -1;
+	return 0;
+}
+
 int message_build(const struct message_spec *m, struct sbuf *out,
 		  char **msgid)
 {
@@ -256,6 +290,8 @@ int message_build(const struct message_spec *m, struct sbuf *out,
 	int ret = -1;
 
 	*msgid = NULL;
+	if (spec_check(m))
+		return -1;
 	if (gmime_load())
 		return -1;
 	msg = g_mime_message_new(TRUE);

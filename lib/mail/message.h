@@ -49,6 +49,14 @@ time_t message_date(void);
  */
 int message_build(const struct message_spec *m, struct sbuf *out,
 		  char **msgid);
+/*
+ * Is v (what names it: "From", "--to") free of control characters?  A
+ * CR or LF in an address, subject or Message-ID would end the header and
+ * start another (a Bcc, an SMTP command).  0, or -1 after error(), which
+ * says where, not the value.  message_build() and smtp_send() check
+ * every value they are given; a command checks its options first.
+ */
+int mail_value_check(const char *what, const char *v);
 
 /* Write msg to path through a temporary file renamed into place. 0/-1. */
 int message_write_eml(const char *path, const char *msg, size_t len);

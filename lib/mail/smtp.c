@@ -5,6 +5,7 @@
  * reply, which libcurl's own message does not always hold.
  */
 #include "core/compat.h"
+#include "mail/message.h"
 #include "core/dl.h"
 #include "core/input.h"
 #include "core/sbuf.h"
@@ -322,7 +323,12 @@ int mail_settings_load(struct mail_settings *s)
 static char *envelope_addr(const char *a, const char *what)
 {
 	const char *lt = strrchr(a, '<'), *p, *end;
+	char name[64];
 
+	/* "r@x\r\nRCPT TO:<evil@x>" is no address of r's */
+	snprintf(name, sizeof(name), "the %s address", what);
+	if (mail_value_check(name, a))
+		return NULL;
 	if (lt) {
 		p = lt + 1;
 		end = strchr(p, '>');
