@@ -10,6 +10,7 @@
 #include "store/schema.h"
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #define BUSY_TIMEOUT_MS (10 * 60 * 1000)
 /* how often db_exec_patient() tries again */
@@ -822,6 +823,7 @@ static int set_pragmas(struct db *db)
 
 int db_open(struct db *db, const char *path)
 {
+	struct stat st;
 	int stamp, readonly, rc;
 
 	if (db_is_server(path))
@@ -829,6 +831,17 @@ int db_open(struct db *db, const char *path)
 	db_configure();
 	memset(db, 0, sizeof(*db));
 	db->path = xstrdup(path);
+	/*
+	 * A device, FIFO or directory is no database: SQLite would make
+	 * /dev/null-journal beside /dev/null (as root), or block on a FIFO.
+	 */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		error("%s: not a database file: a %s", path,
+		      S_ISDIR(st.st_mode) ? "directory" :
+		      S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device" :
+		      S_ISFIFO(st.st_mode) ? "FIFO" : "special file");
+		goto fail;
+	}
 	/*
 	 * A database we may not write (a read-only file, or in a directory
 	 * where SQLite cannot make its -wal and -shm) is opened read-only:
