@@ -270,7 +270,7 @@ int cmd_plot(int argc, const char **argv, struct perfsift_ctx *ctx)
 	if (status)
 		goto out;
 	status = EXIT_ENV;
-	if (cmd_db(ctx))
+	if (cmd_db(ctx) && !(status = cmd_output_ok(ctx, a.output)))
 		status = plot_draw(&ctx->db, argv + 1, nsel, &a, format);
 out:
 	free(a.by.param);

@@ -566,9 +566,11 @@ int cmd_report(int argc, const char **argv, struct perfsift_ctx *ctx)
 	if (argc >= 0 && !a.html)
 		status = settings(&a, &ms);
 	if (argc >= 0 && !status)
-		status = cmd_db(ctx) ? report_comparison(&ctx->db, argv,
-							 (size_t)argc, &a, &ms)
-				     : EXIT_ENV;
+		status = !cmd_db(ctx) ? EXIT_ENV :
+			 cmd_output_ok(ctx, a.out) ? EXIT_USAGE :
+			 cmd_output_ok(ctx, a.mbox) ? EXIT_USAGE :
+			 report_comparison(&ctx->db, argv, (size_t)argc, &a,
+					   &ms);
 	compare_args_release(&a.cmp);
 	strlist_release(&a.to);
 	strlist_release(&a.cc);

@@ -18,6 +18,13 @@ struct perfsift_ctx {
  * error message: the command returns EXIT_ENV.
  */
 struct db *cmd_db(struct perfsift_ctx *ctx);
+/*
+ * May the command write its output to path?  Not when path is the
+ * database or one of its -wal, -shm and -journal files (the same device
+ * and inode: a link or another spelling of the name too).  0, or
+ * EXIT_USAGE after error().
+ */
+int cmd_output_ok(const struct perfsift_ctx *ctx, const char *path);
 
 int cmd_bisect(int argc, const char **argv, struct perfsift_ctx *ctx);
 int cmd_changepoints(int argc, const char **argv, struct perfsift_ctx *ctx);

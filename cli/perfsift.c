@@ -10,6 +10,7 @@
 #include "../importers/formats.h"
 #include <ctype.h>
 #include <jansson.h>
+#include <sys/stat.h>
 
 /*
  * A command opens the database itself (cmd_db()), after its options are
@@ -131,6 +132,29 @@ struct db *cmd_db(struct perfsift_ctx *ctx)
 	if (!ctx->db.sq && !ctx->db.pg && db_open(&ctx->db, ctx->db_path))
 		return NULL;
 	return &ctx->db;
+}
+
+int cmd_output_ok(const struct perfsift_ctx *ctx, const char *path)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	struct stat out, st;
+	size_t i;
+
+	if (!path || db_is_server(ctx->db_path) || stat(path, &out))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(suffix); i++) {
+		char *p = xstrfmt("%s%s", ctx->db_path, suffix[i]);
+		int same = !stat(p, &st) && st.st_dev == out.st_dev &&
+			   st.st_ino == out.st_ino;
+
+		free(p);
+		if (same)
+			return error("%s: that is the database%s (%s): write "
+				     "the output elsewhere", path,
+				     *suffix[i] ? "'s journal" : "",
+				     ctx->db_path), EXIT_USAGE;
+	}
+	return 0;
 }
 
 static const struct cmd_struct *find_cmd(const char *name)

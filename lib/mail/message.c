@@ -387,6 +387,20 @@ static int end_mbox(const char *path, off_t size, int fd)
 	return 0;
 }
 
+/*
+ * Is the file at fd (size bytes) one to append mail to: empty, or an
+ * mbox, which starts with "From "?  An SQLite database (perfsift's own,
+ * named by mistake) is not.
+ */
+static int mbox_start_ok(int fd, off_t size)
+{
+	char head[5];
+
+	return size == 0 ||
+	       (pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) &&
+		!memcmp(head, "From ", 5));
+}
+
 int message_append_mbox(const char *path, const char *msg, size_t len,
 			const char *sender, time_t date)
 {
@@ -415,13 +429,24 @@ int message_append_mbox(const char *path, const char *msg, size_t len,
 	if (sb.len && sb.buf[sb.len - 1] != '\n')
 		sbuf_addch(&sb, '\n');
 	sbuf_addch(&sb, '\n');
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	/* a FIFO or a device is no mbox (and would block the open) */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		error("'%s' is not an mbox: not a regular file", path);
+		goto out;
+	}
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		error("cannot append to '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (flock(fd, LOCK_EX) || fstat(fd, &st)) {
 		error("cannot lock '%s': %s", path, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	if (!mbox_start_ok(fd, st.st_size)) {
+		error("'%s' is not an mbox (it does not start with \"From \"): "
+		      "nothing appended", path);
 		close(fd);
 		goto out;
 	}
