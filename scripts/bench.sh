@@ -352,6 +352,19 @@ if imported csv "$csv_rows samples" "$csv"; then
 	mb_fig import_csv_mbps "  parse rate [MB/s]" "$csv_bytes"
 	rss_fig import_csv_rss_mib "  peak RSS [MiB]"
 fi
+# one run per row: a CSV without an iteration column puts the k-th row of
+# a metric in the variant's k-th run, so 160,000 rows of one metric are
+# 160,000 runs; every per-run lookup must be constant time (this took 15 s,
+# quadratic, when the held values searched their runs one by one)
+awk 'BEGIN { print "metric,value,label"; srand(7);
+	for (i = 0; i < 160000; i++) printf "z.bw,%.3f,A\n", 100 * rand() }' \
+	>"$tmp/runs.csv"
+if imported csvruns "160000 runs" "$tmp/runs.csv"; then
+	per 160000
+	fig import_csv_runs_per_s "  160,000 runs of one row [samples/s]" int
+	rss_fig import_csv_runs_rss_mib "  160,000 runs of one row: peak RSS [MiB]"
+fi
+rm -f "$tmp/runs.csv"
 if [ "$BENCH_1GB" = 1 ]; then
 	# 2 labels x 352 iterations x 50,000 metrics: about 1 GB; more runs
 	# rather than more metrics, as a long series of test runs grows

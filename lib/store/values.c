@@ -195,6 +195,10 @@ struct held_run {
 struct values_held {
 	struct held_run *run;	/* in the order the runs got values */
 	size_t nr, alloc;
+	size_t *slot;		/* run_id -> index + 1 (0: empty), open
+				 * addressing: a CSV of one value per run
+				 * has as many runs as rows */
+	size_t nslot;		/* a power of two, at least 2 * nr */
 	size_t cur;		/* the run last added to */
 	size_t bytes;		/* of values held */
 	int wide;		/* a metric id past 31 bits: no run_values */
@@ -270,7 +274,7 @@ static int write_all_held(struct db *db, struct values_held *h,
 
 		if (r->state != HELD || i == skip)
 			continue;
-		h->bytes -= r->n * sizeof(*r->v);
+		h->bytes -= r->alloc * sizeof(*r->v);
 		if (h->wide) {
 			r->state = WRITTEN;
 			free(r->v);
@@ -281,6 +285,43 @@ static int write_all_held(struct db *db, struct values_held *h,
 		}
 	}
 	return 0;
+}
+
+static size_t held_hash(int64_t run_id)
+{
+	uint64_t x = (uint64_t)run_id * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(x ^ (x >> 29));
+}
+
+/* The slot of run_id: its index + 1, or the empty slot it would take. */
+static size_t *held_slot(struct values_held *h, int64_t run_id)
+{
+	size_t mask, i;
+
+	if (!h->nslot) {
+		h->nslot = 64;
+		h->slot = xcalloc(h->nslot, sizeof(*h->slot));
+	}
+	mask = h->nslot - 1;
+	for (i = held_hash(run_id) & mask; h->slot[i]; i = (i + 1) & mask)
+		if (h->run[h->slot[i] - 1].run_id == run_id)
+			break;
+	return &h->slot[i];
+}
+
+/* Keep the table at most half full: rehash every run into twice the slots. */
+static void held_slot_grow(struct values_held *h)
+{
+	size_t i;
+
+	if (h->nr * 2 <= h->nslot)
+		return;
+	free(h->slot);
+	h->nslot *= 2;
+	h->slot = xcalloc(h->nslot, sizeof(*h->slot));
+	for (i = 0; i < h->nr; i++)
+		*held_slot(h, h->run[i].run_id) = i + 1;
 }
 
 void values_held_add(struct import_ctx *ctx, int64_t run_id,
@@ -299,14 +340,17 @@ void values_held_add(struct import_ctx *ctx, int64_t run_id,
 	r = h->nr ? &h->run[h->cur] : NULL;
 	if (!r || r->run_id != run_id) {
 		/* a run resumed (CSV), or a new one */
-		for (i = h->nr; i-- > 0;)
-			if (h->run[i].run_id == run_id)
-				break;
-		if (i == (size_t)-1) {
+		size_t *slot = held_slot(h, run_id);
+
+		if (!*slot) {
 			ALLOC_GROW(h->run, h->nr + 1, h->alloc);
 			i = h->nr++;
 			memset(&h->run[i], 0, sizeof(h->run[i]));
 			h->run[i].run_id = run_id;
+			*slot = i + 1;
+			held_slot_grow(h);	/* slot is stale after it */
+		} else {
+			i = *slot - 1;
 		}
 		h->cur = i;
 		r = &h->run[i];
@@ -316,12 +360,17 @@ void values_held_add(struct import_ctx *ctx, int64_t run_id,
 		r->state = STALE;
 		return;
 	}
-	ALLOC_GROW(r->v, r->n + 1, r->alloc);
+	if (r->n == r->alloc) {
+		/* bytes counts what is allocated: many small runs hold more
+		 * than their values */
+		h->bytes -= r->alloc * sizeof(*r->v);
+		ALLOC_GROW(r->v, r->n + 1, r->alloc);
+		h->bytes += r->alloc * sizeof(*r->v);
+	}
 	r->v[r->n].word = (uint32_t)metric_id |
 			  (derived ? RUN_VALUE_DERIVED : 0);
 	r->v[r->n].value = value;
 	r->n++;
-	h->bytes += sizeof(*r->v);
 	/*
 	 * Too much held: the other runs are written first (the current one
 	 * usually goes on), then this one if it alone is too much.  An
@@ -396,6 +445,7 @@ void values_held_free(struct import_ctx *ctx)
 	for (i = 0; i < h->nr; i++)
 		free(h->run[i].v);
 	free(h->run);
+	free(h->slot);
 	free(h);
 	ctx->held = NULL;
 }
