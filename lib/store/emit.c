@@ -88,12 +88,48 @@ static char *printable(const char *s)
 	return sbuf_detach(&sb, NULL);
 }
 
+/*
+ * Row text at line of table tseq (1-based; 0: of none) skipped for the
+ * reason why: as db_skip_row() says.
+ */
+static int skip_row(struct import_ctx *ctx, size_t tseq, long line,
+		    const char *text, const char *why)
+{
+	struct stmt *st;
+	char *row;
+	int rc;
+
+	if (ctx->strict)
+		return error("%s:%ld: %s", ctx->path, line, why);
+	db_warn(ctx, line, "%s: row skipped", why);
+	if (tseq)
+		ctx->tables[tseq - 1].rows_skipped++;
+	ctx->nr_skips++;
+	st = db_prepare(ctx->db, "INSERT INTO import_skips(import_id, seq, "
+			"line, table_seq, reason, text) VALUES (?1, ?2, ?3, "
+			"?4, ?5, ?6)");
+	if (!st)
+		return -1;
+	row = printable(text);
+	stmt_bind_int64(st, 1, ctx->import_id);
+	stmt_bind_int64(st, 2, ctx->nr_skips);
+	stmt_bind_int64(st, 3, line);
+	if (tseq)
+		stmt_bind_int64(st, 4, (int64_t)tseq);
+	else
+		stmt_bind_null(st, 4);
+	stmt_bind_text(st, 5, why, -1, SQLITE_TRANSIENT);
+	stmt_bind_text(st, 6, row, -1, SQLITE_TRANSIENT);
+	rc = stmt_step(st);
+	stmt_finalize(st);
+	free(row);
+	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, line);
+}
+
 int db_skip_row(struct import_ctx *ctx, long line, const char *text,
 		const char *fmt, ...)
 {
 	struct sbuf why = SBUF_INIT;
-	struct stmt *st;
-	char *row;
 	va_list ap;
 	int rc;
 
@@ -101,37 +137,214 @@ int db_skip_row(struct import_ctx *ctx, long line, const char *text,
 	va_start(ap, fmt);
 	sbuf_vaddf(&why, fmt, ap);
 	va_end(ap);
-	if (ctx->strict) {
-		rc = error("%s:%ld: %s", ctx->path, line, why.buf);
-		sbuf_release(&why);
-		return rc;
-	}
-	db_warn(ctx, line, "%s: row skipped", why.buf);
-	if (ctx->nr_tables)
-		ctx->tables[ctx->nr_tables - 1].rows_skipped++;
-	ctx->nr_skips++;
-	st = db_prepare(ctx->db, "INSERT INTO import_skips(import_id, seq, "
-			"line, table_seq, reason, text) VALUES (?1, ?2, ?3, "
-			"?4, ?5, ?6)");
-	if (!st) {
-		sbuf_release(&why);
-		return -1;
-	}
-	row = printable(text);
-	stmt_bind_int64(st, 1, ctx->import_id);
-	stmt_bind_int64(st, 2, ctx->nr_skips);
-	stmt_bind_int64(st, 3, line);
-	if (ctx->nr_tables)
-		stmt_bind_int64(st, 4, (int64_t)ctx->nr_tables);
-	else
-		stmt_bind_null(st, 4);
-	stmt_bind_text(st, 5, why.buf, -1, SQLITE_TRANSIENT);
-	stmt_bind_text(st, 6, row, -1, SQLITE_TRANSIENT);
-	rc = stmt_step(st);
-	stmt_finalize(st);
-	free(row);
+	rc = skip_row(ctx, ctx->nr_tables, line, text, why.buf);
 	sbuf_release(&why);
-	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, line);
+	return rc;
+}
+
+/* The table (1-based) of the tables read that line is in, or 0. */
+static size_t table_of_line(const struct import_ctx *ctx, long line)
+{
+	size_t i;
+
+	for (i = ctx->nr_tables; i > 0; i--)
+		if (ctx->tables[i - 1].line > 0 &&
+		    ctx->tables[i - 1].line <= line)
+			return i;
+	return 0;
+}
+
+/*
+ * One metric's rows for one variant and statistic within one table,
+ * when the table gives it more than once.
+ */
+struct repeat {
+	int64_t mid;
+	char *stat, *metric;
+	size_t tseq;		/* the table, 1-based */
+	struct sbuf lines;	/* "8, 11": the lines of its rows */
+	int64_t *id;		/* its rows in aggregates, in input order */
+	size_t nr, alloc;
+	int differ;		/* the rows give different figures */
+};
+
+struct repeats {
+	struct repeat *r;
+	size_t nr, alloc;
+};
+
+static int same_rows(const struct repeat *a, const struct repeat *b)
+{
+	return a->mid == b->mid && a->tseq == b->tseq &&
+	       !strcmp(a->stat, b->stat) && !strcmp(a->lines.buf, b->lines.buf);
+}
+
+/*
+ * The rows of one variant's (metric, stat) of the import (st: their id,
+ * line, value, stddev and n, in input order), by table: a repeat for each
+ * table that has more than one of them.
+ */
+static int collect_repeats(struct import_ctx *ctx, struct stmt *st,
+			   struct repeats *out, int64_t mid, const char *stat,
+			   const char *metric)
+{
+	struct repeat *r;
+	size_t first = out->nr, i;
+	double v0 = 0, sd0 = 0;
+	int64_t n0 = 0;
+	int rc;
+
+	while ((rc = stmt_step(st)) == SQLITE_ROW) {
+		long line = (long)stmt_column_int64(st, 1);
+		size_t t = table_of_line(ctx, line);
+		double v = stmt_column_double(st, 2);
+		double sd = stmt_column_type(st, 3) == SQLITE_NULL ?
+			    -1 : stmt_column_double(st, 3);
+		int64_t n = stmt_column_type(st, 4) == SQLITE_NULL ?
+			    -1 : stmt_column_int64(st, 4);
+
+		for (i = first; i < out->nr && out->r[i].tseq != t; i++)
+			;
+		if (i == out->nr) {
+			ALLOC_GROW(out->r, out->nr + 1, out->alloc);
+			r = &out->r[out->nr++];
+			memset(r, 0, sizeof(*r));
+			sbuf_init(&r->lines, 0);
+			r->mid = mid;
+			r->stat = xstrdup(stat);
+			r->metric = xstrdup(metric);
+			r->tseq = t;
+			v0 = v, sd0 = sd, n0 = n;
+		}
+		r = &out->r[i];
+		if (r->nr && (v != v0 || sd != sd0 || n != n0))
+			r->differ = 1;
+		ALLOC_GROW(r->id, r->nr + 1, r->alloc);
+		r->id[r->nr++] = stmt_column_int64(st, 0);
+		sbuf_addf(&r->lines, "%s%ld", r->lines.len ? ", " : "", line);
+	}
+	stmt_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(ctx->db, rc, ctx->path, 0);
+}
+
+/*
+ * The rows of repeat r (the same metric, statistic and lines for every
+ * variant of its table) skipped, once: each line a skipped row with the
+ * reason.  0 or -1.
+ */
+static int skip_repeat(struct import_ctx *ctx, const struct repeat *r)
+{
+	struct sbuf why = SBUF_INIT;
+	const char *p = r->lines.buf;
+	int ret = 0;
+
+	sbuf_addf(&why, "metric '%s' (%s) given more than once with "
+		  "different values (lines %s): none of them is used",
+		  r->metric, r->stat, r->lines.buf);
+	while (*p && !ret) {
+		long line = strtol(p, (char **)&p, 10);
+
+		if (r->tseq && ctx->tables[r->tseq - 1].rows_read > 0)
+			ctx->tables[r->tseq - 1].rows_read--;
+		ret = skip_row(ctx, r->tseq, line, r->metric, why.buf);
+		p += strspn(p, ", ");
+	}
+	sbuf_release(&why);
+	return ret;
+}
+
+/*
+ * A table that gives one metric twice (a row repeated with other
+ * figures, by a paste or an edit) leaves no way to tell which is right:
+ * every variant's rows of it are dropped, each line a skipped row,
+ * rather than one kept by the order of the rows.  The same row given
+ * twice with the same figures is one row.  Another table may give the
+ * same commit's figures again (a reply quoting the report it answers):
+ * that is no repeat.  0 or -1.
+ */
+static int aggregates_repeated(struct import_ctx *ctx)
+{
+	static const char *const sql[] = {
+		"SELECT a.variant_id, a.metric_id, a.stat, m.name "
+		"FROM aggregates a JOIN metrics m ON m.id = a.metric_id "
+		"WHERE a.import_id = ?1 "
+		"GROUP BY a.variant_id, a.metric_id, a.stat, m.name "
+		"HAVING count(*) > 1",
+		"SELECT id, coalesce(line, 0), value, stddev, n FROM "
+		"aggregates WHERE import_id = ?1 AND variant_id = ?2 AND "
+		"metric_id = ?3 AND stat = ?4 ORDER BY id",
+		"DELETE FROM aggregates WHERE id = ?1",
+	};
+	struct stmt *st[ARRAY_SIZE(sql)];
+	struct repeats rep = { NULL, 0, 0 };
+	size_t i, j, k;
+	int rc = SQLITE_DONE, ret = -1;
+
+	if (ctx->nr_aggregates < 2)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(sql); i++)
+		st[i] = db_prepare(ctx->db, sql[i]);
+	for (i = 0; i < ARRAY_SIZE(sql); i++)
+		if (!st[i])
+			goto out;
+	/* collected before any is deleted */
+	stmt_bind_int64(st[0], 1, ctx->import_id);
+	while ((rc = stmt_step(st[0])) == SQLITE_ROW) {
+		stmt_bind_int64(st[1], 1, ctx->import_id);
+		stmt_bind_int64(st[1], 2, stmt_column_int64(st[0], 0));
+		stmt_bind_int64(st[1], 3, stmt_column_int64(st[0], 1));
+		stmt_bind_text(st[1], 4, (const char *)
+			       stmt_column_text(st[0], 2), -1,
+			       SQLITE_TRANSIENT);
+		if (collect_repeats(ctx, st[1], &rep,
+				    stmt_column_int64(st[0], 1),
+				    (const char *)stmt_column_text(st[0], 2),
+				    (const char *)stmt_column_text(st[0], 3)))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(ctx->db, rc, ctx->path, 0);
+		goto out;
+	}
+	/* one variant's figures differing drops the row for all */
+	for (i = 0; i < rep.nr; i++)
+		for (j = 0; j < rep.nr; j++)
+			if (rep.r[j].differ && rep.r[i].nr > 1 &&
+			    same_rows(&rep.r[i], &rep.r[j]))
+				rep.r[i].differ = 1;
+	for (i = 0; i < rep.nr; i++) {
+		struct repeat *r = &rep.r[i];
+
+		if (r->nr < 2)
+			continue;
+		for (j = 0; j < i && !same_rows(r, &rep.r[j]); j++)
+			;
+		if (r->differ && j == i && skip_repeat(ctx, r))
+			goto out;
+		/* all of them, or all but the first */
+		for (k = r->differ ? 0 : 1; k < r->nr; k++) {
+			stmt_bind_int64(st[2], 1, r->id[k]);
+			rc = stmt_step(st[2]);
+			stmt_reset(st[2]);
+			if (rc != SQLITE_DONE) {
+				db_fail(ctx->db, rc, ctx->path, 0);
+				goto out;
+			}
+			ctx->nr_aggregates--;
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i < rep.nr; i++) {
+		free(rep.r[i].stat);
+		free(rep.r[i].metric);
+		free(rep.r[i].id);
+		sbuf_release(&rep.r[i].lines);
+	}
+	free(rep.r);
+	for (i = 0; i < ARRAY_SIZE(sql); i++)
+		stmt_finalize(st[i]);
+	return ret;
 }
 
 int db_tables_flush(struct import_ctx *ctx)
@@ -141,6 +354,8 @@ int db_tables_flush(struct import_ctx *ctx)
 	int rc = SQLITE_DONE;
 
 	NOT_RECORDING(ctx);
+	if (aggregates_repeated(ctx))
+		return -1;
 	if (!ctx->nr_tables)
 		return 0;
 	st = db_prepare(ctx->db, "INSERT INTO import_tables(import_id, seq, "
