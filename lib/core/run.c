@@ -11,22 +11,48 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
 
 enum { FD_IN, FD_OUT, FD_ERR, NR_FD };
 
-/* Feed and drain the child's pipes until all three are done. */
-static int exchange(int fd[NR_FD], struct run_io *io)
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Feed and drain the child's pipes until all three are done, or until
+ * io->timeout_s passed: then the child is killed and the pipes closed.
+ * Returns 1 when its output passed out_cap, 2 when it was killed.
+ */
+static int exchange(int fd[NR_FD], struct run_io *io, pid_t pid)
 {
 	char buf[65536];
 	size_t off = 0;
 	int too_big = 0;
+	int64_t deadline = io->timeout_s > 0 ?
+			   now_ms() + (int64_t)io->timeout_s * 1000 : 0;
 
 	while (fd[FD_IN] >= 0 || fd[FD_OUT] >= 0 || fd[FD_ERR] >= 0) {
 		struct pollfd pfd[NR_FD];
-		int n = 0, i, which[NR_FD];
+		int n = 0, i, which[NR_FD], wait_ms = -1;
+
+		if (deadline) {
+			int64_t left = deadline - now_ms();
+
+			if (left <= 0) {
+				kill(pid, SIGKILL);
+				too_big = 2;
+				break;
+			}
+			wait_ms = left > INT32_MAX ? INT32_MAX : (int)left;
+		}
 
 		for (i = 0; i < NR_FD; i++)
 			if (fd[i] >= 0) {
@@ -34,7 +60,7 @@ static int exchange(int fd[NR_FD], struct run_io *io)
 				pfd[n].events = i == FD_IN ? POLLOUT : POLLIN;
 				which[n++] = i;
 			}
-		if (poll(pfd, (nfds_t)n, -1) < 0) {
+		if (poll(pfd, (nfds_t)n, wait_ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -86,6 +112,38 @@ static int exchange(int fd[NR_FD], struct run_io *io)
 	return too_big;
 }
 
+int run_env_secret(const char *entry)
+{
+	static const char *const word[] = { "PASSWORD", "SECRET", "TOKEN" };
+	size_t len = strcspn(entry, "="), i, j;
+
+	if (!strncmp(entry, "PERFSIFT_", 9) || !strncmp(entry, "PG", 2))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(word); i++) {
+		size_t wl = strlen(word[i]);
+
+		for (j = 0; j + wl <= len; j++)
+			if (!strncasecmp(entry + j, word[i], wl))
+				return 1;
+	}
+	return 0;
+}
+
+/* environ without the entries run_env_secret() names; free the array */
+static char **child_env(void)
+{
+	size_t n = 0, i, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 1, sizeof(*env));
+	for (i = 0; i < n; i++)
+		if (!run_env_secret(environ[i]))
+			env[k++] = environ[i];
+	return env;
+}
+
 static void close_pair(int p[2])
 {
 	if (p[0] >= 0)
@@ -100,6 +158,7 @@ int run_program(const char *const *argv, struct run_io *io)
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2];
 	int fd[NR_FD], status, r, too_big;
+	char **env;
 	pid_t pid;
 
 	io->missing = 0;
@@ -119,8 +178,9 @@ int run_program(const char *const *argv, struct run_io *io)
 						 O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, io->out ? pout[1] : perr[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
-	r = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
-			 environ);
+	env = child_env();
+	r = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, env);
+	free(env);
 	posix_spawn_file_actions_destroy(&fa);
 	if (pin[0] >= 0)
 		close(pin[0]);
@@ -153,12 +213,15 @@ int run_program(const char *const *argv, struct run_io *io)
 	}
 	/* a child that dies early must not kill us through the pipe */
 	sigaction(SIGPIPE, &ign, &old);
-	too_big = exchange(fd, io);
+	too_big = exchange(fd, io, pid);
 	sigaction(SIGPIPE, &old, NULL);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return error("waiting for '%s': %s", argv[0],
 				     strerror(errno));
+	if (too_big == 2)
+		return error("'%s' did not finish within %d s: killed",
+			     argv[0], io->timeout_s);
 	if (too_big)
 		return error("'%s' printed more than %zu MiB", argv[0],
 			     io->out_cap >> 20);

@@ -26,15 +26,28 @@ struct run_io {
 	 */
 	const char *package;
 	int missing;		/* set: argv[0] was not on PATH */
+	/*
+	 * Seconds it may take, 0: no limit.  Past them it is killed
+	 * (SIGKILL) and run_program() fails saying so.
+	 */
+	int timeout_s;
 };
 
 /*
  * Run argv (argv[0] looked up on PATH; NULL-terminated) with io and
- * wait for it.  Returns its exit status (128 + the signal when one
+ * wait for it.  It gets perfsift's environment without the secrets of
+ * the mail and database settings (run_env_secret()): a chart program
+ * has no business with a password.  Returns its exit status (128 + the signal when one
  * killed it), or -1 after error() when it could not be started or its
  * output passed out_cap.  A child that stops reading its input ends the
  * feeding (SIGPIPE is ignored meanwhile); its exit status tells.
  */
 int run_program(const char *const *argv, struct run_io *io);
+/*
+ * Is the environment entry "NAME=value" one a helper program does not
+ * get: PERFSIFT_*, libpq's PG*, and any name with PASSWORD, SECRET or
+ * TOKEN in it?
+ */
+int run_env_secret(const char *entry);
 
 #endif

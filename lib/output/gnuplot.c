@@ -17,6 +17,33 @@
 /* gnuplot's messages kept for the error report, at most */
 #define MSG_CAP (16 << 10)
 
+/*
+ * How long one chart may take: the largest charts perfsift draws (a
+ * trend of thousands of commits, a latency plot of every percentile)
+ * render in well under a second; a gnuplot that hangs (a terminal
+ * waiting for a display, a script bug) is killed, not waited for.
+ * PERFSIFT_PLOT_TIMEOUT (seconds) overrides it.
+ */
+#define PLOT_TIMEOUT_S 120
+
+static int plot_timeout(void)
+{
+	const char *s = getenv("PERFSIFT_PLOT_TIMEOUT");
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return PLOT_TIMEOUT_S;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > 86400) {
+		warning("PERFSIFT_PLOT_TIMEOUT='%s' is not a number of seconds "
+			"(1 to 86400): %d s it is", s, PLOT_TIMEOUT_S);
+		return PLOT_TIMEOUT_S;
+	}
+	return (int)v;
+}
+
 static int has_control(const char *s)
 {
 	for (; *s; s++)
@@ -38,7 +65,7 @@ static int run_gnuplot(const char *script, size_t len, struct sbuf *out,
 		"gnuplot", "--default-settings", NULL,
 	};
 	struct run_io io = { script, len, out, PLOT_MEM_CAP, msg, MSG_CAP,
-			     "gnuplot-nox", 0 };
+			     "gnuplot-nox", 0, plot_timeout() };
 
 	return run_program(argv, &io);
 }

@@ -57,7 +57,7 @@ static int run_git(const char *repo, const char *const *args, size_t nargs,
 		   struct sbuf *out, struct sbuf *err)
 {
 	const char **argv = xcalloc(nargs + 4, sizeof(*argv));
-	struct run_io io = { NULL, 0, out, LOG_CAP, err, GIT_MSG_CAP, NULL, 0 };
+	struct run_io io = { NULL, 0, out, LOG_CAP, err, GIT_MSG_CAP, NULL, 0, 0 };
 	size_t i;
 	int r;
 
