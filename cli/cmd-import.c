@@ -138,6 +138,9 @@ static const struct opt import_opts[] = {
 	OPT_BOOL(0, "strict", T, o.strict,
 		 "refuse a result that has any warning (a row\n"
 		 "skipped, a printed change that does not follow)"),
+	OPT_BOOL(0, "replace", T, o.replace,
+		 "let a changed directory replace its earlier import\n"
+		 "even when it has fewer samples now"),
 	OPT_BOOL('q', "quiet", T, quiet,
 		 "no per-file lines and no progress line"),
 	OPT_END(),
@@ -154,7 +157,9 @@ const struct cmd_options import_options = {
 	"knows as one result (an lkp run directory) is imported as one; files\n"
 	"in walked directories that no importer knows are skipped and counted.\n"
 	"Each result is imported whole or not at all; content imported before\n"
-	"is skipped, and a changed directory replaces its earlier import.\n"
+	"is skipped, and a changed directory replaces its earlier import,\n"
+	"unless it has fewer samples now: then the earlier one is kept and\n"
+	"the result fails (--replace replaces it all the same).\n"
 	"Tables in text and mail are read row by row: a row that cannot be\n"
 	"read is skipped with a warning naming its line (`perfsift show`\n"
 	"lists what was skipped), and the rest of the table imports.\n"

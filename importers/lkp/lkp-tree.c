@@ -26,12 +26,15 @@
  * What is claimed.  A run directory (RESULT_ROOT):
  *   .../<testcase>/<path_params>/<tbox_group>/<rootfs>/<kconfig>/
  *       <compiler>/<commit>/<run>/
- * holding job.yaml or stats.json (score 90), or, copied before lkp
- * processed it, only raw files: a test output we can read (fio.output)
- * or lkp monitors (proc-vmstat, zoneinfo, meminfo; gzipped as lkp does),
- * under a numeric run directory deep enough for the layout (score 60 or
- * 40).  The commit level and the one above it hold matrix.json, avg.json
- * and stddev.json: lkp's derived views over the runs, never claimed (the
+ * holding job.yaml or stats.json (score 90; also, in a run-shaped path,
+ * when either is there as a FIFO, a directory or a device, which
+ * parse_dir then refuses by name: left out of the member list, it would
+ * import as a run without samples), or, copied before lkp processed it,
+ * only raw files: a test output we can read (fio.output) or lkp
+ * monitors (proc-vmstat, zoneinfo, meminfo; gzipped as lkp does), under
+ * a numeric run directory deep enough for the layout (score 60 or 40).
+ * The commit level and the one above it hold matrix.json, avg.json and
+ * stddev.json: lkp's derived views over the runs, never claimed (the
  * driver descends into the run directories, which are).
  *
  * The run.  The last 8 path components give testcase, path_params,
@@ -703,6 +706,10 @@ static int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t n
 		return 0;
 	if (find_member(m, nr, "job.yaml") || find_member(m, nr, "stats.json"))
 		return 90;
+	/* there, but no regular file: claimed, for parse_dir to say so */
+	if ((member_present(dir, "job.yaml") ||
+	     member_present(dir, "stats.json")) && run_shaped(dir))
+		return 90;
 	for (i = 0; i < nr; i++) {
 		const struct importer *to = route_of(m[i].name);
 
@@ -723,6 +730,30 @@ static int lkp_tree_detect_dir(const char *dir, const struct member *m, size_t n
 	return 40;
 }
 
+/*
+ * Every member the run would read by name, checked before anything is
+ * emitted: one that is a FIFO, a directory or a link to /dev/zero is not
+ * in the member list, and the run would import without it, as if lkp
+ * had left it out (stats.json: no samples, or the raw route's fewer).
+ */
+static int check_members(const char *dir, int have_stats)
+{
+	const struct importer *const *imp;
+	size_t i, nr, k;
+	int ret = 0;
+
+	ret |= member_check(dir, "job.yaml");
+	ret |= member_check(dir, "stats.json");
+	imp = importer_list(&nr);
+	for (i = 0; i < nr; i++) {
+		if (have_stats && raw_only(imp[i]))
+			continue;
+		for (k = 0; imp[i]->lkp_names && imp[i]->lkp_names[k]; k++)
+			ret |= member_check(dir, imp[i]->lkp_names[k]);
+	}
+	return ret ? -1 : 0;
+}
+
 static int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 		       const struct member *m, size_t nr)
 {
@@ -737,6 +768,8 @@ static int lkp_tree_parse_dir(struct import_ctx *ctx, const char *dir,
 		goto out;
 	job = find_member(m, nr, "job.yaml");
 	stats = find_member(m, nr, "stats.json");
+	if (check_members(dir, stats != NULL))
+		goto out;
 	if (job) {
 		if (job_load(ctx, &j, job, &r))
 			goto out;

@@ -28,12 +28,14 @@ int member_list_of_part(const struct importer *imp, const char *dir,
 
 /*
  * End the import in ctx: write the last run's series, check there was
- * something ("no data found in this <what>"), commit (or roll back for
- * a dry run).  On any failure the transaction is rolled back.  Returns
- * 0 or -1.
+ * something ("no data found in this <what>") and, when it replaces an
+ * earlier import that had old_samples samples (-1: it replaces none),
+ * that it has as many, unless o->replace; commit (or roll back for a dry
+ * run).  On any failure the transaction is rolled back.  Returns 0 or
+ * -1.
  */
 int import_finish(struct db *db, const struct import_opts *o,
-		  struct import_ctx *ctx, const char *what,
+		  struct import_ctx *ctx, const char *what, long old_samples,
 		  struct import_result *res);
 
 /*

@@ -116,7 +116,7 @@ static int store_file(struct db *db, const struct import_opts *o,
 		ret = 0;
 		goto fail;	/* rolls back */
 	}
-	ret = import_finish(db, o, &ctx, "file", res);
+	ret = import_finish(db, o, &ctx, "file", -1, res);
 	free(first);
 	return ret;
 fail:
@@ -311,6 +311,27 @@ static int earlier_dir_import(struct db *db, const char *path, int64_t *id,
 	return rc == SQLITE_ROW;
 }
 
+/* The samples of an import's runs, derived ones too: >= 0, or -1. */
+static long import_samples(struct db *db, int64_t id)
+{
+	struct stmt *st = db_prepare(db, "SELECT count(*) FROM samples "
+					  "WHERE run_id IN (SELECT id FROM "
+					  "runs WHERE import_id = ?)");
+	long n = -1;
+	int rc;
+
+	if (!st)
+		return -1;
+	stmt_bind_int64(st, 1, id);
+	rc = stmt_step(st);
+	if (rc == SQLITE_ROW)
+		n = (long)stmt_column_int64(st, 0);
+	stmt_finalize(st);
+	if (rc != SQLITE_ROW)
+		error("%s: %s", db->path, db_errmsg(db));
+	return n;
+}
+
 /*
  * The path a directory result is stored under, so that a re-import from
  * elsewhere finds it: its real path, a part of a tree's as
@@ -410,6 +431,7 @@ static int import_dir(struct db *db, const struct import_opts *o,
 	struct import_ctx ctx;
 	char hex[65], *key = NULL, *first = NULL;
 	int64_t old_id = 0, total;
+	long old_samples = -1;
 	int ret = -1, r;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -432,7 +454,8 @@ static int import_dir(struct db *db, const struct import_opts *o,
 	if (db_begin(db))
 		goto out;
 	if (old_id) {
-		if (db_import_delete(db, old_id))
+		old_samples = import_samples(db, old_id);
+		if (old_samples < 0 || db_import_delete(db, old_id))
 			goto fail;
 		res->replaced = 1;
 	}
@@ -449,7 +472,7 @@ static int import_dir(struct db *db, const struct import_opts *o,
 		goto fail;
 	}
 	ctx.path = dir;
-	ret = import_finish(db, o, &ctx, "directory", res);
+	ret = import_finish(db, o, &ctx, "directory", old_samples, res);
 	goto out;
 fail:
 	if (ctx.usage_error)

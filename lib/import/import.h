@@ -24,6 +24,9 @@ struct import_opts {
 	int dry_run;			/* parse and roll back */
 	int strict;			/* a row that cannot be read refuses
 					 * its result (--strict) */
+	int replace;			/* a directory's re-import replaces
+					 * its earlier import even with
+					 * fewer samples (--replace) */
 	/*
 	 * The variants seen under overrides, across the results of one
 	 * command (owned by the caller, freed with free(); NULL slot: each

@@ -197,6 +197,18 @@ int import_open_member(struct import_ctx *ctx, const struct member *m,
 		       struct input *in);
 int import_close_member(struct import_ctx *ctx, const struct member *m,
 			struct input *in);
+/*
+ * The member list holds regular files only, so a member an importer
+ * reads by name that is something else (a directory, a FIFO, a link to
+ * /dev/zero) would be silently absent and its result imported emptier
+ * than it is.  member_check(): 0 if dir/name and dir/name.gz are each
+ * absent or a regular file, else -1 after error() naming it ("path: not
+ * a regular file: a FIFO", "path: cannot read: ...").  member_present():
+ * 1 if either is there as anything at all (for detect_dir(), which
+ * then claims the directory so that parse_dir() can say what is wrong).
+ */
+int member_check(const char *dir, const char *name);
+int member_present(const char *dir, const char *name);
 
 #include <stdio.h>
 

@@ -55,9 +55,11 @@ static void fill_result(struct import_result *res,
 }
 
 int import_finish(struct db *db, const struct import_opts *o,
-		  struct import_ctx *ctx, const char *what,
+		  struct import_ctx *ctx, const char *what, long old_samples,
 		  struct import_result *res)
 {
+	long samples;
+
 	if (db_end_run(ctx) || db_tables_flush(ctx))
 		goto fail;
 	if (ctx->strict && ctx->nr_warnings) {
@@ -68,6 +70,19 @@ int import_finish(struct db *db, const struct import_opts *o,
 	}
 	if (!ctx->nr_runs && !ctx->nr_aggregates) {
 		error("%s: no data found in this %s", ctx->path, what);
+		goto fail;
+	}
+	/*
+	 * A result that lost samples since it was imported (a stats.json
+	 * emptied, gone, or its raw route read instead) would replace good
+	 * numbers with fewer: kept, said, unless --replace asks for it.
+	 */
+	samples = ctx->nr_samples + ctx->nr_derived;
+	if (old_samples > samples && !o->replace) {
+		error("%s: %ld sample%s, fewer than the %ld of its earlier "
+		      "import: the earlier import is kept (--replace "
+		      "replaces it)", ctx->path, samples,
+		      samples == 1 ? "" : "s", old_samples);
 		goto fail;
 	}
 	if (ctx->nr_runs && db_pack_import(ctx))

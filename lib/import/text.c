@@ -283,7 +283,8 @@ static int import_message(struct db *db, const struct import_opts *o,
 		goto fail;
 	}
 	ret = import_finish(db, o, &ctx,
-			    r->kind == MAIL_NONE ? "file" : "message", res);
+			    r->kind == MAIL_NONE ? "file" : "message", -1,
+			    res);
 	goto out;
 fail:
 	if (started)

@@ -84,6 +84,63 @@ int member_list_read(const char *dir, struct member_list *l)
 	return 0;
 }
 
+static const char *kind_of(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "a special file";
+}
+
+/* One path of member_check(): 0 absent or regular, else -1 after error(). */
+static int check_one(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 :
+		       error("%s: cannot read: %s", path, strerror(errno));
+	/* a link is followed: to a file it is that file; dangling, an error */
+	if (stat(path, &st))
+		return error("%s: cannot read: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return error("%s: not a regular file: %s", path,
+			     kind_of(st.st_mode));
+	return 0;
+}
+
+int member_check(const char *dir, const char *name)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	char *gz = xstrfmt("%s.gz", path);
+	/* both said: either would be the member */
+	int ret = check_one(path);
+
+	ret |= check_one(gz);
+	free(path);
+	free(gz);
+	return ret ? -1 : 0;
+}
+
+int member_present(const char *dir, const char *name)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	char *gz = xstrfmt("%s.gz", path);
+	struct stat st;
+	int ret = !lstat(path, &st) || !lstat(gz, &st);
+
+	free(path);
+	free(gz);
+	return ret;
+}
+
 /* add() of tree_members(): one file of the part. */
 static void add_tree_member(void *data, const char *name, const char *path)
 {
