@@ -242,7 +242,7 @@ static int row_params(struct csv_state *s, const char *path, long lnum)
 			eq = strchr(tok, '=');
 			if (!eq || eq == tok)
 				return error("%s:%ld: expected 'key=value' in "
-					     "params, got '%s'", path, lnum,
+					     "params, got '%.40s'", path, lnum,
 					     tok);
 			*eq = '\0';
 			add_kv(s, tok, eq + 1);
@@ -308,7 +308,7 @@ static int set_kind(struct import_ctx *ctx, const char *metric,
 			return db_set_kind(ctx, metric,
 					   (enum metric_kind)(i + 1), lnum);
 	return error("%s:%ld: expected a kind (counter, gauge or exact) in "
-		     "column 'kind', got '%s'", ctx->path, lnum, kind);
+		     "column 'kind', got '%.40s'", ctx->path, lnum, kind);
 }
 
 /*
@@ -406,7 +406,7 @@ static int row_aggregate(struct csv_state *s, struct import_ctx *ctx,
 			return -1;
 		if (d < 0 || d != floor(d) || d > N_MAX)
 			return error("%s:%ld: expected a count in column 'n', "
-				     "got '%s'", path, lnum, get(s, C_N));
+				     "got '%.40s'", path, lnum, get(s, C_N));
 		a.n = (long)d;
 	}
 	return db_emit_aggregate(ctx, &a, lnum);

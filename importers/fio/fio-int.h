@@ -271,7 +271,11 @@ void reader_release(struct reader *r);
 /*
  * Where the JSON starts: the first line that starts with '{'.  Returns
  * 1 there (not consumed), 0 at the end; *any tells if there was a byte.
+ * Before it: text of at most FIO_PREAMBLE_MAX bytes (fio's diagnostics,
+ * the normal report of --output-format=normal,json: a few KiB a job),
+ * else -1 after error().
  */
+#define FIO_PREAMBLE_MAX (64 << 20)
 int fio_find_json_start(struct reader *r, int *any);
 /*
  * The top-level object, its '{' next: 0 after its '}', or -1 with the

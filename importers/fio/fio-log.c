@@ -456,7 +456,7 @@ static int split_row(struct log_state *ls, char *s, long lineno)
 		continue;
 bad:
 		return error("%s:%ld: expected a number in column %d, got "
-			     "'%s'", ls->path, lineno, n + 1, tok);
+			     "'%.40s'", ls->path, lineno, n + 1, tok);
 	}
 	return n;
 }

@@ -654,6 +654,7 @@ int fio_read_document(struct fio_state *st, struct reader *r)
  */
 int fio_find_json_start(struct reader *r, int *any)
 {
+	size_t n = 0;
 	int c, bol = 1;
 
 	*any = 0;
@@ -661,6 +662,19 @@ int fio_find_json_start(struct reader *r, int *any)
 		*any = 1;
 		if (bol && c == '{')
 			return 1;
+		/*
+		 * What comes before is fio's diagnostics or a normal report:
+		 * text, and not endless.  A forced --format fio on binary
+		 * data or a device stops here, not at its end.
+		 */
+		if (!c)
+			return error("%s:%ld: a NUL byte before the JSON (binary "
+				     "data?): not fio JSON output",
+				     r->in->path, r->line);
+		if (++n > FIO_PREAMBLE_MAX)
+			return error("%s: no line starts with '{' in the first "
+				     "%d MiB: not fio JSON output", r->in->path,
+				     FIO_PREAMBLE_MAX >> 20);
 		rd_get(r);
 		bol = c == '\n';
 	}

@@ -359,6 +359,8 @@ static int read_documents(struct fio_state *st, struct reader *r,
 	long next;
 
 	ds->found = fio_find_json_start(r, &ds->any);
+	if (ds->found < 0)
+		return -1;
 	if (ds->found)
 		ds->skipped = r->line - 1;
 	while (ds->found) {
@@ -367,11 +369,17 @@ static int read_documents(struct fio_state *st, struct reader *r,
 		if (ds->nr)
 			doc_reset(st, r);
 		if (fio_read_document(st, r)) {
+			/*
+			 * The first document's syntax error refuses the file
+			 * (docs_end() says it): what follows is not read (a
+			 * device would not end).
+			 */
+			if (!ds->nr)
+				return r->failed ? -1 : 0;
 			fio_drain(r);
 			if (r->failed)
 				return -1;
-			if (ds->nr)
-				ds->cut = start;
+			ds->cut = start;
 			break;
 		}
 		next = fio_next_object_line(r);

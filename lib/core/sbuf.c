@@ -125,17 +125,22 @@ void sbuf_add_escaped(struct sbuf *sb, const char *s)
 {
 	const unsigned char *p;
 
-	for (p = (const unsigned char *)s; *p; p++) {
+	size_t left = strlen(s), n;
+
+	for (p = (const unsigned char *)s; *p; p += n, left -= n) {
+		n = utf8_seq(p, left);
 		if (*p == '\n')
 			sbuf_addstr(sb, "\\n");
 		else if (*p == '\r')
 			sbuf_addstr(sb, "\\r");
 		else if (*p == '\t')
 			sbuf_addstr(sb, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (*p < 0x20 || *p == 0x7f || !n)
 			sbuf_addf(sb, "\\x%02x", *p);
 		else
-			sbuf_addch(sb, (char)*p);
+			sbuf_add(sb, p, n);
+		if (!n)
+			n = 1;
 	}
 }
 

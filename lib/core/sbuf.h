@@ -31,8 +31,10 @@ void sbuf_setlen(struct sbuf *sb, size_t len);
 void sbuf_grow(struct sbuf *sb, size_t extra);
 void sbuf_addstr(struct sbuf *sb, const char *s);
 /*
- * Append s with its control characters written as \n, \r, \t or \xHH:
- * one line of output whatever s holds (a file name with a newline).
+ * Append s with its control characters written as \n, \r, \t or \xHH,
+ * and each byte that is not part of valid UTF-8 as \xHH: one line of
+ * valid UTF-8 whatever s holds (a file name with a newline, the bytes
+ * of a binary file quoted in a message).
  */
 void sbuf_add_escaped(struct sbuf *sb, const char *s);
 void sbuf_addf(struct sbuf *sb, const char *fmt, ...)

@@ -233,7 +233,7 @@ static int config_read(struct mail_settings *s, const char *path)
 			continue;
 		eq = strchr(line, '=');
 		if (!eq || eq == line) {
-			r = error("%s:%ld: expected 'key = value', got '%s'",
+			r = error("%s:%ld: expected 'key = value', got '%.60s'",
 				  path, in.line, line);
 			break;
 		}

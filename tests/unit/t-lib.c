@@ -191,6 +191,21 @@ TEST(sbuf_trim)
 	sbuf_release(&sb);
 }
 
+TEST(sbuf_add_escaped)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	/* controls as escapes; valid UTF-8 (ü, ±, a 4-byte emoji) kept */
+	sbuf_add_escaped(&sb, "a\nb\tc\x01 \xc3\xbc \xc2\xb1 \xf0\x9f\x98\x80");
+	check_str("a\\nb\\tc\\x01 \xc3\xbc \xc2\xb1 \xf0\x9f\x98\x80", sb.buf);
+	/* bytes that are no UTF-8: a lone continuation, Latin-1, a cut
+	 * sequence, an overlong NUL */
+	sbuf_reset(&sb);
+	sbuf_add_escaped(&sb, "\x80x\xfc\xe2\x82 \xc0\x80");
+	check_str("\\x80x\\xfc\\xe2\\x82 \\xc0\\x80", sb.buf);
+	sbuf_release(&sb);
+}
+
 TEST(sbuf_detach)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -1326,6 +1341,7 @@ int main(int argc, char **argv)
 	test_sbuf_addf();
 	test_sbuf_capped();
 	test_sbuf_trim();
+	test_sbuf_add_escaped();
 	test_sbuf_detach();
 	test_str_double();
 	test_str_double_signed_hex();	/* BUG: see above */
