@@ -452,6 +452,14 @@ static int split_row(struct log_state *ls, char *s, long lineno)
 		} else if (str_to_double(tok, &v)) {
 			goto bad;
 		}
+		/*
+		 * time, value (a bandwidth, a rate, a latency), direction,
+		 * block size, offset: none of them is ever negative
+		 */
+		if (v < 0)
+			return error("%s:%ld: a negative value (%g) in column "
+				     "%d: fio logs none", ls->path, lineno, v,
+				     n + 1);
 		ls->col[n++] = v;
 		continue;
 bad:

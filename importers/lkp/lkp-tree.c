@@ -570,6 +570,30 @@ static int emit_run(struct import_ctx *ctx, const struct lkp_run *r,
 /* ---- stats.json ---- */
 
 /*
+ * Is stat key a quantity that cannot be negative: fio's (bandwidths,
+ * rates, latencies, their percentiles) and the time(1) figures lkp
+ * records for every test (*.time.*: seconds, faults, switches)?  A
+ * negative one is damage, not a measurement.
+ */
+static int never_negative(const char *key)
+{
+	return starts_with(key, "fio.") || strstr(key, ".time.") != NULL;
+}
+
+/* The line of "key" in the JSON text (1 when not found as written). */
+static long key_line(const char *text, size_t len, const char *key)
+{
+	char *pat = xstrfmt("\"%s\"", key);
+	const char *at = memmem(text, len, pat, strlen(pat)), *p;
+	long line = 1;
+
+	free(pat);
+	for (p = text; at && p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+/*
  * lkp writes stats.json with allow_nan: true: a bare NaN, Infinity or
  * -Infinity outside a string, which JSON and jansson refuse.  Copy the
  * text with each of them turned into null (counted as non-numeric then).
@@ -638,6 +662,12 @@ static int import_stats(struct import_ctx *ctx, const struct member *m)
 			if (!bad++)
 				first_bad = key;
 			continue;
+		}
+		if (json_number_value(v) < 0 && never_negative(key)) {
+			error("%s:%ld: '%s' is %g: it cannot be negative",
+			      m->path, key_line(text.buf, text.len, key), key,
+			      json_number_value(v));
+			goto out;
 		}
 		if (db_emit_sample(ctx, key, NULL, json_number_value(v), 0))
 			goto out;

@@ -413,6 +413,16 @@ int mtt_table_row(struct mmtests_table *t, const char *line, long lineno)
 	if (t->bench)
 		sbuf_addf(&metric, "%s.", t->bench);
 	sbuf_addstr(&metric, op.buf);
+	/* a spread is never negative: the row is damaged, not the table */
+	if (!strcasecmp(label, "Stddev"))
+		for (c = 0; c < ncols; c++)
+			if (cell[c].value < 0) {
+				ret = db_skip_row(t->ctx, lineno, line,
+						  "a negative standard "
+						  "deviation (%g) in column %zu",
+						  cell[c].value, c + 1);
+				goto out;
+			}
 	if (!known && !strmap_get(&t->warned, label, strlen(label), &seen)) {
 		strmap_put(&t->warned, label, strlen(label), 1);
 		db_warn(t->ctx, lineno, "unknown statistic '%s': kept as "

@@ -85,26 +85,26 @@ int pf_bad_line(struct procfs *st, const char *fmt, ...)
 	return 0;
 }
 
-/* An integer as printed ([-]digits); advances *p only on success. */
+/*
+ * A count as the kernel prints it (digits); advances *p only on success.
+ * No sign: /proc/vmstat, zoneinfo and meminfo print unsigned counters
+ * (a per-cpu drift below zero is printed as 0), so "-929552" is damage,
+ * refused as a line that does not read.
+ */
 int pf_get_count(const char **p, double *out)
 {
 	const char *s = *p, *d = s;
 	uint64_t u = 0;
-	int neg = 0;
 	char *end;
 	double v;
 
-	if (*d == '-') {
-		neg = 1;
-		d++;
-	}
 	if (!is_digit(*d))
 		return -1;
 	/* up to 19 digits exactly in an integer; longer ones via strtod */
-	while (is_digit(*d) && d - s < 19 + neg)
+	while (is_digit(*d) && d - s < 19)
 		u = u * 10 + (uint64_t)(*d++ - '0');
 	if (!is_digit(*d)) {
-		*out = neg ? -(double)u : (double)u;
+		*out = (double)u;
 		*p = d;
 		return 0;
 	}

@@ -152,7 +152,8 @@ enum metric_kind pf_kind_of(const char *const *tab, size_t n,
  */
 __attribute__((format(printf, 2, 3)))
 int pf_bad_line(struct procfs *st, const char *fmt, ...);
-/* An integer as printed ([-]digits); advances *p only on success. */
+/* A count as the kernel prints it (digits, no sign); advances *p
+ * only on success. */
 int pf_get_count(const char **p, double *out);
 /* `name value` with nothing after; 0 or -1. */
 int pf_name_value(const char *s, size_t *nlen, double *v);

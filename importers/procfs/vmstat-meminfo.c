@@ -138,6 +138,14 @@ int pf_vm_fast_line(struct procfs *st, const char *s, size_t len,
 	return 1;
 }
 
+/* Is the value after the name of line s a negative number? */
+static int negative_value(const char *s)
+{
+	s += strcspn(s, " \t");
+	s += strspn(s, " \t");
+	return s[0] == '-' && s[1] >= '0' && s[1] <= '9';
+}
+
 int pf_vmstat_line(struct procfs *st, const char *s)
 {
 	size_t n;
@@ -146,7 +154,11 @@ int pf_vmstat_line(struct procfs *st, const char *s)
 	if (pf_vm_fast_line(st, s, strlen(s), st->line))
 		return 0;
 	if (pf_name_value(s, &n, &v))
-		return pf_bad_line(st, "expected 'name value' (a /proc/vmstat "
+		return negative_value(s) ?
+		       pf_bad_line(st, "a negative count, which the kernel "
+				   "never prints (its counters are unsigned): "
+				   "'%.60s'", s) :
+		       pf_bad_line(st, "expected 'name value' (a /proc/vmstat "
 				   "line), got '%.60s'", s);
 	pf_make_name(st, NULL, "proc-vmstat.", 12, NULL);
 	sbuf_add(&st->name, s, n);
@@ -186,6 +198,10 @@ int pf_meminfo_line(struct procfs *st, const char *s)
 	add_point(st, SEC_MEMINFO, MK_GAUGE, unit, v, st->line);
 	return 0;
 bad:
+	if (negative_value(s))
+		return pf_bad_line(st, "a negative count, which the kernel "
+				   "never prints (its counters are unsigned): "
+				   "'%.60s'", s);
 	return pf_bad_line(st, "expected 'Name: value [kB]' (a /proc/meminfo "
 			   "line), got '%.60s'", s);
 }

@@ -851,6 +851,9 @@ static int check_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	if (isfinite(sd) && sd < 0)
 		return error("%s:%ld: a negative standard deviation (%g) for "
 			     "'%s'", ctx->path, line, sd, a->metric);
+	if (a->value < 0 && a->stat && !strcasecmp(a->stat, "Stddev"))
+		return error("%s:%ld: a negative standard deviation (%g) for "
+			     "'%s'", ctx->path, line, a->value, a->metric);
 	if (isfinite(sd) && sd_relative(a) && a->value == 0 && sd != 0)
 		return error("%s:%ld: a relative standard deviation (%g%%) of "
 			     "a zero mean for '%s'", ctx->path, line, sd,
