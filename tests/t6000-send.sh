@@ -397,6 +397,16 @@ test_expect_success 'a server that never answers: smtp-timeout = 2' '
 	cmp m.eml m.orig
 '
 
+test_expect_success 'a silent server past smtp-connect-timeout: its figure is said' '
+	printf "smtp-connect-timeout = 1\n" >slow1.cfg &&
+	PERFSIFT_CONFIG=slow1.cfg \
+		test_expect_code 4 send --smtp smtp://127.0.0.1:$HANG m.eml \
+		>out 2>err &&
+	stable <err >got &&
+	grep "^perfsift: error: smtp://127.0.0.1:PORT: the server sent no greeting within 1 s " got &&
+	cmp m.eml m.orig
+'
+
 test_expect_success 'the password appears in no output' '
 	grep -q "$WRONG" netrc &&
 	! grep -r -l -e "$PASSWORD" -e "$WRONG" --exclude=netrc \

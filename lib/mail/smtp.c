@@ -583,7 +583,11 @@ static int send_error(const struct mail_settings *s, CURL *h, CURLcode rc,
 		else
 			sbuf_addf(&msg, "no reply to %s",
 				  stage_what(c, s, &what));
-		sbuf_addf(&msg, " within %ld s", s->timeout);
+		/* until the greeting, the connect limit applies too */
+		sbuf_addf(&msg, " within %ld s",
+			  c->stage == STAGE_CONNECT &&
+			  s->connect_timeout < s->timeout ?
+			  s->connect_timeout : s->timeout);
 		break;
 	case CURLE_USE_SSL_FAILED:
 		sbuf_addstr(&msg, "the server does not offer STARTTLS, and "
