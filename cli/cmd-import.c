@@ -239,6 +239,9 @@ static void report(const struct import_result *r, int dry_run)
 		if (r->message > 0)
 			printf(" message %d: skipped: no table in it\n",
 			       r->message);
+		else if (r->skip_kind)
+			printf(": skipped: not a regular file: %s\n",
+			       r->skip_kind);
 		else
 			printf(": skipped: %s\n", r->part ? "no extractor for "
 			       "this test" : "no importer knows it");

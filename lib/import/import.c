@@ -212,6 +212,12 @@ static int import_one_file(struct db *db, const struct import_opts *o,
 	int64_t file_size = -1;
 	int ret = -1, r;
 
+	/* what a walk found that is no file: never opened (a FIFO blocks) */
+	if (walked && !stat(path, &st) && !S_ISREG(st.st_mode)) {
+		res->status = IMPORT_SKIPPED;
+		res->skip_kind = member_kind(st.st_mode);
+		return 0;
+	}
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode)) {
 		file_size = (int64_t)st.st_size;
 		r = already_imported(db, path, file_size);

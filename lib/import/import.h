@@ -77,6 +77,7 @@ struct import_result {
 	int message;		/* > 0: the message's number in its file */
 	const char *message_id;	/* borrowed; the message's Message-ID */
 	long messages;		/* a mail file: messages read */
+	const char *skip_kind;	/* skipped as no regular file: "a FIFO" */
 };
 
 /* One thing to import, as import_expand() found it. */

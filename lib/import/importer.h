@@ -209,6 +209,8 @@ int import_close_member(struct import_ctx *ctx, const struct member *m,
  */
 int member_check(const char *dir, const char *name);
 int member_present(const char *dir, const char *name);
+/* What a file of that mode is, for a message: "a FIFO", "a directory". */
+const char *member_kind(mode_t mode);
 
 #include <stdio.h>
 

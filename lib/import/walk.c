@@ -84,7 +84,7 @@ int member_list_read(const char *dir, struct member_list *l)
 	return 0;
 }
 
-static const char *kind_of(mode_t mode)
+const char *member_kind(mode_t mode)
 {
 	if (S_ISDIR(mode))
 		return "a directory";
@@ -112,7 +112,7 @@ static int check_one(const char *path)
 		return error("%s: cannot read: %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return error("%s: not a regular file: %s", path,
-			     kind_of(st.st_mode));
+			     member_kind(st.st_mode));
 	return 0;
 }
 
@@ -302,21 +302,25 @@ static size_t walk(struct item_list *l, const char *path, int depth,
 		error("%s: directories nested too deep", path);
 		return 1;
 	}
-	switch (claim_tree(l, path, depth > 0, o)) {
-	case 1:
-		return 0;
-	case -1:
-		return 1;
-	}
-	imp = claim_dir(path, o);
-	if (imp) {
-		add_item(l, path, depth > 0, imp);
-		return 0;
-	}
+	/* first: the claims below would each say it cannot be read */
 	dir = opendir(path);
 	if (!dir) {
 		error("%s: cannot read directory: %s", path, strerror(errno));
 		return 1;
+	}
+	switch (claim_tree(l, path, depth > 0, o)) {
+	case 1:
+		closedir(dir);
+		return 0;
+	case -1:
+		closedir(dir);
+		return 1;
+	}
+	imp = claim_dir(path, o);
+	if (imp) {
+		closedir(dir);
+		add_item(l, path, depth > 0, imp);
+		return 0;
 	}
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.')
@@ -336,9 +340,9 @@ static size_t walk(struct item_list *l, const char *path, int depth,
 		} else if (S_ISDIR(st.st_mode)) {
 			if (!seen_before(l, &st))
 				bad += walk(l, sub, depth + 1, o);
-		} else if (S_ISREG(st.st_mode)) {
-			if (!seen_before(l, &st))
-				add_item(l, sub, 1, NULL);
+		} else if (!seen_before(l, &st)) {
+			/* a FIFO, a device: skipped and counted, never read */
+			add_item(l, sub, 1, NULL);
 		}
 		free(sub);
 		free(names[i]);
