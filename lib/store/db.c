@@ -348,6 +348,7 @@ static void forget_ids(struct db *db)
 {
 	strmap_clear(&db->metric_ids);
 	strmap_clear(&db->variant_ids);
+	strmap_clear(&db->metric_units);
 }
 
 void db_rollback(struct db *db)
@@ -929,6 +930,7 @@ void db_close(struct db *db)
 	memset(&db->batch, 0, sizeof(db->batch));
 	strmap_clear(&db->metric_ids);
 	strmap_clear(&db->variant_ids);
+	strmap_clear(&db->metric_units);
 	if (db->sq)
 		sqlite3_close_v2(db->sq);
 	db->sq = NULL;

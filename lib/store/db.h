@@ -73,6 +73,11 @@ struct db {
 	struct strmap metric_ids;
 	/* variant identity -> variants.id, the same way */
 	struct strmap variant_ids;
+	/*
+	 * metric id and unit -> the factor (a double's bits) from that
+	 * unit to the metric's own (units.c), the same way
+	 */
+	struct strmap metric_units;
 	/* the last metric looked up in SQLite was not there (emit-ids.c) */
 	int metric_miss_new;
 	/*

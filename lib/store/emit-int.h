@@ -45,6 +45,21 @@ static inline const char *or_empty(const char *s)
 int emit_check_text(struct import_ctx *ctx, long line, const char *what,
 		    const char *s);
 
+/* units.c */
+
+/*
+ * The factor from unit from to unit to (1.5 MiB/s * 1024 = 1536 KiB/s):
+ * 0, or -1 when they are not two units of one quantity perfsift knows.
+ */
+int unit_convert(const char *from, const char *to, double *factor);
+/*
+ * Values of metric id (name) given in unit are stored times *factor, in
+ * the metric's own unit; 1 with no unit or the same.  0, or -1 after
+ * error() naming both units when they do not convert.
+ */
+int emit_unit_factor(struct import_ctx *ctx, int64_t id, const char *name,
+		     const char *unit, long line, double *factor);
+
 /* emit-ids.c */
 
 /*

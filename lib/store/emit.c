@@ -694,6 +694,7 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 		   const char *unit, double value, long line)
 {
 	struct pending_sample *p;
+	double factor = 1;
 	int64_t id;
 	int rc;
 
@@ -704,8 +705,10 @@ int db_emit_sample(struct import_ctx *ctx, const char *metric,
 	if (!isfinite(value))
 		return error("%s:%ld: value of '%s' is not a finite number",
 			     ctx->path, line, metric);
-	if (emit_metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
+	if (emit_metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id) ||
+	    (unit && emit_unit_factor(ctx, id, metric, unit, line, &factor)))
 		return -1;
+	value *= factor;
 	if (!ctx->db->pg) {
 		p = &ctx->pend[ctx->nr_pend++];
 		*p = (struct pending_sample){ ctx->run_id, id, ctx->source_id,
@@ -779,6 +782,7 @@ int db_emit_series(struct import_ctx *ctx, const char *metric,
 		   const char *unit, enum metric_kind kind, double t,
 		   double value, long line)
 {
+	double factor = 1;
 	int64_t id;
 
 	if (ctx->log)
@@ -787,9 +791,10 @@ int db_emit_series(struct import_ctx *ctx, const char *metric,
 	if (!isfinite(value) || !isfinite(t))
 		return error("%s:%ld: value of '%s' is not a finite number",
 			     ctx->path, line, metric);
-	if (emit_metric_id(ctx, metric, unit, kind, line, &id))
+	if (emit_metric_id(ctx, metric, unit, kind, line, &id) ||
+	    (unit && emit_unit_factor(ctx, id, metric, unit, line, &factor)))
 		return -1;
-	return db_emit_series_id(ctx, id, t, value, line);
+	return db_emit_series_id(ctx, id, t, value * factor, line);
 }
 
 /* ---- histograms ---- */
@@ -801,6 +806,7 @@ int db_emit_histogram(struct import_ctx *ctx, const char *metric,
 	struct db *db = ctx->db;
 	struct stmt *st;
 	unsigned char *blob;
+	double factor = 1;
 	int64_t id;
 	size_t i;
 	int ret;
@@ -810,7 +816,8 @@ int db_emit_histogram(struct import_ctx *ctx, const char *metric,
 					  n, line);
 	if (!ctx->run_id)
 		BUG("db_emit_histogram() without a run");
-	if (emit_metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id))
+	if (emit_metric_id(ctx, metric, unit, MK_UNKNOWN, line, &id) ||
+	    (unit && emit_unit_factor(ctx, id, metric, unit, line, &factor)))
 		return -1;
 	st = db_stmt(db, ST_INS_HIST);
 	if (!st)
@@ -818,7 +825,7 @@ int db_emit_histogram(struct import_ctx *ctx, const char *metric,
 	blob = xmalloc(n ? n * SERIES_RAW_POINT : 1);
 	for (i = 0; i < n; i++)
 		/* little-endian doubles, as the series' points */
-		series_put_point(blob, i, value[i], count[i]);
+		series_put_point(blob, i, value[i] * factor, count[i]);
 	stmt_bind_int64(st, 1, ctx->run_id);
 	stmt_bind_int64(st, 2, id);
 	stmt_bind_int64(st, 3, (int64_t)n);
@@ -869,17 +876,18 @@ static int check_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 
 /*
  * a's standard deviation as ST_INS_AGG's parameters 7 to 9: stored
- * absolute (a relative one converted), with its kind and the figure as
- * the source gave it.
+ * absolute (a relative one converted) in the metric's unit (times
+ * factor), with its kind and the figure as the source gave it.
  */
-static void bind_agg_stddev(struct stmt *st, const struct agg_desc *a)
+static void bind_agg_stddev(struct stmt *st, const struct agg_desc *a,
+			    double factor)
 {
 	double sd = a->stddev;
 
 	if (isfinite(sd) && sd_relative(a))
-		stmt_bind_double(st, 7, fabs(a->value) * sd / 100.0);
+		stmt_bind_double(st, 7, fabs(a->value * factor) * sd / 100.0);
 	else if (isfinite(sd))
-		stmt_bind_double(st, 7, sd);
+		stmt_bind_double(st, 7, sd * factor);
 	else
 		stmt_bind_null(st, 7);
 	if (isfinite(sd)) {
@@ -898,12 +906,15 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 		      long line)
 {
 	struct stmt *st;
+	double factor = 1;
 	int64_t id, vid;
 
 	NOT_RECORDING(ctx);
 	st = ctx->db->st[ST_INS_AGG];
 	if (check_aggregate(ctx, a, line) ||
 	    emit_metric_id(ctx, a->metric, a->unit, MK_UNKNOWN, line, &id) ||
+	    (a->unit && emit_unit_factor(ctx, id, a->metric, a->unit, line,
+					 &factor)) ||
 	    emit_variant_id(ctx, a->testcase, a->machine, a->kernel,
 			    a->commit, a->label, a->params, a->nr_params, line,
 			    &vid))
@@ -913,8 +924,8 @@ int db_emit_aggregate(struct import_ctx *ctx, const struct agg_desc *a,
 	stmt_bind_text(st, 3, or_empty(a->suite), -1, SQLITE_TRANSIENT);
 	stmt_bind_int64(st, 4, id);
 	stmt_bind_text(st, 5, a->stat, -1, SQLITE_TRANSIENT);
-	stmt_bind_double(st, 6, a->value);
-	bind_agg_stddev(st, a);
+	stmt_bind_double(st, 6, a->value * factor);
+	bind_agg_stddev(st, a, factor);
 	if (a->n >= 0)
 		stmt_bind_int64(st, 10, a->n);
 	else
