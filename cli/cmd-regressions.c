@@ -125,6 +125,8 @@ static void print_json(const struct regressions *rg, double alpha, int fdr)
 	json_object_set_new(doc, "fdr", json_string(fdr ? "bh" : "none"));
 	json_object_set_new(doc, "order", json_string(rg->by_commit ?
 						      "commit" : "import"));
+	json_object_set_new(doc, "tested", json_integer(rg->nr_tested));
+	json_object_set_new(doc, "untested", json_integer(rg->nr_untested));
 	regressions_each(rg, CMP_REGRESSION, json_one, &e);
 	json_object_set_new(doc, "regressions", a);
 	e.data = a = json_array();
@@ -299,8 +301,14 @@ static void print_text(const struct regressions *rg)
 	       rg->nr_regressions == 1 ? "" : "s");
 	if (rg->nr_changed)
 		printf(", %ld changed (direction unknown)", rg->nr_changed);
-	printf(" among %zu variant%s (%s order)\n", rg->nvar,
+	printf(" among %zu variant%s (%s order)", rg->nvar,
 	       rg->nvar == 1 ? "" : "s", rg->by_commit ? "commit" : "import");
+	printf("; %ld metric comparison%s", rg->nr_tested + rg->nr_untested,
+	       rg->nr_tested + rg->nr_untested == 1 ? "" : "s");
+	if (rg->nr_untested)
+		printf(", %ld not decidable (fewer than 2 runs a side, or "
+		       "no spread)", rg->nr_untested);
+	printf("\n");
 }
 
 int cmd_regressions(int argc, const char **argv, struct perfsift_ctx *ctx)

@@ -272,7 +272,7 @@ test_expect_success 'regressions: in recorded commit order when every variant ha
 	perfsift --db c.db import -q --commit $a a.csv &&
 	perfsift --db c.db import -q --commit $b b.csv &&
 	perfsift --db c.db regressions >out &&
-	grep -x "0 regressions among 3 variants (import order)" out &&
+	grep -x "0 regressions among 3 variants (import order); 2 metric comparisons" out &&
 	# the commits table says a, b, c: the drop is at c, against b
 	sqlite3 c.db "INSERT INTO commits(sha, position) VALUES
 		('"'"'$a'"'"', 0), ('"'"'$b'"'"', 1), ('"'"'$c'"'"', 2)" &&

@@ -72,8 +72,14 @@ test_expect_success 'text and JSON name the same regressions' '
 	perfsift regressions >out &&
 	perfsift regressions --json >out.json &&
 	$PY -c "import json, sys
-print(len(json.load(open(\"out.json\"))[\"regressions\"]))" >n &&
-	grep -x "$(cat n) regressions among 4 variants (import order)" out
+d = json.load(open(\"out.json\"))
+line = \"%d regressions among 4 variants (import order); %d metric comparisons\" % (
+    len(d[\"regressions\"]), d[\"tested\"] + d[\"untested\"])
+if d[\"untested\"]:
+    line += \", %d not decidable (fewer than 2 runs a side, or no spread)\" % d[\"untested\"]
+print(line)" >expect &&
+	grep -Fx "$(cat expect)" out &&
+	grep "regressions among 4 variants (import order); [1-9][0-9]* metric comparisons" out
 '
 
 # regressions reads the metrics once for all its pairs: every one, even
@@ -111,6 +117,17 @@ test_expect_success 'regressions fits 100 columns whatever the params' '
 	grep "^  \[1\] - p001=somewhat-long-value" out &&
 	awk "length > 100 { bad = 1 } END { exit bad }" out &&
 	grep "^      p004=somewhat-long-value," out
+'
+
+test_expect_success 'the comparisons no test could decide are counted' '
+	printf "label,iteration,metric,value\nA,1,x.ops,1\nA,1,y.ops,5\nA,2,y.ops,6\nA,1,s.ops,4\nB,1,x.ops,2\nB,1,y.ops,5\nB,2,y.ops,6.1\nB,1,z.ops,3\nB,1,s.ops,4\n" >one.csv &&
+	perfsift --db one.db import one.csv >/dev/null &&
+	perfsift --db one.db regressions >out &&
+	grep -x "0 regressions among 2 variants (import order); 3 metric comparisons, 1 not decidable (fewer than 2 runs a side, or no spread)" out &&
+	perfsift --db one.db regressions --json >out.json &&
+	$PY -c "import json
+d = json.load(open(\"out.json\"))
+assert d[\"tested\"] == 2 and d[\"untested\"] == 1, d"
 '
 
 test_done

@@ -173,12 +173,13 @@ static int may_regress(const struct comparison *c, const struct cmp_row *r,
 
 /*
  * Append the finite p-values of comparison c to p (every row, as the
- * one false discovery rate takes them), then drop the rows that cannot
+ * one false discovery rate takes them), count the comparisons tested
+ * and not into out, then drop the rows that cannot
  * be regressions; the kept rows get their intervals, which
  * compare_decide() reads.
  */
-static void take_p_values(struct comparison *c, double **p, size_t *np,
-			  size_t *alloc_p)
+static void take_p_values(struct regressions *out, struct comparison *c,
+			  double **p, size_t *np, size_t *alloc_p)
 {
 	size_t nvs = c->nvar - 1, i, v, kept = 0;
 
@@ -187,9 +188,21 @@ static void take_p_values(struct comparison *c, double **p, size_t *np,
 		int keep = 0;
 
 		for (v = 0; v < nvs; v++) {
-			if (isfinite(r->vs[v].p)) {
+			const struct cmp_vs *vs = &r->vs[v];
+
+			if (isfinite(vs->p)) {
 				ALLOC_GROW(*p, *np + 1, *alloc_p);
-				(*p)[(*np)++] = r->vs[v].p;
+				(*p)[(*np)++] = vs->p;
+			}
+			if (isfinite(r->side[0].mean) &&
+			    isfinite(r->side[v + 1].mean)) {
+				/* equal means without a p: the same values */
+				if (isfinite(vs->p) || vs->exact_decided ||
+				    vs->method == CMP_SOURCE ||
+				    r->side[0].mean == r->side[v + 1].mean)
+					out->nr_tested++;
+				else
+					out->nr_untested++;
 			}
 			keep |= may_regress(c, r, v + 1);
 		}
@@ -309,7 +322,7 @@ static int compare_all(struct db *db, const char *base, struct cmp_opts *o,
 			free(p);
 			return -1;
 		}
-		take_p_values(&out->cmp[k], &p, &np, &alloc_p);
+		take_p_values(out, &out->cmp[k], &p, &np, &alloc_p);
 		/* the pairs to come are alike: room for them at once */
 		if (k == 0 && out->ncmp > 1) {
 			alloc_p = np * out->ncmp + np / 8 + 16;

@@ -39,6 +39,13 @@ struct regressions {
 	long nr_regressions;
 	long nr_changed;	/* significant changes of metrics whose
 				 * direction is not known */
+	/*
+	 * The (metric, pair) comparisons with both sides present: tested
+	 * (a p-value, an exact metric's values, the source's marker, or
+	 * the same values on both sides), or not: the means differ and no
+	 * test could run (fewer than two runs a side, no spread)
+	 */
+	long nr_tested, nr_untested;
 };
 
 /*
