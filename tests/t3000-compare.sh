@@ -75,6 +75,22 @@ assert m == [\"bench.const_diff_ops\", \"bench.latency_us\", \"bench.throughput\
 "
 '
 
+test_expect_success 'without --all every format shows the same rows' '
+	for f in text markdown csv lkp mmtests; do
+		perfsift --db known.db compare base new --format $f >out.$f || return 1
+	done &&
+	for m in bench.const_diff_ops bench.latency_us bench.throughput; do
+		for f in text markdown csv lkp mmtests; do
+			grep -q "$m" out.$f || { echo "$f lacks $m"; return 1; }
+		done
+	done &&
+	for m in bench.const_equal_ops bench.noise_ops; do
+		for f in text markdown csv lkp mmtests; do
+			! grep -q "$m" out.$f || { echo "$f shows $m"; return 1; }
+		done
+	done
+'
+
 test_expect_success '3+3 runs: auto uses Welch, which matches scipy' '
 	perfsift --db small.db compare base new --json >out.json &&
 	$PY $FIX/check.py out.json small
