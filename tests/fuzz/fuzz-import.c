@@ -26,6 +26,7 @@
  * crashing input (remove it with rm -r).
  */
 #include "core/compat.h"
+#include "mutate.h"
 #include "core/sbuf.h"
 #include "import/import.h"
 #include "import/importer.h"

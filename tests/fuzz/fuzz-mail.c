@@ -13,6 +13,7 @@
  *   build-fuzz/fuzz-mail -max_total_time=60 CORPUS_DIR
  */
 #include "core/compat.h"
+#include "mutate.h"
 #include "core/input.h"
 #include "mail/mail.h"
 #include "core/sbuf.h"

@@ -18,6 +18,7 @@
  *   and the sample trees.
  */
 #include "core/compat.h"
+#include "mutate.h"
 #include "core/err.h"
 #include "core/sbuf.h"
 #include "../../importers/mmtests/extract.h"
