@@ -37,10 +37,11 @@ struct run_io {
  * Run argv (argv[0] looked up on PATH; NULL-terminated) with io and
  * wait for it.  It gets perfsift's environment without the secrets of
  * the mail and database settings (run_env_secret()): a chart program
- * has no business with a password.  Returns its exit status (128 + the signal when one
- * killed it), or -1 after error() when it could not be started or its
- * output passed out_cap.  A child that stops reading its input ends the
- * feeding (SIGPIPE is ignored meanwhile); its exit status tells.
+ * has no business with a password.  Returns its exit status (128 + the
+ * signal when one killed it), or -1 after error() when it could not be
+ * started, its output passed out_cap or it passed timeout_s.  A child
+ * that stops reading its input ends the feeding (SIGPIPE is ignored
+ * meanwhile); its exit status tells.
  */
 int run_program(const char *const *argv, struct run_io *io);
 /*

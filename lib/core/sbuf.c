@@ -124,7 +124,6 @@ void sbuf_trim(struct sbuf *sb)
 void sbuf_add_escaped(struct sbuf *sb, const char *s)
 {
 	const unsigned char *p;
-
 	size_t left = strlen(s), n;
 
 	for (p = (const unsigned char *)s; *p; p += n, left -= n) {
