@@ -254,6 +254,43 @@ static int skip_repeat(struct import_ctx *ctx, const struct repeat *r)
 }
 
 /*
+ * The repeats' rows deleted (del: by id): all of a row that differs,
+ * once said, else all but the first.  0 or -1.
+ */
+static int drop_repeats(struct import_ctx *ctx, struct repeats *rep,
+			struct stmt *del)
+{
+	size_t i, j, k;
+	int rc;
+
+	/* one variant's figures differing drops the row for all */
+	for (i = 0; i < rep->nr; i++)
+		for (j = 0; j < rep->nr; j++)
+			if (rep->r[j].differ && rep->r[i].nr > 1 &&
+			    same_rows(&rep->r[i], &rep->r[j]))
+				rep->r[i].differ = 1;
+	for (i = 0; i < rep->nr; i++) {
+		struct repeat *r = &rep->r[i];
+
+		if (r->nr < 2)
+			continue;
+		for (j = 0; j < i && !same_rows(r, &rep->r[j]); j++)
+			;
+		if (r->differ && j == i && skip_repeat(ctx, r))
+			return -1;
+		for (k = r->differ ? 0 : 1; k < r->nr; k++) {
+			stmt_bind_int64(del, 1, r->id[k]);
+			rc = stmt_step(del);
+			stmt_reset(del);
+			if (rc != SQLITE_DONE)
+				return db_fail(ctx->db, rc, ctx->path, 0);
+			ctx->nr_aggregates--;
+		}
+	}
+	return 0;
+}
+
+/*
  * A table that gives one metric twice (a row repeated with other
  * figures, by a paste or an edit) leaves no way to tell which is right:
  * every variant's rows of it are dropped, each line a skipped row,
@@ -277,7 +314,7 @@ static int aggregates_repeated(struct import_ctx *ctx)
 	};
 	struct stmt *st[ARRAY_SIZE(sql)];
 	struct repeats rep = { NULL, 0, 0 };
-	size_t i, j, k;
+	size_t i;
 	int rc = SQLITE_DONE, ret = -1;
 
 	if (ctx->nr_aggregates < 2)
@@ -306,34 +343,7 @@ static int aggregates_repeated(struct import_ctx *ctx)
 		db_fail(ctx->db, rc, ctx->path, 0);
 		goto out;
 	}
-	/* one variant's figures differing drops the row for all */
-	for (i = 0; i < rep.nr; i++)
-		for (j = 0; j < rep.nr; j++)
-			if (rep.r[j].differ && rep.r[i].nr > 1 &&
-			    same_rows(&rep.r[i], &rep.r[j]))
-				rep.r[i].differ = 1;
-	for (i = 0; i < rep.nr; i++) {
-		struct repeat *r = &rep.r[i];
-
-		if (r->nr < 2)
-			continue;
-		for (j = 0; j < i && !same_rows(r, &rep.r[j]); j++)
-			;
-		if (r->differ && j == i && skip_repeat(ctx, r))
-			goto out;
-		/* all of them, or all but the first */
-		for (k = r->differ ? 0 : 1; k < r->nr; k++) {
-			stmt_bind_int64(st[2], 1, r->id[k]);
-			rc = stmt_step(st[2]);
-			stmt_reset(st[2]);
-			if (rc != SQLITE_DONE) {
-				db_fail(ctx->db, rc, ctx->path, 0);
-				goto out;
-			}
-			ctx->nr_aggregates--;
-		}
-	}
-	ret = 0;
+	ret = drop_repeats(ctx, &rep, st[2]);
 out:
 	for (i = 0; i < rep.nr; i++) {
 		free(rep.r[i].stat);
