@@ -50,4 +50,10 @@ test_expect_success 'a cell of Latin-1 bytes is quoted escaped, at most 40 bytes
 	utf8_short err
 '
 
+test_expect_success 'a /proc file forced on bytes that are not text says binary, quotes nothing' '
+	printf "ab\\033cd \\374\\374\\374\\n" >bin.txt &&
+	test_expect_code 3 perfsift import --format procfs bin.txt 2>err &&
+	grep "^perfsift: error: bin.txt:1: expected the text of a /proc file, got binary data (byte 0x1b at column 3)$" err
+'
+
 test_done

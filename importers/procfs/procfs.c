@@ -309,7 +309,14 @@ static int content_line(struct procfs *st, const char *s)
 			return -1;
 	}
 	if (st->sec == SEC_NONE) {
+		long bad;
+
 		st->sec = pf_classify(s);
+		if (st->sec == SEC_NONE && (bad = text_bad_byte(s)) >= 0)
+			return pf_bad_line(st, "expected the text of a /proc "
+					   "file, got binary data (byte 0x%02x "
+					   "at column %ld)",
+					   (unsigned char)s[bad], bad + 1);
 		if (st->sec == SEC_NONE)
 			return pf_bad_line(st, "expected the content of "
 					   "/proc/zoneinfo ('Node N, zone "

@@ -143,6 +143,19 @@ void sbuf_add_escaped(struct sbuf *sb, const char *s)
 	}
 }
 
+long text_bad_byte(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s), n;
+
+	for (; *p; p += n, left -= n) {
+		n = utf8_seq(p, left);
+		if (!n || (*p < 0x20 && *p != '\t') || *p == 0x7f)
+			return (long)((const char *)p - s);
+	}
+	return -1;
+}
+
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
 size_t utf8_seq(const unsigned char *s, size_t n)
 {

@@ -43,6 +43,12 @@ void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
 size_t utf8_seq(const unsigned char *s, size_t n);
+/*
+ * Offset of the first byte of s that text does not hold (a control
+ * character other than tab, or a byte that is not valid UTF-8), or -1
+ * when s is text: a message then says "binary data" rather than quote it.
+ */
+long text_bad_byte(const char *s);
 /* Append s with each byte that is not valid UTF-8, and NUL, as U+FFFD. */
 void sbuf_add_utf8_repaired(struct sbuf *out, const char *s, size_t n);
 /* Append n spaces (one growth, one memset). */

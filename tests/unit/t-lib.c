@@ -206,6 +206,19 @@ TEST(sbuf_add_escaped)
 	sbuf_release(&sb);
 }
 
+TEST(text_bad_byte)
+{
+	/* text: tabs and valid UTF-8 of every length */
+	check_int(-1, text_bad_byte(""));
+	check_int(-1, text_bad_byte("a\tb \xc3\xbc \xe2\x82\xac \xf0\x9f\x98\x80"));
+	/* the first byte text does not hold, by offset */
+	check_int(3, text_bad_byte("abc\x01"));
+	check_int(1, text_bad_byte("a\x7f"));
+	check_int(2, text_bad_byte("a \xe2\x82"));	/* cut sequence */
+	check_int(0, text_bad_byte("\xc0\x80"));	/* overlong NUL */
+	check_int(3, text_bad_byte("\xc3\xbc \xfc"));	/* Latin-1 after UTF-8 */
+}
+
 TEST(sbuf_detach)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -1342,6 +1355,7 @@ int main(int argc, char **argv)
 	test_sbuf_capped();
 	test_sbuf_trim();
 	test_sbuf_add_escaped();
+	test_text_bad_byte();
 	test_sbuf_detach();
 	test_str_double();
 	test_str_double_signed_hex();	/* BUG: see above */
