@@ -40,7 +40,7 @@ static const char *const plot_usage[] = {
 #define T struct plot_args
 static const struct opt plot_opts[] = {
 	OPT_STRING('o', "output", T, output, "FILE",
-		   ".png (1200x800), .svg, or .txt (80 columns of\n"
+		   ".png (1200x800), .svg, or .txt (72 columns of\n"
 		   "text, for email); written only when gnuplot\n"
 		   "succeeded (gnuplot from Debian's gnuplot-nox)"),
 	OPT_BOOL(0, "script", T, script,

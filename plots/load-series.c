@@ -193,6 +193,7 @@ static void add_watermarks(struct plot_panel *pn, const struct series_data *d,
 							    watermarks[w],
 							    run_label), -1);
 			ln->dash = dash;
+			ln->glyph = ".:'"[w % 3];
 			for (size_t k = 0; k < t->n; k++)
 				plot_line_add(ln, t->pt[k].t - run_tr->pt[0].t,
 					      t->pt[k].value, NAN);

@@ -234,6 +234,7 @@ static void trend_segments(struct plot_panel *pn, const double *x,
 		sl = plot_add_line_take(pn, xstrdup(seg ? "" :
 					"mean between change points"), -1);
 		sl->dash = DASH_SEGMENT;
+		sl->glyph = '-';
 		plot_line_add(sl, (double)g[k] - SEGMENT_OVERHANG,
 			      stats_mean(x + k, end - k), NAN);
 		plot_line_add(sl, (double)g[end - 1] + SEGMENT_OVERHANG,
@@ -271,6 +272,7 @@ static void trend_changes(struct plot_panel *pn, const size_t *g,
 						    q->change_pct, q->pvalue),
 					(int)(c % (PLOT_MAX_VARIANTS - 1)) + 1);
 		vl->dash = DASH_CHANGE;
+		vl->glyph = "|!I"[c % 3];
 		plot_line_add(vl, at, lo, NAN);
 		plot_line_add(vl, at, hi, NAN);
 	}

@@ -241,7 +241,7 @@ test_expect_success 'compare --script without -o: no terminal, no output; .txt: 
 	perfsift plot compare base patched --metric "kernbench.elsp-*" \
 		-o kb.txt --script >out &&
 	test_golden compare-txt.gp out &&
-	grep -q "^set terminal dumb size 80,26 nofeed noenhanced$" out &&
+	grep -q "^set terminal dumb size 72,26 nofeed noenhanced$" out &&
 	! grep -q "^set multiplot" out
 '
 
@@ -351,7 +351,7 @@ test_expect_success 'series of free pages: runs, and the watermarks dashed' '
 	perfsift plot series base patched \
 		--metric zoneinfo.node0.Normal.pages.free -o free.txt \
 		--script >out &&
-	grep -q "^set terminal dumb size 80,33 nofeed noenhanced$" out &&
+	grep -q "^set terminal dumb size 72,33 nofeed noenhanced$" out &&
 	grep -q "^set key below left vertical noautotitle$" out
 '
 
@@ -423,7 +423,22 @@ m, s = pts[2.0]
 assert abs(m - statistics.mean(ys)) < 1e-9 and abs(s - statistics.stdev(ys)) < 1e-9, (m, s, ys)
 " &&
 	perfsift plot latency base patched -o lat.txt &&
-	grep -q "99.9%" lat.txt && grep -q "patched" lat.txt &&
+	cat lat.txt &&
+	/usr/bin/python3 -c "
+import re
+lines = open(\"lat.txt\", encoding=\"utf-8\").read().split(\"\n\")
+assert max(map(len, lines)) <= 72
+b = next(i for i, l in enumerate(lines) if re.match(r\"^ +[0-9]+ \\+-{20,}\\+\$\", l))
+labels = lines[b + 1].split()
+# the nines a reader looks for, none run together
+for want in (\"90%\", \"99%\", \"99.9%\"):
+    assert want in labels, labels
+assert not re.search(r\"%[0-9]\", lines[b + 1]), lines[b + 1]
+# a variant a sample of its own: its line and point characters
+legend = {l.split()[0]: l.split()[-1] for l in lines[b + 3:] if l.strip()}
+assert legend[\"base\"] != legend[\"patched\"], legend
+assert legend[\"error\"] == \":\", legend
+" &&
 	test_expect_code 2 perfsift plot latency base --metric "kernbench.*" -o no.png 2>err &&
 	grep "no latency percentiles among the metrics matching .kernbench" err &&
 	test ! -e no.png
@@ -519,13 +534,13 @@ for want in (\"base\", \"patched\", \"nr_threads\", \"ops\"):
 "
 '
 
-test_expect_success 'TXT: 80 columns of text with the variants, the unit and the error bars said' '
+test_expect_success 'TXT: 72 columns of text with the variants, the unit and the error bars said' '
 	perfsift plot compare base patched --metric "kernbench.elsp-*" \
 		-o kb.txt &&
 	/usr/bin/python3 -c "
 import sys
 lines = open(\"kb.txt\", encoding=\"utf-8\").read().split(\"\n\")
-wide = [l for l in lines if len(l) > 80]
+wide = [l for l in lines if len(l) > 72]
 assert not wide, wide[:3]
 " &&
 	grep -q "base (n=5)" kb.txt &&

@@ -199,6 +199,63 @@ test_expect_success 'plot trend: a point per commit, the segments at their means
 	grep -q "trend of x_ops" trend.txt
 '
 
+test_expect_success 'plot trend in text: 72 columns, a character per line, its legend, labels apart' '
+	perfsift plot trend --metric x_ops -o trend.txt &&
+	git -C repo log --reverse --format=%H >order &&
+	cat trend.txt &&
+	/usr/bin/python3 - <<-\PY
+	import re
+	lines = open("trend.txt", encoding="utf-8").read().split("\n")
+	assert max(map(len, lines)) <= 72, max(lines, key=len)
+	shas = [l.strip() for l in open("order")]
+	# the frame: from the top tic to the bottom border
+	top = next(i for i, l in enumerate(lines) if re.match(r"^ +\+$", l))
+	bottom = next(i for i, l in enumerate(lines) if re.match(r"^ +\+-{20,}\+$", l))
+	left = lines[bottom].index("+")
+	body = [l[left + 1:] for l in lines[top + 1:bottom]]
+	# a mean per commit, none hidden: 16 "*"
+	assert sum(l.count("*") for l in body) == 16, body
+	# the segment means "-" on two rows, the change "|" a column of its own
+	seg = [l for l in body if re.search(r"-{3}", l)]
+	assert len(seg) == 2, body
+	cols = {l.index("|", 1) for l in body if "|" in l[1:]}
+	assert len(cols) == 1 and sum("|" in l[1:] for l in body) >= 12, body
+	# labels: shas in commit order, two spaces apart at least
+	labels = lines[bottom + 1].split()
+	assert len(labels) >= 4, lines[bottom + 1]
+	assert not re.search(r"\S {0,1}\S{7}\S", lines[bottom + 1].strip())
+	pos = [next(k for k, s in enumerate(shas) if s.startswith(t)) for t in labels]
+	assert pos == sorted(pos) and pos[0] == 0, (labels, pos)
+	# the caption whole, then the legend: an entry a line, each its own character
+	assert lines[bottom + 2].strip() == "commit, in the recorded order (oldest left)"
+	legend = [l for l in lines[bottom + 3:] if l.strip()]
+	glyphs = {l.strip()[-1]: l.strip()[:-1].strip() for l in legend}
+	assert glyphs == {"*": "mean +- sd per commit",
+	                  "-": "mean between change points",
+	                  "|": glyphs.get("|", ""), ":": "error bars"}, glyphs
+	assert glyphs["|"].startswith("change at "), glyphs
+	print("16 means, 2 segments, 1 change, %d labels" % len(labels))
+	PY
+'
+
+test_expect_success 'plot trend of values near the largest double: drawn, not a crash' '
+	(
+		PERFSIFT_DB=$TRASH/huge.db &&
+		for i in 1 2 3; do
+			c=$(sha $i | cut -c1-10) &&
+			printf "commit,metric,value,iteration\\n%s,h,1.7e308,0\\n%s,h,-1.7e308,1\\n%s,h,1e308,2\\n" \
+				$c $c $c >h$i.csv &&
+			perfsift import -q h$i.csv || return 1
+		done &&
+		perfsift commits import --repo repo >out &&
+		perfsift plot trend --metric h -o h.txt 2>err &&
+		grep -q "trend of h" h.txt &&
+		test "$(grep -c "^ *|.*\*" h.txt)" -ge 1 &&
+		perfsift plot trend --metric h -o h.png 2>err &&
+		test -s h.png
+	)
+'
+
 test_expect_success 'bad input: unknown metric, no recorded commits, bad options' '
 	test_expect_code 2 perfsift changepoints --metric nothing 2>err &&
 	grep "no sample of .nothing. in a run whose commit is recorded" err &&

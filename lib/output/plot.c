@@ -3,7 +3,7 @@
  * inline as data blocks of numbers only (every name goes into a quoted
  * string instead), and one panel per metric.  PNG and SVG put the panels
  * on one page (multiplot); the text form draws them one after another,
- * each 80 columns wide, as an email wants them.
+ * each 72 columns wide, as an email wants them.
  */
 #include "core/compat.h"
 #include <float.h>
@@ -221,6 +221,7 @@ static void block_start(struct sbuf *out, size_t panel, const char *what)
 }
 
 static int txt_heading(struct sbuf *out, const struct plot *p, size_t i);
+static int txt_key_lines(const struct plot_panel *pn);
 
 /* The most lines a text chart's heading takes. */
 /*
@@ -234,7 +235,7 @@ static int heading_lines(const struct plot *p)
 	int most = 0, n;
 
 	for (i = 0; i < p->nr_panels; i++) {
-		n = txt_heading(&scratch, p, i) + (int)p->panels[i].nr_lines;
+		n = txt_heading(&scratch, p, i) + txt_key_lines(&p->panels[i]);
 		most = n > most ? n : most;
 	}
 	sbuf_release(&scratch);
@@ -390,11 +391,16 @@ static void compare_data(struct sbuf *out, const struct plot *p, size_t i)
 	}
 }
 
-static void line_data(struct sbuf *out, const struct plot *p, size_t i)
+static void txt_line_data(struct sbuf *out, const struct plot *p, size_t i);
+
+static void line_data(struct sbuf *out, const struct plot *p, size_t i,
+		      enum plot_format format)
 {
 	const struct plot_panel *pn = &p->panels[i];
 	size_t l, k;
 
+	if (format == PLOT_TXT)
+		txt_line_data(out, p, i);
 	for (l = 0; l < pn->nr_lines; l++) {
 		const struct plot_line *ln = &pn->lines[l];
 		char what[32];
@@ -592,46 +598,102 @@ static void compare_panel(struct sbuf *out, const struct plot *p, size_t i,
 	sbuf_addch(out, '\n');
 }
 
-static void sweep_axis(struct sbuf *out, const struct plot *p)
+/* The x range of a sweep or trend: its tics with room; 0 if none. */
+static int sweep_xlimits(const struct plot *p, double *lo, double *hi)
 {
+	double pad;
+
+	if (!p->nr_tics)
+		return 0;
+	*lo = p->tics[0].x;
+	*hi = p->tics[p->nr_tics - 1].x;
+	if (p->logx) {
+		*lo /= 1.25;
+		*hi *= 1.25;
+	} else {
+		pad = *hi > *lo ? (*hi - *lo) * 0.04 : 1;
+		*lo -= pad;
+		*hi += pad;
+	}
+	return 1;
+}
+
+/*
+ * Which tics are labelled in text, where the dumb terminal does not turn
+ * labels: from the left, each whose label keeps two columns from the
+ * last one labelled (commits' shas evenly, the nines of a latency axis
+ * where they spread).  The plotting width is the chart's less the y
+ * tics' margin.  Returns a flag per tic; the caller frees it.
+ */
+static char *txt_tic_labels(const struct plot *p)
+{
+	char *show = xcalloc(p->nr_tics ? p->nr_tics : 1, 1);
+	double lo, hi, scale, last_pos = 0;
+	size_t t, last_len = 0;
+	int any = 0;
+
+	if (!sweep_xlimits(p, &lo, &hi))
+		return show;
+	if (p->logx) {
+		lo = log2(lo);
+		hi = log2(hi);
+	}
+	scale = hi > lo ? (PLOT_TXT_COLUMNS - 12) / (hi - lo) : 0;
+	for (t = 0; t < p->nr_tics; t++) {
+		double x = p->logx ? log2(p->tics[t].x) : p->tics[t].x;
+		double pos = (x - lo) * scale;
+		size_t len = strlen(p->tics[t].text);
+
+		if (any && pos - last_pos < (double)(len + last_len) / 2 + 2)
+			continue;
+		show[t] = 1;
+		any = 1;
+		last_pos = pos;
+		last_len = len;
+	}
+	return show;
+}
+
+/* The ranges of a sweep or trend panel, and its x tics. */
+static void sweep_axis(struct sbuf *out, const struct plot *p,
+		       enum plot_format format)
+{
+	char *show = NULL;
 	size_t t;
+	double lo, hi;
 
 	if (p->logx)
 		sbuf_addstr(out, "set logscale x 2\n");
 	else
 		sbuf_addstr(out, "unset logscale x\n");
-	if (p->nr_tics) {
-		double lo = p->tics[0].x, hi = p->tics[p->nr_tics - 1].x;
-
+	if (sweep_xlimits(p, &lo, &hi)) {
 		sbuf_addstr(out, "set xrange [");
-		if (p->logx) {
-			plot_add_double(out, lo / 1.25);
-			sbuf_addch(out, ':');
-			plot_add_double(out, hi * 1.25);
-		} else {
-			double pad = hi > lo ? (hi - lo) * 0.04 : 1;
-
-			plot_add_double(out, lo - pad);
-			sbuf_addch(out, ':');
-			plot_add_double(out, hi + pad);
-		}
+		plot_add_double(out, lo);
+		sbuf_addch(out, ':');
+		plot_add_double(out, hi);
 		sbuf_addstr(out, "]\n");
 	}
-	if (p->nr_tics && p->nr_tics <= 20) {
+	if (p->nr_tics && (p->nr_tics <= 20 || format == PLOT_TXT)) {
 		/* commits' shas side by side would run into each other */
-		sbuf_addstr(out, p->kind == PLOT_TREND && p->nr_tics > 8 ?
+		sbuf_addstr(out, format != PLOT_TXT && p->kind == PLOT_TREND &&
+			    p->nr_tics > 8 ?
 			    "set xtics nomirror rotate by -45 (" :
 			    "set xtics nomirror (");
+		if (format == PLOT_TXT)
+			show = txt_tic_labels(p);
 		for (t = 0; t < p->nr_tics; t++) {
-			sbuf_addstr(out, t ? ", " : "\"");
-			if (t)
-				sbuf_addch(out, '"');
-			add_tic_quoted(out, p->tics[t].text);
-			sbuf_addch(out, '"');
-			sbuf_addch(out, ' ');
+			/* text: a mark without its label between labels,
+			 * none past 20 (they would make a ruler) */
+			if (show && !show[t] && p->nr_tics > 20)
+				continue;
+			sbuf_addstr(out, t ? ", \"" : "\"");
+			if (!show || show[t])
+				add_tic_quoted(out, p->tics[t].text);
+			sbuf_addstr(out, "\" ");
 			plot_add_double(out, p->tics[t].x);
 		}
 		sbuf_addstr(out, ")\n");
+		free(show);
 	} else {
 		sbuf_addstr(out, "set xtics nomirror autofreq\n");
 	}
@@ -639,61 +701,73 @@ static void sweep_axis(struct sbuf *out, const struct plot *p)
 
 /*
  * A bisection's marks (plot_line.bisect): points only, big, in the
- * verdict's colour; in text a letter (lkp's '*' and 'O' would be lost
- * among the '*' of the error bars).
+ * verdict's colour (in text: txt_bisect_letters).
  */
-static void bisect_marks(struct sbuf *out, int bisect,
-			 enum plot_format format)
+static void bisect_marks(struct sbuf *out, int bisect)
 {
 	static const struct {
-		const char *rgb, *text;
+		const char *rgb;
 		int pt;
 	} m[] = {
-		{ "#1a9850", "o", 9 },	/* good: a green triangle */
-		{ "#d73027", "X", 7 },	/* bad: a red disc */
-		{ "#f39c12", "?", 13 },	/* unknown: an amber diamond */
-		{ "#7b3294", "~", 5 },	/* between: a purple square */
+		{ "#1a9850", 9 },	/* good: a green triangle */
+		{ "#d73027", 7 },	/* bad: a red disc */
+		{ "#f39c12", 13 },	/* unknown: an amber diamond */
+		{ "#7b3294", 5 },	/* between: a purple square */
 	};
 	size_t i = (size_t)bisect - 1;
 
-	if (format == PLOT_TXT)
-		sbuf_addf(out, " using 1:2 with points pt \"%s\"", m[i].text);
-	else
-		sbuf_addf(out, " using 1:2 with points lc rgb \"%s\" pt %d "
-			  "ps 2.2", m[i].rgb, m[i].pt);
+	sbuf_addf(out, " using 1:2 with points lc rgb \"%s\" pt %d ps 2.2",
+		  m[i].rgb, m[i].pt);
 }
 
-/* The y range of a lines panel: every point with its error bar. */
-static void lines_yrange(struct sbuf *out, const struct plot_panel *pn)
+/* The extent of a lines panel's values: every point with its error bar. */
+static void lines_extent(const struct plot_panel *pn, double *lo, double *hi)
 {
-	double lo = INFINITY, hi = -INFINITY, pad;
 	size_t l, k;
 
+	*lo = INFINITY;
+	*hi = -INFINITY;
 	for (l = 0; l < pn->nr_lines; l++)
 		for (k = 0; k < pn->lines[l].nr; k++) {
 			const struct plot_point *pt = &pn->lines[l].pt[k];
 			double e = isfinite(pt->err) ? pt->err : 0;
 
-			lo = fmin(lo, pt->y - e);
-			hi = fmax(hi, pt->y + e);
+			*lo = fmin(*lo, clamp_finite(pt->y - e));
+			*hi = fmax(*hi, clamp_finite(pt->y + e));
 		}
-	if (!(lo <= hi)) {
-		lo = 0;		/* no point at all */
-		hi = 1;
+	if (!(*lo <= *hi)) {
+		*lo = 0;	/* no point at all */
+		*hi = 1;
 	}
+}
+
+/* lo..hi with room above and below, none below 0 when lo is not. */
+static void add_room(double *lo, double *hi)
+{
+	double pad = *hi > *lo ? clamp_finite(*hi - *lo) * Y_PAD :
+				 fmax(fabs(*hi) * Y_PAD, 1);
+
+	*lo = *lo >= 0 && *lo - pad < 0 ? 0 : clamp_finite(*lo - pad);
+	*hi = clamp_finite(*hi + pad);
+}
+
+static void lines_yrange(struct sbuf *out, const struct plot_panel *pn)
+{
+	double lo, hi;
+
+	lines_extent(pn, &lo, &hi);
 	y_format(out, lo, hi);
-	/* room above and below, none below 0 when no value is negative */
-	pad = hi > lo ? (hi - lo) * Y_PAD : fmax(fabs(hi) * Y_PAD, 1);
+	add_room(&lo, &hi);
 	sbuf_addstr(out, "set yrange [");
-	plot_add_double(out, lo >= 0 && lo - pad < 0 ? 0 : lo - pad);
+	plot_add_double(out, lo);
 	sbuf_addch(out, ':');
-	plot_add_double(out, hi + pad);
+	plot_add_double(out, hi);
 	sbuf_addstr(out, "]\n");
 }
 
 /* Line l of panel i in the plot command: its data, style and title. */
 static void lines_line(struct sbuf *out, const struct plot *p, size_t i,
-		       size_t l, const struct plot_opts *o)
+		       size_t l)
 {
 	const struct plot_line *ln = &p->panels[i].lines[l];
 	char what[32], color[32];
@@ -710,7 +784,7 @@ static void lines_line(struct sbuf *out, const struct plot *p, size_t i,
 		sbuf_addstr(out, ", \\\n     ");
 	block_name(out, i, what);
 	if (ln->bisect)
-		bisect_marks(out, ln->bisect, o->format);
+		bisect_marks(out, ln->bisect);
 	else if (ln->dash)
 		sbuf_addf(out, " using 1:2 with lines %s dt %d lw 1.5", color,
 			  ln->dash);
@@ -724,6 +798,247 @@ static void lines_line(struct sbuf *out, const struct plot *p, size_t i,
 	add_string(out, ln->name);
 }
 
+/*
+ * ---- text: what the dumb terminal draws ----
+ *
+ * The dumb terminal has no colour and no dash: every line it draws is
+ * made of its line type's character, a gnuplot choice ("*#$%@&="), and
+ * reference lines of one colour would share one.  So in text each line
+ * is a run of points of a character of its own, close enough to read as
+ * a line: a variant's means (txt_glyphs), their error bars (':'), a
+ * reference line (plot_line.glyph: a trend's segment means '-', its
+ * change points '|', '!', 'I'; a zone's watermarks '.', ':', '\''), a
+ * bisection's marks (txt_bisect_letters; lkp's '*' and 'O' would be
+ * lost among the means).  The legend is made of key entries that draw
+ * one character each (an error bar's sample would cross the lines
+ * above and below it), and reference lines are drawn first, the
+ * bisection's marks last, so that the data is never hidden.
+ */
+static const char txt_glyphs[] = "*ox#@%&=";
+static const char txt_bisect_letters[] = "oX?~";	/* by verdict */
+#define TXT_BAR_GLYPH ':'
+/* points per column and per line: no gap in a line of them */
+#define TXT_DENSITY 3
+
+/* Whether line ln of a panel has error bars (trend, sweep). */
+static int txt_has_bars(const struct plot_line *ln)
+{
+	size_t k;
+
+	if (ln->dash || ln->bisect)
+		return 0;
+	for (k = 0; k < ln->nr; k++)
+		if (isfinite(ln->pt[k].err) && ln->pt[k].err > 0)
+			return 1;
+	return 0;
+}
+
+static int txt_named_lines(const struct plot_panel *pn)
+{
+	size_t l;
+	int n = 0;
+
+	for (l = 0; l < pn->nr_lines; l++)
+		n += *pn->lines[l].name != 0;
+	return n;
+}
+
+/*
+ * The lines a panel's legend takes in text: an entry a line, and one
+ * for the error bars of every line.
+ */
+static int txt_key_lines(const struct plot_panel *pn)
+{
+	size_t l;
+
+	for (l = 0; l < pn->nr_lines; l++)
+		if (txt_has_bars(&pn->lines[l]))
+			return txt_named_lines(pn) + 1;
+	return txt_named_lines(pn);
+}
+
+/* The character line ln's points are drawn with: gnuplot's pt. */
+static void txt_point(struct sbuf *out, const struct plot_line *ln)
+{
+	char c;
+
+	if (ln->bisect) {
+		c = txt_bisect_letters[(ln->bisect - 1) % 4];
+	} else if (ln->dash) {
+		c = ln->glyph ? ln->glyph : '-';
+	} else if (ln->point_type) {
+		sbuf_addf(out, "pt %d", ln->point_type);
+		return;
+	} else {
+		c = txt_glyphs[(ln->variant < 0 ? 0 : ln->variant) %
+			       (int)(sizeof(txt_glyphs) - 1)];
+	}
+	sbuf_addf(out, "pt \"%s%c\"", c == '"' || c == '\\' ? "\\" : "", c);
+}
+
+/* What the axes of panel i span in text: the ranges the script sets. */
+struct txt_box {
+	double xlo, xhi, ylo, yhi;
+};
+
+static void txt_box(const struct plot *p, size_t i, struct txt_box *b)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	size_t l, k;
+
+	lines_extent(pn, &b->ylo, &b->yhi);
+	add_room(&b->ylo, &b->yhi);
+	if (sweep_xlimits(p, &b->xlo, &b->xhi) &&
+	    (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND))
+		return;
+	b->xlo = 0;		/* a series: [0:*] */
+	b->xhi = 1;
+	for (l = 0; l < pn->nr_lines; l++)
+		for (k = 0; k < pn->lines[l].nr; k++)
+			b->xhi = fmax(b->xhi, pn->lines[l].pt[k].x);
+}
+
+/* Steps from one point to the next: TXT_DENSITY a column or a line. */
+static size_t txt_steps(double dx, double dy, const struct txt_box *b)
+{
+	double sx = clamp_finite(b->xhi - b->xlo) /
+		    (TXT_DENSITY * PLOT_TXT_COLUMNS);
+	double sy = clamp_finite(b->yhi - b->ylo) /
+		    (TXT_DENSITY * PLOT_TXT_LINES);
+	double n = fmax(sx > 0 ? fabs(dx) / sx : 0, sy > 0 ? fabs(dy) / sy : 0);
+
+	/* at least one; the longest way across the chart, and a NaN (a
+	 * span past the doubles), are bounded */
+	if (!(n < TXT_DENSITY * (PLOT_TXT_COLUMNS + PLOT_TXT_LINES)))
+		return TXT_DENSITY * (PLOT_TXT_COLUMNS + PLOT_TXT_LINES);
+	return n < 1 ? 1 : (size_t)ceil(n);
+}
+
+/* a + (b - a) * t without overflow at the doubles' ends */
+static double between(double a, double b, double t)
+{
+	return a * (1 - t) + b * t;
+}
+
+/*
+ * The blocks of text's lines of panel i: "T<l>", the points of
+ * reference line l along its path, and "E<l>", those of line l's error
+ * bars.
+ */
+static void txt_line_data(struct sbuf *out, const struct plot *p, size_t i)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	struct txt_box b;
+	size_t l, k, s, n;
+	char what[32];
+
+	txt_box(p, i, &b);
+	for (l = 0; l < pn->nr_lines; l++) {
+		const struct plot_line *ln = &pn->lines[l];
+
+		if (ln->dash && ln->nr) {
+			snprintf(what, sizeof(what), "T%zu", l + 1);
+			block_start(out, i, what);
+			add_row(out, 2, (double[]){ ln->pt[0].x, ln->pt[0].y });
+			for (k = 1; k < ln->nr; k++) {
+				const struct plot_point *a = &ln->pt[k - 1];
+				const struct plot_point *z = &ln->pt[k];
+
+				n = txt_steps(z->x - a->x, z->y - a->y, &b);
+				for (s = 1; s <= n; s++) {
+					double t = (double)s / (double)n;
+
+					add_row(out, 2, (double[]){
+						between(a->x, z->x, t),
+						between(a->y, z->y, t) });
+				}
+			}
+			sbuf_addstr(out, "EOD\n");
+		}
+		if (!txt_has_bars(ln))
+			continue;
+		snprintf(what, sizeof(what), "E%zu", l + 1);
+		block_start(out, i, what);
+		for (k = 0; k < ln->nr; k++) {
+			const struct plot_point *a = &ln->pt[k];
+
+			if (!isfinite(a->err) || !(a->err > 0))
+				continue;
+			n = txt_steps(0, 2 * a->err, &b);
+			for (s = 0; s <= n; s++)
+				add_row(out, 2, (double[]){ a->x, between(
+					clamp_finite(a->y - a->err),
+					clamp_finite(a->y + a->err),
+					(double)s / (double)n) });
+		}
+		sbuf_addstr(out, "EOD\n");
+	}
+}
+
+/* The plot command of lines panel i in text: see above. */
+static void txt_lines_plot(struct sbuf *out, const struct plot *p, size_t i)
+{
+	const struct plot_panel *pn = &p->panels[i];
+	size_t l;
+	int pass, first = 1;
+	char what[32];
+
+	/* reference lines, error bars, means, the bisection's marks */
+	for (pass = 0; pass < 4; pass++)
+		for (l = 0; l < pn->nr_lines; l++) {
+			const struct plot_line *ln = &pn->lines[l];
+
+			if (pass == 0 ? !ln->dash : pass == 1 ?
+			    !txt_has_bars(ln) : pass == 2 ?
+			    ln->dash || ln->bisect : !ln->bisect)
+				continue;
+			if (!ln->nr)
+				continue;
+			snprintf(what, sizeof(what), "%c%zu",
+				 pass == 0 ? 'T' : pass == 1 ? 'E' : 'L', l + 1);
+			sbuf_addstr(out, first ? "plot " : ", \\\n     ");
+			first = 0;
+			block_name(out, i, what);
+			if (pass == 1) {
+				sbuf_addf(out, " using 1:2 with points pt "
+					  "\"%c\" notitle", TXT_BAR_GLYPH);
+				continue;
+			}
+			/* a trend's means stand alone: a line from one
+			 * commit to the next would look like a change */
+			sbuf_addf(out, " using 1:2 with %s",
+				  pass == 2 && p->kind != PLOT_TREND ?
+				  "linespoints" : "points");
+			if (pass == 2 && p->kind != PLOT_TREND)
+				sbuf_addf(out, " lt %d",
+					  ln->variant % PLOT_MAX_VARIANTS + 1);
+			sbuf_addch(out, ' ');
+			txt_point(out, ln);
+			sbuf_addstr(out, " notitle");
+		}
+	for (l = 0; l < pn->nr_lines; l++) {
+		const struct plot_line *ln = &pn->lines[l];
+
+		if (!*ln->name)
+			continue;
+		sbuf_addstr(out, first ? "plot " : ", \\\n     ");
+		first = 0;
+		/* a variant's sample: its line's character and its own */
+		if (!ln->dash && !ln->bisect && p->kind != PLOT_TREND)
+			sbuf_addf(out, "keyentry with linespoints lt %d ",
+				  ln->variant % PLOT_MAX_VARIANTS + 1);
+		else
+			sbuf_addstr(out, "keyentry with points ");
+		txt_point(out, ln);
+		sbuf_addstr(out, " title ");
+		add_string(out, ln->name);
+	}
+	if (txt_key_lines(pn) > txt_named_lines(pn))
+		sbuf_addf(out, ", \\\n     keyentry with points pt \"%c\" "
+			  "title \"error bars\"", TXT_BAR_GLYPH);
+	sbuf_addch(out, '\n');
+}
+
 static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 			const struct plot_opts *o)
 {
@@ -734,14 +1049,19 @@ static void lines_panel(struct sbuf *out, const struct plot *p, size_t i,
 	add_string(out, p->xlabel ? p->xlabel : "");
 	sbuf_addch(out, '\n');
 	if (p->kind == PLOT_SWEEP || p->kind == PLOT_TREND)
-		sweep_axis(out, p);
+		sweep_axis(out, p, o->format);
 	else
 		sbuf_addstr(out, "set xrange [0:*]\nset autoscale xfixmax\n"
 			    "set xtics nomirror autofreq\n");
 	lines_yrange(out, &p->panels[i]);
-	sbuf_addstr(out, "unset label\nplot ");
+	sbuf_addstr(out, "unset label\n");
+	if (o->format == PLOT_TXT) {
+		txt_lines_plot(out, p, i);
+		return;
+	}
+	sbuf_addstr(out, "plot ");
 	for (l = 0; l < p->panels[i].nr_lines; l++)
-		lines_line(out, p, i, l, o);
+		lines_line(out, p, i, l);
 	sbuf_addch(out, '\n');
 }
 
@@ -763,7 +1083,7 @@ void plot_script(const struct plot *p, const struct plot_opts *o,
 		if (p->kind == PLOT_COMPARE)
 			compare_data(out, p, i);
 		else
-			line_data(out, p, i);
+			line_data(out, p, i, o->format);
 	}
 	/* text has no fill, and a grid of dots would hide the data */
 	sbuf_addstr(out, multi ? "set grid ytics\nset style fill solid 0.45 "

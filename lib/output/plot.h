@@ -34,7 +34,7 @@ enum plot_format {
 #define PLOT_WIDTH 1200
 #define PLOT_HEIGHT 800
 #define PLOT_FONT_PT 12
-#define PLOT_TXT_COLUMNS 80
+#define PLOT_TXT_COLUMNS 72
 #define PLOT_TXT_LINES 22	/* and the heading's lines */
 
 /* Panels one chart holds at most (a compare plot's metrics, ...). */
@@ -56,6 +56,11 @@ struct plot_line {
 	int variant;		/* 0-based: chooses the colour */
 	int point_type;		/* 0: the variant's own */
 	int dash;		/* 0: solid; 2..: a reference line (dash type) */
+	/*
+	 * text: the character a reference line (dash) is drawn with, its
+	 * points close enough to read as a line; 0: '-'
+	 */
+	char glyph;
 	/*
 	 * 0, or 1 + the enum bisect_verdict (stats/bisect.h) of the commits
 	 * whose means the line's points mark: drawn as points only

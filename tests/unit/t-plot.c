@@ -105,7 +105,7 @@ static void make_compare(struct plot *p)
 	memset(p, 0, sizeof(*p));
 	p->kind = PLOT_COMPARE;
 	p->title = xstrdup("a \"title\" that is long enough to be wrapped "
-			   "in the text chart, at a space, before eighty "
+			   "in the text chart, at a space, before 72 "
 			   "columns");
 	p->subtitle = xstrdup("sub");
 	p->nr_variants = 2;
@@ -184,13 +184,13 @@ TEST(compare_script)
 	check(strstr(sb.buf, "set multiplot") == NULL);
 	/*
 	 * the heading: the panel with its unit, the page's title wrapped
-	 * before 76 columns, the subtitle; the chart grows by its lines
+	 * before 68 columns, the subtitle; the chart grows by its lines
 	 */
 	check(strstr(sb.buf, "set title \"m (MB/s)\\na \\\"title\\\" that is "
 			     "long enough to be wrapped in the text chart, at "
-			     "a space,\\nbefore eighty columns\\nsub\"\n")
+			     "a\\nspace, before 72 columns\\nsub\"\n")
 	      != NULL);
-	check(strstr(sb.buf, "set terminal dumb size 80,26 nofeed "
+	check(strstr(sb.buf, "set terminal dumb size 72,26 nofeed "
 			     "noenhanced\n") != NULL);
 	check(strstr(sb.buf, "with boxes lt 1 notitle") != NULL);
 	sbuf_release(&sb);

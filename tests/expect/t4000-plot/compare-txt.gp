@@ -1,5 +1,5 @@
 # perfsift plot compare: gnuplot script, data inline
-set terminal dumb size 80,26 nofeed noenhanced
+set terminal dumb size 72,26 nofeed noenhanced
 set output "kb.txt"
 set linetype 1 lc rgb "#0072b2" lw 2 pt 7 ps 0.8
 set linetype 2 lc rgb "#d55e00" lw 2 pt 7 ps 0.8
@@ -117,7 +117,7 @@ set boxwidth 0.6
 set key below left vertical noautotitle
 unset key
 unset xlabel
-set title "kernbench.elsp-2 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change against\nbase, * significant (Benjamini-Hochberg q < 0.05)"
+set title "kernbench.elsp-2 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change\nagainst base, * significant (Benjamini-Hochberg q < 0.05)"
 set ylabel ""
 set format y "%.0f"
 set xrange [-0.6:1.6]
@@ -128,7 +128,7 @@ set label 1 "+0.1%" at 1,202 center offset 0,1 front tc rgb "black"
 plot $P1_bars using 1:2 with boxes lt 1 notitle, \
      $P1_err using 1:($2-$3):(0):(2*$3) with vectors heads size 0.08,90 lc rgb "black" lw 1.5 notitle, \
      $P1_runs using 1:2 with points pt 7 ps 0.7 lc rgb "#303030" notitle
-set title "kernbench.elsp-4 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change against\nbase, * significant (Benjamini-Hochberg q < 0.05)"
+set title "kernbench.elsp-4 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change\nagainst base, * significant (Benjamini-Hochberg q < 0.05)"
 set ylabel ""
 set format y "%.0f"
 set xrange [-0.6:1.6]
@@ -139,7 +139,7 @@ set label 1 "+0.1%" at 1,111 center offset 0,1 front tc rgb "black"
 plot $P2_bars using 1:2 with boxes lt 1 notitle, \
      $P2_err using 1:($2-$3):(0):(2*$3) with vectors heads size 0.08,90 lc rgb "black" lw 1.5 notitle, \
      $P2_runs using 1:2 with points pt 7 ps 0.7 lc rgb "#303030" notitle
-set title "kernbench.elsp-8 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change against\nbase, * significant (Benjamini-Hochberg q < 0.05)"
+set title "kernbench.elsp-8 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change\nagainst base, * significant (Benjamini-Hochberg q < 0.05)"
 set ylabel ""
 set format y "%.0f"
 set xrange [-0.6:1.6]
@@ -150,7 +150,7 @@ set label 1 "+10.0% *" at 1,67 center offset 0,1 front tc rgb "#b00000"
 plot $P3_bars using 1:2 with boxes lt 1 notitle, \
      $P3_err using 1:($2-$3):(0):(2*$3) with vectors heads size 0.08,90 lc rgb "black" lw 1.5 notitle, \
      $P3_runs using 1:2 with points pt 7 ps 0.7 lc rgb "#303030" notitle
-set title "kernbench.elsp-16 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change against\nbase, * significant (Benjamini-Hochberg q < 0.05)"
+set title "kernbench.elsp-16 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change\nagainst base, * significant (Benjamini-Hochberg q < 0.05)"
 set ylabel ""
 set format y "%g"
 set xrange [-0.6:1.6]
@@ -161,7 +161,7 @@ set label 1 "-5.7% *" at 1,33.5 center offset 0,1 front tc rgb "#006400"
 plot $P4_bars using 1:2 with boxes lt 1 notitle, \
      $P4_err using 1:($2-$3):(0):(2*$3) with vectors heads size 0.08,90 lc rgb "black" lw 1.5 notitle, \
      $P4_runs using 1:2 with points pt 7 ps 0.7 lc rgb "#303030" notitle
-set title "kernbench.elsp-32 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change against\nbase, * significant (Benjamini-Hochberg q < 0.05)"
+set title "kernbench.elsp-32 (s)\nbase vs patched, kernbench on m1\nbars: mean ± sample standard deviation (n-1); points: runs; change\nagainst base, * significant (Benjamini-Hochberg q < 0.05)"
 set ylabel ""
 set format y "%g"
 set xrange [-0.6:1.6]
