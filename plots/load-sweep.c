@@ -294,7 +294,6 @@ static int sweep_variant(struct db *db, const struct plot_request *rq,
 			goto out;
 		}
 		group = run_group(&runs[r], rest);
-		free(rest);
 		bad = rq->x_param && xval && parse_x(xval, &x);
 		if (bad)
 			error("no numeric parameter: run %" PRId64 " has "
@@ -303,6 +302,7 @@ static int sweep_variant(struct db *db, const struct plot_request *rq,
 		else
 			bad = sweep_samples(s, rq, i, smp, ns, &k, runs[r].id,
 					    x, xval, group);
+		free(rest);
 		free(xval);
 		free(group);
 		if (bad)
@@ -462,28 +462,44 @@ static int sweep_points(struct plot_line *ln, const struct sweep *s, size_t l)
 
 /*
  * A line a variant and group of s in panel pn, named by the variant
- * alone when it has one.  Returns whether a point has a single value.
+ * alone when it has one; when a variant has lines of several groups,
+ * each is "variant [tag]", marked by its group (pt), and the caption
+ * names the groups in full.  Returns whether a point has a single value.
  */
 static int sweep_lines(struct plot *p, struct plot_panel *pn,
 		       const struct sweep *s)
 {
-	size_t l, j;
-	int single = 0;
+	static const int group_marks[] = { 7, 5, 9, 11, 13, 3, 1, 2 };
+	size_t *tag = xcalloc(s->nr_lines, sizeof(*tag));
+	size_t l, j, nr_tags = 0;
+	int single = 0, several = 0;
 
+	for (l = 0; l < s->nr_lines; l++)
+		for (j = 0; j < s->nr_lines; j++)
+			several |= j != l && s->line[j].var == s->line[l].var;
+	for (l = 0; l < s->nr_lines && several; l++) {
+		for (j = 0; j < l; j++)
+			if (!strcmp(s->line[j].group, s->line[l].group))
+				break;
+		tag[l] = j < l ? tag[j] : ++nr_tags;
+		if (j == l)
+			plot_caption_add(p, tag[l], s->line[l].group);
+	}
 	for (l = 0; l < s->nr_lines; l++) {
 		const struct sweep_line *sl = &s->line[l];
 		struct plot_line *ln;
-		int several = 0;
 
-		for (j = 0; j < s->nr_lines; j++)
-			several |= j != l && s->line[j].var == sl->var;
 		ln = plot_add_line_take(pn, several ?
-					xstrfmt("%s: %s", p->variants[sl->var],
-						sl->group) :
+					xstrfmt("%s [%zu]", p->variants[sl->var],
+						tag[l]) :
 					xstrdup(p->variants[sl->var]),
 					(int)sl->var);
+		if (several)
+			ln->point_type = group_marks[(tag[l] - 1) %
+						     ARRAY_SIZE(group_marks)];
 		single |= sweep_points(ln, s, l);
 	}
+	free(tag);
 	return single;
 }
 

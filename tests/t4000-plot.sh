@@ -565,6 +565,43 @@ test_expect_success 'names reach gnuplot as they are: quotes, @, _ and backslash
 	grep -qF "$ODD (n=2)" odd.txt
 '
 
+test_expect_success 'panels of several groups: short titles, the groups in full in the caption' '
+	{
+		echo "label,machine,testcase,params,iteration,metric,value" &&
+		for v in base patched; do
+			for i in 0 1 2; do
+				echo "$v,,fio,bs=4k;runtime=2;size=64m,$i,x.iops,$((100 + i))" &&
+				echo "$v,vm,fio-basic,bs=4k;compiler=gcc-12;kconfig=local;nr_task=1;rootfs=debian-12;runtime=2s;test_size=64m,$i,x.iops,$((200 + i))"
+			done
+		done
+	} >groups.csv &&
+	(
+	PERFSIFT_DB=$TRASH/groups.db &&
+	perfsift import -q groups.csv &&
+	perfsift plot compare base patched \
+		--metric x.iops -o groups.png --script >groups.gp &&
+	# a panel: its metric, its tag and what tells its group apart
+	grep -qF "set title \"x.iops [1]\\nfio (runtime=2,size=64m)\"" groups.gp &&
+	grep -qF "set title \"x.iops [2]\\nfio-basic on vm (compiler=gcc-12,kconfig=local," groups.gp &&
+	# the caption, in the page heading: each group whole
+	grep -qF "\\n[1] fio (bs=4k,runtime=2,size=64m)\\n[2] fio-basic on vm (bs=4k,compiler=gcc-12,kconfig=local,nr_task=1,rootfs=debian-12,runtime=2s,test_size=64m)\"" groups.gp &&
+	# no panel title line longer than its panel holds (600 px / 9)
+	/usr/bin/python3 -c "
+import re
+for t in re.findall(r\"^set title \\\"(.*)\\\"\$\", open(\"groups.gp\").read(), re.M):
+    for line in t.split(\"\\\\n\"):
+        assert len(line) <= 600 // 9, line
+" &&
+	perfsift plot compare base patched \
+		--metric x.iops -o groups.png &&
+	test -s groups.png &&
+	perfsift plot compare base patched \
+		--metric x.iops -o groups.txt &&
+	grep -q "^ *x.iops \[2\] (no unit recorded)$" groups.txt &&
+	grep -q "^ *\[1\] fio (bs=4k,runtime=2,size=64m)$" groups.txt
+	)
+'
+
 # ---- the environment ----
 
 test_expect_success 'an output that cannot be written: exit 4, nothing left' '

@@ -20,6 +20,46 @@ static void add_group(struct sbuf *sb, const char *testcase,
 		sbuf_addf(sb, " (%s)", params);
 }
 
+/*
+ * Panels of rows from several groups (testcases, machines, params): each
+ * says under its metric what tells its group from the others, and the
+ * caption names every group in full, tagged in the order they come.
+ */
+static void group_panels(const struct comparison *c, const size_t *rows,
+			 size_t nr, struct plot *out)
+{
+	struct plot_group *g = xcalloc(nr, sizeof(*g));
+	size_t *first_of = xcalloc(nr, sizeof(*first_of));
+	size_t i, j, nr_groups = 0;
+
+	for (i = 0; i < nr; i++) {
+		const struct cmp_row *r = &c->rows[rows[i]];
+
+		for (j = 0; j < nr_groups; j++)
+			if (cfmt_same_group(&c->rows[rows[first_of[j]]], r))
+				break;
+		out->panels[i].tag = j + 1;
+		if (j < nr_groups)
+			continue;
+		first_of[nr_groups] = i;
+		g[nr_groups].testcase = r->testcase;
+		g[nr_groups].machine = r->machine;
+		g[nr_groups].params = r->params;
+		nr_groups++;
+	}
+	for (j = 0; j < nr_groups; j++) {
+		char *name = plot_group_name(&g[j]);
+
+		plot_caption_add(out, j + 1, name);
+		free(name);
+	}
+	for (i = 0; i < nr; i++)
+		out->panels[i].group = plot_group_diff(g, nr_groups,
+						       out->panels[i].tag - 1);
+	free(g);
+	free(first_of);
+}
+
 static void compare_bar(const struct cmp_row *r, size_t v,
 			struct plot_bar *b, int *aggregate)
 {
@@ -76,15 +116,14 @@ void plot_compare_rows(const struct comparison *c, const size_t *rows,
 		const struct cmp_row *r = &c->rows[rows[i]];
 		struct plot_panel *pn;
 
-		sbuf_addstr(&sb, r->metric);
-		if (!one_group)
-			add_group(&sb, r->testcase, r->machine, r->params);
-		pn = plot_add_panel_take(out, sbuf_detach(&sb, NULL),
+		pn = plot_add_panel_take(out, xstrdup(r->metric),
 					 plot_unit_label(r->unit));
 		pn->bars = xcalloc(c->nvar, sizeof(*pn->bars));
 		for (v = 0; v < c->nvar; v++)
 			compare_bar(r, v, &pn->bars[v], &aggregate);
 	}
+	if (!one_group)
+		group_panels(c, rows, nr, out);
 	for (v = 0; v < c->nvar; v++)
 		sbuf_addf(&sb, "%s%s", v ? " vs " : "", out->variants[v]);
 	if (one_group)

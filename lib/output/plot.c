@@ -40,6 +40,7 @@ static void panel_release(struct plot_panel *pn, size_t nr_bars)
 		free(pn->lines[i].pt);
 	}
 	free(pn->lines);
+	free(pn->group);
 }
 
 void plot_release(struct plot *p)
@@ -48,6 +49,7 @@ void plot_release(struct plot *p)
 
 	free(p->title);
 	free(p->subtitle);
+	free(p->caption);
 	free(p->xlabel);
 	for (i = 0; i < p->nr_variants; i++)
 		free(p->variants[i]);
@@ -100,6 +102,78 @@ void plot_line_add(struct plot_line *l, double x, double y, double err)
 char *plot_unit_label(const char *unit)
 {
 	return xstrdup(unit && *unit ? unit : "no unit recorded");
+}
+
+static void add_group_name(struct sbuf *sb, const char *testcase,
+			   const char *machine, const char *params)
+{
+	sbuf_addstr(sb, testcase);
+	if (*machine)
+		sbuf_addf(sb, "%son %s", *testcase ? " " : "", machine);
+	if (*params)
+		sbuf_addf(sb, "%s(%s)", *testcase || *machine ? " " : "",
+			  params);
+}
+
+char *plot_group_name(const struct plot_group *g)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	add_group_name(&sb, g->testcase, g->machine, g->params);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* Whether the comma-separated list holds the item s[0..len). */
+static int list_has(const char *list, const char *s, size_t len)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !memcmp(p, s, len))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+char *plot_group_diff(const struct plot_group *g, size_t n, size_t i)
+{
+	struct sbuf sb = SBUF_INIT, params = SBUF_INIT;
+	int tc_same = 1, m_same = 1;
+	const char *p = g[i].params;
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		tc_same &= !strcmp(g[j].testcase, g[i].testcase);
+		m_same &= !strcmp(g[j].machine, g[i].machine);
+	}
+	while (*p) {
+		size_t len = strcspn(p, ","), all = 1;
+
+		for (j = 0; j < n && all; j++)
+			all = list_has(g[j].params, p, len);
+		if (!all)
+			sbuf_addf(&params, "%s%.*s", params.len ? "," : "",
+				  (int)len, p);
+		p += len + (p[len] == ',');
+	}
+	add_group_name(&sb, tc_same ? "" : g[i].testcase,
+		       m_same ? "" : g[i].machine, params.buf);
+	if (!sb.len)
+		add_group_name(&sb, g[i].testcase, g[i].machine, g[i].params);
+	sbuf_release(&params);
+	return sbuf_detach(&sb, NULL);
+}
+
+void plot_caption_add(struct plot *p, size_t tag, const char *name)
+{
+	char *old = p->caption;
+
+	p->caption = xstrfmt("%s%s[%zu] %s", old ? old : "", old ? "\n" : "",
+			     tag, name);
+	free(old);
 }
 
 /* ---- text ---- */
@@ -162,18 +236,6 @@ static void add_tic_quoted(struct sbuf *out, const char *s)
 		sbuf_addch(out, q.buf[i]);
 	}
 	sbuf_release(&q);
-}
-
-/* "a\nb": two lines of a title; b may be NULL */
-static void add_two_lines(struct sbuf *out, const char *a, const char *b)
-{
-	sbuf_addch(out, '"');
-	plot_add_quoted(out, a);
-	if (b && *b) {
-		sbuf_addstr(out, "\\n");
-		plot_add_quoted(out, b);
-	}
-	sbuf_addch(out, '"');
 }
 
 void plot_add_double(struct sbuf *out, double v)
@@ -421,10 +483,12 @@ static void line_data(struct sbuf *out, const struct plot *p, size_t i,
 
 /*
  * s wrapped at width bytes, at a space (dropped) or after a comma, as
- * the body of a gnuplot string with \n between lines.  Returns the
- * number of lines.
+ * the body of a gnuplot string with \n between lines; with max_lines,
+ * cut after that many, the last ending in "...".  Returns the number of
+ * lines.
  */
-static int add_wrapped(struct sbuf *out, const char *s, size_t width)
+static int add_wrapped(struct sbuf *out, const char *s, size_t width,
+		       int max_lines)
 {
 	int lines = 1;
 
@@ -432,6 +496,12 @@ static int add_wrapped(struct sbuf *out, const char *s, size_t width)
 		size_t cut = 0, i;
 		char *part;
 
+		if (lines == max_lines) {
+			part = xstrfmt("%.*s...", (int)(width - 3), s);
+			plot_add_quoted(out, part);
+			free(part);
+			return lines;
+		}
 		for (i = 1; i <= width; i++)
 			if (s[i] == ' ' || s[i - 1] == ',')
 				cut = i;
@@ -450,11 +520,29 @@ static int add_wrapped(struct sbuf *out, const char *s, size_t width)
 	return lines;
 }
 
+/* Each line of the caption after a \n, wrapped at width. */
+static int add_caption(struct sbuf *out, const struct plot *p, size_t width)
+{
+	const char *c = p->caption;
+	int lines = 0;
+
+	while (c && *c) {
+		size_t n = strcspn(c, "\n");
+		char *line = xstrndup(c, n);
+
+		sbuf_addstr(out, "\\n");
+		lines += add_wrapped(out, line, width, 0);
+		free(line);
+		c += n + (c[n] == '\n');
+	}
+	return lines;
+}
+
 /*
  * The heading of chart i in text, where each chart of an email stands
  * alone and the y label (which the dumb terminal cannot turn) joins
- * the title: "title (unit)", the page's title, the subtitle.  Returns
- * its number of lines.
+ * the title: "title [tag] (unit)", its group, the page's title, the
+ * subtitle, the caption.  Returns its number of lines.
  */
 static int txt_heading(struct sbuf *out, const struct plot *p, size_t i)
 {
@@ -463,28 +551,55 @@ static int txt_heading(struct sbuf *out, const struct plot *p, size_t i)
 	size_t w = PLOT_TXT_COLUMNS - 4;
 	int lines;
 
-	sbuf_addf(&t, "%s (%s)", pn->title, pn->ylabel);
-	lines = add_wrapped(out, t.buf, w);
+	sbuf_addstr(&t, pn->title);
+	if (pn->tag)
+		sbuf_addf(&t, " [%zu]", pn->tag);
+	sbuf_addf(&t, " (%s)", pn->ylabel);
+	lines = add_wrapped(out, t.buf, w, 0);
 	sbuf_release(&t);
+	if (pn->group) {
+		sbuf_addstr(out, "\\n");
+		lines += add_wrapped(out, pn->group, w, 0);
+	}
 	if (strcmp(pn->title, p->title)) {
 		sbuf_addstr(out, "\\n");
-		lines += add_wrapped(out, p->title, w);
+		lines += add_wrapped(out, p->title, w, 0);
 	}
 	sbuf_addstr(out, "\\n");
-	return lines + add_wrapped(out, p->subtitle, w);
+	lines += add_wrapped(out, p->subtitle, w, 0);
+	return lines + add_caption(out, p, w);
 }
 
-/* Title and y label of panel i: on the page, or in text. */
+/* The columns of panels on a page. */
+static size_t page_columns(size_t nr_panels)
+{
+	return nr_panels <= 1 ? 1 : nr_panels <= 3 ? nr_panels :
+	       nr_panels <= 4 ? 2 : nr_panels <= 9 ? 3 : 4;
+}
+
+/* Characters a line of a title holds on a page: 8 pixels each, and a margin */
+#define PAGE_CHAR_PX 9
+
+/*
+ * Title and y label of panel i: on the page, or in text.  On a page a
+ * panel's group is cut to two lines of its width: the caption has it.
+ */
 static void panel_title(struct sbuf *out, const struct plot *p, size_t i,
 			const struct plot_opts *o)
 {
 	const struct plot_panel *pn = &p->panels[i];
+	size_t w = PLOT_WIDTH / page_columns(p->nr_panels) / PAGE_CHAR_PX;
 
 	sbuf_addstr(out, "set title \"");
-	if (o->format == PLOT_TXT)
+	if (o->format == PLOT_TXT) {
 		txt_heading(out, p, i);
-	else if (strcmp(pn->title, p->title))
+	} else if (pn->group) {
 		plot_add_quoted(out, pn->title);
+		sbuf_addf(out, " [%zu]\\n", pn->tag);
+		add_wrapped(out, pn->group, w, 2);
+	} else if (strcmp(pn->title, p->title)) {
+		plot_add_quoted(out, pn->title);
+	}
 	/* else the page's heading names it */
 	sbuf_addstr(out, "\"\nset ylabel ");
 	add_string(out, o->format == PLOT_TXT ? "" : pn->ylabel);
@@ -1098,15 +1213,17 @@ void plot_script(const struct plot *p, const struct plot_opts *o,
 	if (p->kind == PLOT_COMPARE)
 		sbuf_addstr(out, "unset key\nunset xlabel\n");
 	if (multi) {
-		cols = p->nr_panels <= 3 ? p->nr_panels :
-		       p->nr_panels <= 4 ? 2 : p->nr_panels <= 9 ? 3 : 4;
-		if (!cols)
-			cols = 1;
+		cols = page_columns(p->nr_panels);
 		rows = (p->nr_panels + cols - 1) / cols;
-		sbuf_addf(out, "set multiplot layout %zu,%zu title ", rows,
+		sbuf_addf(out, "set multiplot layout %zu,%zu title \"", rows,
 			  cols);
-		add_two_lines(out, p->title, p->subtitle);
-		sbuf_addch(out, '\n');
+		plot_add_quoted(out, p->title);
+		if (p->subtitle && *p->subtitle) {
+			sbuf_addstr(out, "\\n");
+			plot_add_quoted(out, p->subtitle);
+		}
+		add_caption(out, p, PLOT_WIDTH / PAGE_CHAR_PX);
+		sbuf_addstr(out, "\"\n");
 	}
 	for (i = 0; i < p->nr_panels; i++) {
 		if (p->kind == PLOT_COMPARE)

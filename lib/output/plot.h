@@ -90,6 +90,14 @@ struct plot_bar {
 
 struct plot_panel {
 	char *title;		/* owned */
+	/*
+	 * owned, may be NULL: what tells this panel's rows from the other
+	 * panels' (a compare of several testcases or params), drawn under
+	 * the title, cut to the panel's width on a page; its full identity
+	 * is the caption's entry [tag]
+	 */
+	char *group;
+	size_t tag;		/* 1-based; 0: none */
 	char *ylabel;		/* owned */
 	struct plot_bar *bars;	/* owned: one per variant (compare) */
 	struct plot_line *lines;	/* owned (sweep, series) */
@@ -106,6 +114,11 @@ struct plot {
 	enum plot_kind kind;
 	char *title;		/* owned: first line of the heading */
 	char *subtitle;		/* owned: what the bars and points are */
+	/*
+	 * owned, may be NULL: lines "[tag] testcase on machine (params)"
+	 * naming in full the groups that panels and lines name short
+	 */
+	char *caption;
 	char *xlabel;		/* owned; NULL for compare */
 	char **variants;	/* owned: the variants' names, in order */
 	size_t nr_variants;
@@ -126,6 +139,21 @@ struct plot_line *plot_add_line_take(struct plot_panel *panel, char *name,
 void plot_line_add(struct plot_line *l, double x, double y, double err);
 /* A panel's y label: the unit, or that none was recorded; caller frees. */
 char *plot_unit_label(const char *unit);
+
+/* What the runs of one group share ("" for a part not known). */
+struct plot_group {
+	const char *testcase, *machine, *params;	/* "k=v,k=v" */
+};
+/* "testcase on machine (params)" of the parts known; caller frees. */
+char *plot_group_name(const struct plot_group *g);
+/*
+ * What tells g[i] from the other groups of g[0..n): its name of the
+ * parts that differ, and of its params only those not in every group
+ * (the whole name when nothing differs); caller frees.
+ */
+char *plot_group_diff(const struct plot_group *g, size_t n, size_t i);
+/* Add "[tag] name" as a line of p's caption. */
+void plot_caption_add(struct plot *p, size_t tag, const char *name);
 
 /* ---- script (plot.c) ---- */
 
