@@ -274,18 +274,28 @@ static void print_text(const struct regressions *rg)
 	struct sbuf seen = SBUF_INIT;
 	struct each e = { rg, &seen };
 	struct groups g = { STRMAP_INIT, SBUF_INIT, 0 };
-	int commits = 0;
+	int commits = 0, commit_cols = 0;
 	size_t i;
 
-	for (i = 0; i < rg->nvar; i++)
-		commits |= rg->commit[i].sha != NULL;
+	/*
+	 * The commits' columns only where a variant's name does not say
+	 * its commit already (a kernel name, a label): a table of commits
+	 * named by their shas fits in 100 columns without them.
+	 */
+	for (i = 0; i < rg->nvar; i++) {
+		const char *sha = rg->commit[i].sha;
+		const char *name = selector_label(&rg->var[i]);
+
+		commits |= sha != NULL;
+		commit_cols |= sha && strncmp(sha, name, strlen(name));
+	}
 	if (rg->nr_regressions)
-		print_table(rg, CMP_REGRESSION, commits, &g);
+		print_table(rg, CMP_REGRESSION, commit_cols, &g);
 	if (rg->nr_changed) {
 		printf("%schanged, direction unknown (`perfsift metrics "
 		       "--set-direction GLOB=higher|lower` names it):\n",
 		       rg->nr_regressions ? "\n" : "");
-		print_table(rg, CMP_CHANGED, commits, &g);
+		print_table(rg, CMP_CHANGED, commit_cols, &g);
 	}
 	if (g.nr)
 		printf("groups (testcase params):\n%s", g.list.buf);
