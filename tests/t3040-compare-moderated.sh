@@ -3,8 +3,8 @@
 # test a row gets, and the p it reports, for families too small for a
 # prior, variances all alike (the prior held to the rows' degrees of
 # freedom), a row without spread, 2 runs against 40, metrics all zero,
-# negative values.  The moderated p is checked against scipy, from the
-# formulas of Smyth (2004) written out below.
+# negative values.  The moderated p is checked against scipy, the prior
+# from tests/ref/prior_ml.py (scipy's F density, brentq).
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
@@ -76,10 +76,12 @@ test_expect_success 'variances all alike: the prior held to the rows'"'"' degree
 	} >eq.csv &&
 	perfsift --db eq.db import -q eq.csv &&
 	perfsift --db eq.db compare base new --all --json --fdr none >eq.json &&
-	$PY - <<-\EOF
-	import json, math
+	$PY - "$SRC/tests/ref" <<-\EOF
+	import json, math, sys
 	import numpy as np
-	from scipy import special, stats
+	from scipy import stats
+	sys.path.insert(0, sys.argv[1])
+	import prior_ml
 	rows = json.load(open("eq.json"))["rows"]
 	base = {k: np.log([k * 100, k * 101, k * 102, k * 104])
 	        for k in range(10, 22)}
@@ -90,11 +92,10 @@ test_expect_success 'variances all alike: the prior held to the rows'"'"' degree
 	       np.log([k * 100.5, k * 101.5, k * 102.5, k * 104.5])
 	       for k in range(10, 22)}
 	v = np.array([s2(base[k], new[k]) for k in range(10, 22)])
-	z = np.log(v) - special.digamma(d / 2) + math.log(d / 2)
-	# equal to rounding: the fit finds no excess spread (d0 infinite)
-	assert z.var(ddof=1) - special.polygamma(1, d / 2) < 0
-	d0 = d * 11
-	s02 = math.exp(z.mean() + special.digamma(d0 / 2) - math.log(d0 / 2))
+	# equal to rounding: the likelihood rises all the way to the cap,
+	# the degrees of freedom of every row but one
+	d0, s02 = prior_ml.fit_prior(v, np.full(12, d), d * 11)
+	assert d0 == d * 11, d0
 	for r in rows:
 	    k = int(r["metric"][4:])
 	    vs = r["vs"][0]

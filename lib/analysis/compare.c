@@ -802,18 +802,16 @@ static int family_prior(const struct fam_row *fr, size_t nr,
 		}
 		m++;
 	}
-	ok = spread >= CMP_FAMILY_PRIOR_MIN &&
-	     !stats_fit_prior(s2, d, m, prior);
 	/*
 	 * The prior knows no more than the rows it was fitted to: its
 	 * degrees of freedom are at most those of every row but one.  (A
-	 * fit that finds the variances all alike says d0 = infinity, a
+	 * family whose variances all agree would have d0 = infinity, a
 	 * variance known exactly; from a family of ten rows of 4 runs a
 	 * side that makes the test a z-test on an estimated variance, and
 	 * too many false discoveries.)
 	 */
-	if (ok)
-		stats_prior_cap(prior, sum_d - max_d);
+	ok = spread >= CMP_FAMILY_PRIOR_MIN &&
+	     !stats_fit_prior(s2, d, m, sum_d - max_d, prior);
 	free(s2);
 	free(d);
 	return ok;

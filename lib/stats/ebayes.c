@@ -1,42 +1,28 @@
 /*
  * Empirical Bayes moderation of a family's variances: see ebayes.h.
  *
- * The polygamma functions use the recurrences psi(x) = psi(x+1) - 1/x,
- * psi'(x) = psi'(x+1) + 1/x^2, psi''(x) = psi''(x+1) - 2/x^3 to reach
- * x >= 10, then their asymptotic series in the Bernoulli numbers
+ * The digamma function uses the recurrence psi(x) = psi(x+1) - 1/x to
+ * reach x >= 10, then its asymptotic series in the Bernoulli numbers
  * B2 = 1/6, B4 = -1/30, B6 = 1/42, B8 = -1/30, B10 = 5/66,
  * B12 = -691/2730, B14 = 7/6: at x >= 10 the first omitted term is below
  * 1e-18 of the sum.
  */
 #include <math.h>
+#include <stdlib.h>
+#include "core/xalloc.h"
 #include "stats/ebayes.h"
 #include "stats/stats.h"
 
 #define ASYMPTOTIC_FROM 10.0
 
-/*
- * Move *x up to ASYMPTOTIC_FROM by the recurrence of the polygamma
- * function of this order (0, 1, 2); returns what the steps add.
- */
-static double recur_up(double *x, int order)
-{
-	double acc = 0;
-
-	for (; *x < ASYMPTOTIC_FROM; *x += 1) {
-		double r = 1 / *x;
-
-		acc += order == 0 ? -r : order == 1 ? r * r : -2 * r * r * r;
-	}
-	return acc;
-}
-
 double stats_digamma(double x)
 {
-	double acc, r, r2;
+	double acc = 0, r, r2;
 
 	if (!(x > 0) || isinf(x))
 		return isinf(x) && x > 0 ? INFINITY : NAN;
-	acc = recur_up(&x, 0);
+	for (; x < ASYMPTOTIC_FROM; x += 1)
+		acc -= 1 / x;
 	r = 1 / x;
 	r2 = r * r;
 	/* ln x - 1/(2x) - sum B2k / (2k x^2k) */
@@ -46,145 +32,222 @@ double stats_digamma(double x)
 	       r2 * (1.0 / 12)))))));
 }
 
-double stats_trigamma(double x)
-{
-	double acc, r, r2;
-
-	if (!(x > 0))
-		return NAN;
-	if (isinf(x))
-		return 0;
-	acc = recur_up(&x, 1);
-	r = 1 / x;
-	r2 = r * r;
-	/* 1/x + 1/(2x^2) + sum B2k / x^(2k+1) */
-	return acc + r + 0.5 * r2 +
-	       r * r2 * (1.0 / 6 - r2 * (1.0 / 30 - r2 * (1.0 / 42 -
-	       r2 * (1.0 / 30 - r2 * (5.0 / 66 - r2 * (691.0 / 2730 -
-	       r2 * (7.0 / 6)))))));
-}
-
-double stats_tetragamma(double x)
-{
-	double acc, r, r2;
-
-	if (!(x > 0))
-		return NAN;
-	if (isinf(x))
-		return 0;
-	acc = recur_up(&x, 2);
-	r = 1 / x;
-	r2 = r * r;
-	/* -1/x^2 - 1/x^3 - sum (2k+1) B2k / x^(2k+2) */
-	return acc - r2 - r * r2 -
-	       r2 * r2 * (1.0 / 2 - r2 * (1.0 / 6 - r2 * (1.0 / 6 -
-	       r2 * (3.0 / 10 - r2 * (5.0 / 6 - r2 * (691.0 / 210 -
-	       r2 * (35.0 / 2)))))));
-}
-
-/*
- * Newton's method on 1/psi'(y) - 1/x, which is almost linear in y
- * (psi'(y) ~ 1/y + 1/(2y^2)), from y = 1/2 + 1/x, from where it moves
- * monotonically onto the root (Smyth 2004).
- */
-double stats_trigamma_inv(double x)
-{
-	double y;
-	int i;
-
-	if (!(x > 0) || isinf(x))
-		return NAN;
-	y = 0.5 + 1 / x;
-	for (i = 0; i < 100; i++) {
-		double tri = stats_trigamma(y);
-		double step = tri * (1 - tri / x) / stats_tetragamma(y);
-
-		y += step;
-		if (-step / y < 1e-14)
-			break;
-	}
-	return y;
-}
-
 /*
  * The degrees of freedom repeat from row to row (every row of a family
- * with the same runs): their polygamma terms are computed once per
- * distinct d.
+ * with the same runs): the digamma terms of the slope are computed once
+ * per distinct d at each d0 the search tries.
  */
-struct d_terms {
-	double d;		/* NAN: none yet */
-	double neg_digamma;	/* -digamma(d/2) */
-	double log_half;	/* log(d/2) */
-	double tri;		/* trigamma(d/2) */
+struct nu_terms {
+	double d, nu;		/* NAN: none yet */
+	double score;		/* psi((d+nu)/2)/2 - psi(nu/2)/2 - d/(2 nu) */
 };
 
-static void d_terms_for(struct d_terms *t, double d)
+static double nu_score(struct nu_terms *t, double d, double nu)
 {
-	if (d == t->d)
-		return;
-	t->d = d;
-	t->neg_digamma = -stats_digamma(d / 2);
-	t->log_half = log(d / 2);
-	t->tri = stats_trigamma(d / 2);
+	if (d != t->d || nu != t->nu) {
+		t->d = d;
+		t->nu = nu;
+		t->score = 0.5 * (stats_digamma((d + nu) / 2) -
+				  stats_digamma(nu / 2)) - d / (2 * nu);
+	}
+	return t->score;
 }
 
-/* log(s2) - digamma(d/2) + log(d/2), rounded in that order */
-static double prior_term(double s2, const struct d_terms *t)
+/*
+ * A family's usable rows: x[i] = d[i] s2[i] / ref, ref the scale the
+ * likelihood has at d0 = infinity (sum d s2 / sum d), so that the x are
+ * near 1 and the scale sought, exp(a) ref, has a near 0.
+ */
+struct fam_fit {
+	double *x, *d;
+	size_t m;
+	double sum_d, ref;
+};
+
+/* w/(1 + w) for w = x k, the share the likelihood equations weigh */
+static double share(double w)
 {
-	return log(s2) + t->neg_digamma + t->log_half;
+	return isinf(w) ? 1 : w / (1 + w);
 }
 
+/*
+ * The scale that maximizes the likelihood at prior degrees of freedom
+ * nu: the a (s02 = exp(a) ref) where the sum over rows of
+ *	(d + nu)/2 * w/(1 + w) - d/2,	w = x e^-a / nu,
+ * is zero.  It falls strictly from sum nu/2 (a -> -inf) to -sum d/2
+ * (a -> +inf): Newton's steps from a, kept inside the bracket of the
+ * root found so far; where a step would leave it, a bisection of the
+ * bracket, or while it is open on one side a step out that doubles.
+ */
+static double fit_scale(const struct fam_fit *f, double nu, double a)
+{
+	double lo = -INFINITY, hi = INFINITY, out = 1;
+	int i;
+
+	for (i = 0; i < 400; i++) {
+		double k = exp(-a) / nu, h = -f->sum_d / 2, dh = 0, next;
+		size_t j;
+
+		for (j = 0; j < f->m; j++) {
+			double s = share(f->x[j] * k), c = (f->d[j] + nu) / 2;
+
+			h += c * s;
+			dh += c * s * (1 - s);
+		}
+		if (h == 0)
+			return a;
+		if (h > 0)
+			lo = a;
+		else
+			hi = a;
+		next = a + h / dh;
+		if (!(next > lo && next < hi)) {
+			if (isinf(lo) || isinf(hi)) {
+				next = isinf(lo) ? hi - out : lo + out;
+				out *= 2;
+			} else {
+				next = lo + (hi - lo) / 2;
+			}
+		}
+		if (fabs(next - a) <= 1e-15 * (1 + fabs(a)))
+			return next;
+		a = next;
+	}
+	return a;
+}
+
+/*
+ * The slope in nu of the likelihood maximized over the scale (the
+ * scale's own derivative is zero there): the sum over rows of
+ *	psi((d+nu)/2)/2 - psi(nu/2)/2 - d/(2 nu) - log(1 + w)/2
+ *	+ (d + nu)/(2 nu) * w/(1 + w).
+ * *a: on entry where the scale's search starts, on return the fit.
+ */
+static double profile_slope(const struct fam_fit *f, double nu, double *a)
+{
+	struct nu_terms t = { NAN, NAN, 0 };
+	double g = 0, k;
+	size_t j;
+
+	*a = fit_scale(f, nu, *a);
+	k = exp(-*a) / nu;
+	for (j = 0; j < f->m; j++) {
+		double w = f->x[j] * k;
+		double lw = isinf(w) ? log(f->x[j]) + log(k) : log1p(w);
+
+		g += nu_score(&t, f->d[j], nu) - lw / 2 +
+		     (f->d[j] + nu) / (2 * nu) * share(w);
+	}
+	return g;
+}
+
+/*
+ * The root of profile_slope() in u = log nu between lo (slope > 0) and
+ * hi (slope <= 0), by the secant kept in its bracket (the Illinois
+ * variant of regula falsi), to the last bits of nu; *a the scale there.
+ */
+static double slope_root(const struct fam_fit *f, double lo, double glo,
+			 double hi, double ghi, double *a)
+{
+	double u = lo, a_lo = *a;
+	int side = 0, i;
+
+	for (i = 0; i < 200 && hi - lo > 1e-15 * (1 + fabs(lo)); i++) {
+		double g, at = a_lo;
+
+		u = lo + (hi - lo) * glo / (glo - ghi);
+		if (!(u > lo && u < hi))
+			u = lo + (hi - lo) / 2;
+		g = profile_slope(f, exp(u), &at);
+		if (g == 0) {
+			*a = at;
+			return exp(u);
+		}
+		if (g > 0) {
+			lo = u;
+			glo = g;
+			a_lo = at;
+			if (side == 1)
+				ghi /= 2;
+			side = 1;
+		} else {
+			hi = u;
+			ghi = g;
+			if (side == -1)
+				glo /= 2;
+			side = -1;
+		}
+	}
+	u = lo + (hi - lo) / 2;
+	*a = a_lo;
+	profile_slope(f, exp(u), a);
+	return exp(u);
+}
+
+/* The smallest prior degrees of freedom the search tries, and its step */
+#define NU_FIRST (1.0 / 1024)
+#define NU_STEP 4.0
+
+/*
+ * The search comes down from d0_max: where the slope is positive there
+ * the likelihood rises all the way (d0 = d0_max); otherwise it steps
+ * down by NU_STEP to where the slope is positive, and the root between
+ * is the fit.  (The likelihood of d0 has had one maximum in every
+ * family tried, the simulation's and the reference table's: the
+ * reference, tests/ref/prior_ml.py, searches the whole grid for every
+ * maximum and takes the largest.)
+ */
 int stats_fit_prior(const double *s2, const double *d, size_t n,
-		    struct stats_prior *out)
+		    double d0_max, struct stats_prior *out)
 {
-	double sum = 0, ss = 0, tri = 0, mean, var;
-	struct d_terms t = { NAN, 0, 0, 0 };
-	size_t i, m = 0;
+	struct fam_fit f = { NULL, NULL, 0, 0, 0 };
+	double hi = d0_max, a = 0, g;
+	size_t i;
+	int rc = -1;
 
-	for (i = 0; i < n; i++) {
-		if (!(s2[i] > 0) || !isfinite(s2[i]) || !(d[i] > 0))
-			continue;
-		d_terms_for(&t, d[i]);
-		sum += prior_term(s2[i], &t);
-		tri += t.tri;
-		m++;
-	}
-	if (m < 2)
+	if (!(d0_max > 0) || !isfinite(d0_max))
 		return -1;
-	mean = sum / (double)m;
+	f.x = xmalloc((n + 1) * sizeof(*f.x));
+	f.d = xmalloc((n + 1) * sizeof(*f.d));
 	for (i = 0; i < n; i++) {
-		double e;
-
-		if (!(s2[i] > 0) || !isfinite(s2[i]) || !(d[i] > 0))
+		if (!(s2[i] > 0) || !isfinite(s2[i]) || !(d[i] > 0) ||
+		    !isfinite(d[i]))
 			continue;
-		d_terms_for(&t, d[i]);
-		e = prior_term(s2[i], &t) - mean;
-		ss += e * e;
+		f.x[f.m] = d[i] * s2[i];
+		f.d[f.m] = d[i];
+		f.sum_d += d[i];
+		f.ref += d[i] * s2[i];
+		f.m++;
 	}
-	var = ss / (double)(m - 1) - tri / (double)m;
-	if (var > 0) {
-		out->d0 = 2 * stats_trigamma_inv(var);
-		out->s02 = exp(mean + stats_digamma(out->d0 / 2) -
-			       log(out->d0 / 2));
-	} else {
-		out->d0 = INFINITY;
-		out->s02 = exp(mean);
+	if (f.m < 2 || !isfinite(f.ref))
+		goto out;
+	f.ref /= f.sum_d;
+	for (i = 0; i < f.m; i++)
+		f.x[i] /= f.ref;
+	g = profile_slope(&f, hi, &a);
+	out->d0 = d0_max;
+	if (g > 0)
+		a = 0;	/* the likelihood rises on to d0 = infinity: its scale */
+	while (!(g > 0) && hi > NU_FIRST) {
+		double lo = hi / NU_STEP > NU_FIRST ? hi / NU_STEP : NU_FIRST;
+		double g_hi = g;
+
+		g = profile_slope(&f, lo, &a);
+		if (g > 0) {
+			out->d0 = slope_root(&f, log(lo), g, log(hi), g_hi,
+					     &a);
+			break;
+		}
+		hi = lo;
+		out->d0 = lo;
 	}
-	return 0;
-}
-
-/* psi(d0/2) - log(d0/2): 0 at infinity */
-static double scale_term(double d0)
-{
-	return isinf(d0) ? 0 : stats_digamma(d0 / 2) - log(d0 / 2);
-}
-
-void stats_prior_cap(struct stats_prior *prior, double d0_max)
-{
-	if (!(d0_max > 0) || !(prior->d0 > d0_max))
-		return;
-	prior->s02 *= exp(scale_term(d0_max) - scale_term(prior->d0));
-	prior->d0 = d0_max;
+	out->s02 = exp(a) * f.ref;
+	/* variances beyond what a double's logarithms can hold: no prior */
+	rc = isfinite(out->d0) && out->s02 > 0 && isfinite(out->s02) ? 0 : -1;
+out:
+	free(f.x);
+	free(f.d);
+	return rc;
 }
 
 double stats_moderated_t(double diff, double s2, double d, double scale,

@@ -16,6 +16,8 @@ from math import comb
 
 import numpy as np
 import scipy
+
+import prior_ml
 from scipy import special, stats
 
 SEED = 20240607
@@ -295,35 +297,6 @@ PCTS = (95, 50, 25, 99, 10, 75, 90, 1)
 ncase = 0
 
 
-def trigamma_inv(x):
-    """psi'(y) = x by bisection-safeguarded root finding (brentq), not
-    the C code's Newton iteration."""
-    from scipy import optimize
-    lo, hi = 1e-300, 1.0
-    while special.polygamma(1, hi) > x:
-        hi *= 2
-    return optimize.brentq(lambda y: special.polygamma(1, y) - x, lo, hi,
-                           xtol=1e-300, rtol=1e-15, maxiter=5000)
-
-
-def fit_prior(s2, d):
-    """Smyth (2004) moment fit of a scaled inverse chi-square prior."""
-    s2 = np.asarray(s2, dtype=float)
-    d = np.asarray(d, dtype=float)
-    ok = (s2 > 0) & np.isfinite(s2) & (d > 0)
-    s2, d = s2[ok], d[ok]
-    e = np.log(s2) - special.digamma(d / 2) + np.log(d / 2)
-    m = len(e)
-    var = np.sum((e - e.mean()) ** 2) / (m - 1) - \
-        np.mean(special.polygamma(1, d / 2))
-    if var > 0:
-        d0 = 2 * trigamma_inv(var)
-        s02 = np.exp(e.mean() + special.digamma(d0 / 2) - np.log(d0 / 2))
-    else:
-        d0, s02 = float("inf"), np.exp(e.mean())
-    return d0, s02
-
-
 def moderated_p(diff, s2, d, scale, d0, s02):
     if np.isinf(d0):
         post, df = s02, float("inf")
@@ -335,17 +308,15 @@ def moderated_p(diff, s2, d, scale, d0, s02):
 
 
 def ebayes():
-    """lib/stats/ebayes.c: polygamma, the prior fit, the moderated t."""
+    """lib/stats/ebayes.c: digamma, the prior fit, the moderated t."""
     for x in (1e-8, 0.01, 0.3, 0.5, 1.0, 1.5, 2.0, 3.0, 4.5, 7.3, 9.99,
               10.0, 10.5, 55.0, 1e3, 1e5, 1e9):
-        emit("polygamma", x=f(x), psi=f(special.digamma(x)),
-             psi1=f(special.polygamma(1, x)),
-             psi2=f(special.polygamma(2, x)))
-    for x in (1e-9, 1e-4, 0.02, 0.3, 0.645, 1.0, 3.7, 50.0, 1e4, 1e9):
-        emit("trigamma_inv", x=f(x), expect=f(trigamma_inv(x)))
+        emit("digamma", x=f(x), psi=f(special.digamma(x)))
     er = np.random.default_rng(SEED + 1)
     cases = []
-    # equal variances (d0 infinite), a spread prior, mixed df, tiny family
+    # equal variances (the likelihood rises to the cap), a spread prior,
+    # mixed df, tiny family, spreads 40x apart (fio's bandwidth against
+    # its p99.99), two clusters of variances
     for n, d, scatter in ((50, 6.0, 0.0), (50, 4.0, 1.0), (20, 8.0, 0.3),
                           (12, 2.0, 2.0), (3, 6.0, 0.5), (200, 18.0, 0.1)):
         sig2 = 0.01 * np.exp(er.normal(0, scatter, n))
@@ -353,26 +324,22 @@ def ebayes():
         cases.append((s2, np.full(n, d)))
     dd = er.integers(1, 12, 30).astype(float)
     cases.append((0.04 * er.chisquare(dd) / dd, dd))
+    sig2 = np.geomspace(0.005, 0.2, 50) ** 2
+    cases.append((sig2 * er.chisquare(4, 50) / 4, np.full(50, 4.0)))
+    sig2 = np.where(np.arange(40) < 20, 1e-4, 1e-2)
+    cases.append((sig2 * er.chisquare(6, 40) / 6, np.full(40, 6.0)))
+    cases.append((np.full(10, 0.25), np.full(10, 6.0)))
     s2 = list(cases[0][0][:10]) + [0.0, -1.0, float("inf")]
     cases.append((np.array(s2), np.full(13, 6.0)))
     for s2, d in cases:
-        d0, s02 = fit_prior(s2, d)
-        emit("prior", s2=flist(s2), d=flist(d), d0=f(d0), s02=f(s02))
-        # compare's hold on the prior: the df of every row but one, the
-        # scale refitted from the mean of the log terms at that d0
+        # compare's cap: the df of every row but one; and a small one
         ok = (s2 > 0) & np.isfinite(s2) & (d > 0)
         cap = float(np.sum(d[ok]) - np.max(d[ok]))
         for held in (cap, 3.0):
-            if d0 > held:
-                e = np.log(s2[ok]) - special.digamma(d[ok] / 2) + \
-                    np.log(d[ok] / 2)
-                hd0 = held
-                hs02 = np.exp(e.mean() + special.digamma(held / 2) -
-                              np.log(held / 2))
-            else:
-                hd0, hs02 = d0, s02
-            emit("prior_held", s2=flist(s2), d=flist(d), cap=f(held),
-                 d0=f(hd0), s02=f(hs02))
+            d0, s02 = prior_ml.fit_prior(s2, d, held)
+            emit("prior", s2=flist(s2), d=flist(d), cap=f(held),
+                 d0=f(d0), s02=f(s02))
+        d0, s02 = prior_ml.fit_prior(s2, d, cap)
         for diff, row_s2, row_d, scale in ((0.05, s2[0], d[0], 0.5),
                                            (-0.3, 0.0, d[0], 2 / 3),
                                            (1e-4, s2[1], d[1], 0.2)):
@@ -381,6 +348,10 @@ def ebayes():
             emit("moderated_t", diff=f(diff), s2=f(row_s2), d=f(row_d),
                  scale=f(scale), d0=f(d0), s02=f(s02),
                  p=f(moderated_p(diff, row_s2, row_d, scale, d0, s02)))
+    # d0 infinite: a z-test on the scale
+    emit("moderated_t", diff=f(0.05), s2=f(0.01), d=f(6.0), scale=f(0.5),
+         d0=f(float("inf")), s02=f(0.004),
+         p=f(moderated_p(0.05, 0.01, 6.0, 0.5, float("inf"), 0.004)))
 
 
 # ---- magnitudes near the ends of the doubles ------------------------------
