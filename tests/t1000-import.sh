@@ -809,7 +809,7 @@ test_expect_success 'CSV: malformed input gets path:line and what was expected' 
 	check_err "label,metric,value\nA,x,1\nA,y\n" \
 		"3: expected 3 fields as in the header, got 2" &&
 	check_err "label,metric,value\n\"A,x,1\n" \
-		"2: unterminated quoted field" &&
+		"2: the quoted field opened at column 1 does not close on its line (a row is one line: no line end inside quotes)" &&
 	check_err "label,metric,value\n\"A\"x,y,1\n" \
 		"2: expected '"','"' after quoted field" &&
 	check_err "label,name,value\nA,x,1\n" \

@@ -119,7 +119,7 @@ static int csv_detect(const char *path, const char *head, size_t len)
 
 /*
  * Split line in place into fields.  Returns the count, or -1 after an
- * error for an unterminated quote or too many fields.
+ * error for a quote that does not close on the line or too many fields.
  */
 static int split(struct csv_state *s, char *line, const char *path, long lnum)
 {
@@ -138,8 +138,12 @@ static int split(struct csv_state *s, char *line, const char *path, long lnum)
 			start = out = ++p;
 			for (;;) {
 				if (!*p)
-					return error("%s:%ld: unterminated "
-						     "quoted field", path, lnum);
+					return error("%s:%ld: the quoted field "
+						     "opened at column %td does "
+						     "not close on its line (a "
+						     "row is one line: no line "
+						     "end inside quotes)", path,
+						     lnum, start - line);
 				if (*p == '"') {
 					if (p[1] != '"')
 						break;
@@ -501,6 +505,7 @@ static int row(struct csv_state *s, struct import_ctx *ctx, const char *path,
  */
 static int read_header(struct csv_state *s, struct input *in)
 {
+	size_t i;
 	int r, nf;
 
 	while ((r = input_getline(in)) > 0) {
@@ -517,6 +522,19 @@ static int read_header(struct csv_state *s, struct input *in)
 		memmove(in->sb.buf, in->sb.buf + UTF8_BOM_LEN,
 			in->sb.len - UTF8_BOM_LEN + 1);
 		in->sb.len -= UTF8_BOM_LEN;
+	}
+	/*
+	 * Control bytes no text has (a CR aside: below): binary data, whatever
+	 * quotes or CRs it also holds.  Bytes that are not UTF-8 are left to
+	 * the columns: a spreadsheet may write Latin-1.
+	 */
+	for (i = 0; i < in->sb.len; i++) {
+		unsigned char c = (unsigned char)in->sb.buf[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+			return error("%s:%ld: expected the text of a CSV file, "
+				     "got binary data (byte 0x%02x at column "
+				     "%zu)", in->path, in->line, c, i + 1);
 	}
 	/* classic Mac line ends: the whole file reads as one line */
 	if (memchr(in->sb.buf, '\r', in->sb.len))

@@ -40,6 +40,71 @@ static int number(const char *s, double *out)
 }
 
 /*
+ * A token that means to be a value and is not a finite number: "nan",
+ * "inf", "-Infinity", "1e999", or digits with bytes of another script
+ * in them ("23\xff0").  Named in the warning of the row it spoils,
+ * which would otherwise be blamed on its columns.
+ */
+static int bad_number(const char *s)
+{
+	static const char *const words[] = { "nan", "-nan", "inf", "-inf",
+					     "+inf", "infinity", "-infinity" };
+	const unsigned char *p = (const unsigned char *)s;
+	double v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcasecmp(s, words[i]))
+			return 1;
+	if (str_to_double(s, &v) == 0)
+		return !isfinite(v);
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!isdigit(*p))
+		return 0;
+	for (; *p; p++)
+		if (*p >= 0x80)
+			return 1;
+	return 0;
+}
+
+/* The first bad_number() of tok[0..n), or NULL. */
+static const char *first_bad_number(char **tok, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (bad_number(tok[i]))
+			return tok[i];
+	return NULL;
+}
+
+/*
+ * A row that cannot be read skipped, with why: a value that is not a
+ * finite number when it holds one (at most 40 bytes of it quoted), else
+ * what the row lacks (fmt).
+ */
+static int skip_bad_row(struct lkp_table *t, long lineno, const char *text,
+			char **tok, size_t n, const char *fmt, ...)
+{
+	const char *bad = first_bad_number(tok, n);
+	struct sbuf why = SBUF_INIT;
+	va_list ap;
+	int rc;
+
+	if (bad) {
+		sbuf_addf(&why, "expected a finite number, got '%.40s'", bad);
+	} else {
+		va_start(ap, fmt);
+		sbuf_vaddf(&why, fmt, ap);
+		va_end(ap);
+	}
+	rc = db_skip_row(t->ctx, lineno, text, "%s", why.buf);
+	sbuf_release(&why);
+	return rc;
+}
+
+/*
  * How far the true value may lie from a number token as printed: half a
  * unit of its last digit ("0.33" 0.005, "1.926e+08" 0.0005e8, lkp's
  * %.4g), and a whole unit for an integer, which lkp's Ruby prints with
@@ -665,9 +730,9 @@ static int perf_row(struct lkp_table *t, char **tok, size_t n,
 	if (plain < t->nr_cols || plain > 2 * t->nr_cols - 1 ||
 	    (t->layout == L_NCOMPARE && changes != t->nr_cols - 1) ||
 	    perf_cells(tok, n - 1, t->nr_cols, changes, cell)) {
-		ret = db_skip_row(t->ctx, lineno, text, "expected %zu columns "
-				  "of values (and changes) before the metric "
-				  "name", t->nr_cols);
+		ret = skip_bad_row(t, lineno, text, tok, n - 1, "expected "
+				   "%zu columns of values (and changes) before "
+				   "the metric name", t->nr_cols);
 		goto out;
 	}
 	table_register(t, lineno);
@@ -791,8 +856,9 @@ static int row_shape(char **tok, size_t n, size_t *first)
 	size_t i;
 
 	*first = 0;
-	if (n >= 3 && !lt_cell_start(tok[0]) && lt_cell_start(tok[1]) &&
-	    !strchr(tok[0], ':') && !ends_with(tok[0], ","))
+	if (n >= 3 && !lt_cell_start(tok[0]) && !bad_number(tok[0]) &&
+	    lt_cell_start(tok[1]) && !strchr(tok[0], ':') &&
+	    !ends_with(tok[0], ","))
 		*first = 1;
 	if (n - *first < 2 || !lt_cell_start(tok[*first]) ||
 	    !metric_name(tok[n - 1]))
@@ -849,11 +915,13 @@ static int row(struct lkp_table *t, char **tok, size_t n, const char *text,
 		 * Inside a table, a line that starts like a row and ends in a
 		 * metric's name is one that cannot be read
 		 */
-		if (!contiguous || n < 2 || !lt_cell_start(tok[0]) ||
+		if (!contiguous || n < 2 ||
+		    !(lt_cell_start(tok[0]) || bad_number(tok[0])) ||
 		    !metric_name(tok[n - 1]) || !strchr(tok[n - 1], '.'))
 			return 0;
-		rc = db_skip_row(t->ctx, lineno, text, "expected numbers, a "
-				 "change and '± N%%' before the metric name");
+		rc = skip_bad_row(t, lineno, text, tok, n - 1, "expected "
+				  "numbers, a change and '± N%%' before the "
+				  "metric name");
 		t->last_row = lineno;
 		return rc ? -1 : 1;
 	}
@@ -876,10 +944,11 @@ static int row(struct lkp_table *t, char **tok, size_t n, const char *text,
 		/* row-like, but no table it fits */
 		if (!t->active)
 			return 0;
-		rc = db_skip_row(t->ctx, lineno, text, "expected %zu columns "
-				 "of %s before the metric name", t->nr_cols,
-				 t->layout == L_FAIL ? "'fails:runs' and "
-				 "%reproduction" : "values (and changes)");
+		rc = skip_bad_row(t, lineno, text, tok + first,
+				  n - first - 1, "expected %zu columns of %s "
+				  "before the metric name", t->nr_cols,
+				  t->layout == L_FAIL ? "'fails:runs' and "
+				  "%reproduction" : "values (and changes)");
 		t->last_row = lineno;
 		return rc ? -1 : 1;
 	}

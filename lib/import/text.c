@@ -263,6 +263,21 @@ static int import_message(struct db *db, const struct import_opts *o,
 	if (feed_end(&f, 1))
 		goto fail;
 	res->format = feed_format(&f);
+	if (!ctx.nr_runs && !ctx.nr_aggregates && ctx.nr_skips) {
+		/* a table, but not a row of it read: not "no table" */
+		if (r->kind == MAIL_NONE)
+			error("%s: no row of its %s could be read (%ld "
+			      "skipped: the warnings above say why)", path,
+			      ctx.nr_tables > 1 ? "tables" : "table",
+			      ctx.nr_skips);
+		else
+			error("%s: message %d: no row of its %s could be "
+			      "read (%ld skipped: the warnings above say "
+			      "why)", path, msg->index,
+			      ctx.nr_tables > 1 ? "tables" : "table",
+			      ctx.nr_skips);
+		goto fail;
+	}
 	if (!ctx.nr_runs && !ctx.nr_aggregates) {
 		/* a reply that talks about a report without its table */
 		res->status = IMPORT_SKIPPED;
