@@ -20,6 +20,7 @@
  */
 #include "core/compat.h"
 #include "core/sbuf.h"
+#include "core/pairmap.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
 #include "import/importer.h"
@@ -60,9 +61,11 @@ struct csv_state {
 	int where[C_NR];		/* enum col -> column index, -1 */
 	size_t nr_cols;
 	char *field[MAX_FIELDS];	/* into line buffer */
-	struct strmap runs;		/* run key -> runs.id */
-	struct strmap seen;		/* run key + metric -> count */
+	struct strmap variants;		/* variant key -> its number */
+	struct pairmap runs;		/* (variant, run of it) -> runs.id */
+	struct strmap seen;		/* variant key + metric -> count */
 	struct sbuf key;
+	int64_t variant, run;		/* the row's: pairmap key of its run */
 	struct kv *kv;			/* params of the current row */
 	size_t nr_kv, alloc_kv;
 	struct sbuf paramsbuf;		/* copy of the params field, split */
@@ -320,27 +323,22 @@ static int set_kind(struct import_ctx *ctx, const char *metric,
  * goes to the variant's k-th run.  The counts live in a map while it is
  * small; past CSV_SEEN_MAX (millions of distinct metric names) the
  * database answers instead, so memory stays bounded: the first run of
- * the variant ("key#0", "key#1", ...) that does not have the metric yet.
- * s->key holds the variant key.  0 or -1.
+ * the variant (its run 0, 1, ...) that does not have the metric yet.
+ * 0 or -1.
  */
 static int run_to_fill(struct csv_state *s, struct import_ctx *ctx,
 		       const char *metric, int64_t *count)
 {
-	size_t keylen = s->key.len;
 	int64_t c, run_id;
 	int r = 0;
 
 	for (c = 0;; c++) {
-		sbuf_setlen(&s->key, keylen);
-		sbuf_addch(&s->key, '#');
-		sbuf_add(&s->key, &c, sizeof(c));
-		if (!strmap_get(&s->runs, s->key.buf, s->key.len, &run_id))
+		if (!pairmap_get(&s->runs, s->variant, -1 - c, &run_id))
 			break;
 		r = db_run_has_metric(ctx, run_id, metric);
 		if (r <= 0)
 			break;
 	}
-	sbuf_setlen(&s->key, keylen);
 	*count = c;
 	return r < 0 ? -1 : 0;
 }
@@ -417,9 +415,10 @@ static int row_aggregate(struct csv_state *s, struct import_ctx *ctx,
 }
 
 /*
- * The run key of the row into s->key: variant columns, params, and the
- * iteration if given, else the count of the metric so far for the
- * variant.  Built without printf: this runs once per row.  0 or -1.
+ * The run of the row into s->variant and s->run: the number of its
+ * variant (the variant columns and params, s->key), and the iteration
+ * if given, else -1 - the count of the metric so far for the variant.
+ * Built without printf: this runs once per row.  0 or -1.
  */
 static int run_key(struct csv_state *s, struct import_ctx *ctx,
 		   const char *metric, long iteration)
@@ -437,8 +436,10 @@ static int run_key(struct csv_state *s, struct import_ctx *ctx,
 		key_add(&s->key, s->kv[i].key, '=');
 		key_add(&s->key, s->kv[i].value, KEY_SEP_PARAM);
 	}
+	s->variant = (int64_t)s->variants.nr;
+	strmap_get_or_put(&s->variants, s->key.buf, s->key.len, &s->variant);
 	if (iteration >= 0) {
-		sbuf_add(&s->key, &iteration, sizeof(iteration));
+		s->run = iteration;
 		return 0;
 	}
 	keylen = s->key.len;
@@ -451,18 +452,17 @@ static int run_key(struct csv_state *s, struct import_ctx *ctx,
 	} else if (run_to_fill(s, ctx, metric, &count)) {
 		return -1;
 	}
-	sbuf_addch(&s->key, '#');
-	sbuf_add(&s->key, &count, sizeof(count));
+	s->run = -1 - count;
 	return 0;
 }
 
-/* The run of s->key made current: emitted the first time.  0 or -1. */
+/* The row's run made current: emitted the first time.  0 or -1. */
 static int row_run(struct csv_state *s, struct import_ctx *ctx, long lnum,
 		   long iteration, int64_t start)
 {
 	int64_t run_id;
 
-	if (!strmap_get(&s->runs, s->key.buf, s->key.len, &run_id)) {
+	if (!pairmap_get(&s->runs, s->variant, s->run, &run_id)) {
 		struct run_desc rd = {
 			.suite = "csv", .testcase = get(s, C_TESTCASE),
 			.machine = get(s, C_MACHINE),
@@ -474,7 +474,7 @@ static int row_run(struct csv_state *s, struct import_ctx *ctx, long lnum,
 
 		if (db_emit_run(ctx, &rd, lnum))
 			return -1;
-		strmap_put(&s->runs, s->key.buf, s->key.len, ctx->run_id);
+		pairmap_put(&s->runs, s->variant, s->run, ctx->run_id);
 		return 0;
 	}
 	return db_resume_run(ctx, run_id);
@@ -554,7 +554,8 @@ static void csv_state_release(struct csv_state *s)
 
 	for (i = 0; i < s->nr_cols; i++)
 		free(s->colname[i]);
-	strmap_clear(&s->runs);
+	strmap_clear(&s->variants);
+	pairmap_clear(&s->runs);
 	strmap_clear(&s->seen);
 	sbuf_release(&s->key);
 	sbuf_release(&s->paramsbuf);

@@ -14,6 +14,7 @@
 #include "core/parallel.h"
 #include "core/sbuf.h"
 #include "core/sha256.h"
+#include "core/pairmap.h"
 #include "core/strmap.h"
 #include "core/strparse.h"
 
@@ -536,6 +537,41 @@ TEST(sha256)
 			  "a33ce45964ff2167f6ecedd419db06c1", hex);
 	}
 	free(a);
+}
+
+/* ---- pairmap ------------------------------------------------------ */
+
+TEST(pairmap)
+{
+	struct pairmap m = PAIRMAP_INIT;
+	int64_t v = 0, a, b;
+	int bad = 0;
+
+	check_int(0, pairmap_get(&m, 0, 0, &v));	/* empty map */
+	/* 300 x 1000 pairs, b negative too: (a, b) and (b, a) differ */
+	for (a = 0; a < 300; a++)
+		for (b = -500; b < 500; b++)
+			pairmap_put(&m, a, b, a * 100000 + b);
+	check_int(300000, m.nr);
+	for (a = 0; a < 300; a++)
+		for (b = -500; b < 500; b++)
+			bad += !pairmap_get(&m, a, b, &v) ||
+			       v != a * 100000 + b;
+	check_int(0, bad);
+	check_int(0, pairmap_get(&m, 300, 0, &v));
+	check_int(0, pairmap_get(&m, 0, 500, &v));
+	check_int(0, pairmap_get(&m, -1, 0, &v));	/* never a key */
+	pairmap_put(&m, 7, 7, -3);			/* replaced */
+	check_int(300000, m.nr);
+	check_int(1, pairmap_get(&m, 7, 7, &v));
+	check_int(-3, v);
+	check_int(1, m.nr * 4 <= m.alloc * 3);
+	pairmap_clear(&m);
+	check_int(0, pairmap_get(&m, 7, 7, &v));
+	pairmap_put(&m, 1, 2, 3);
+	check_int(1, pairmap_get(&m, 1, 2, &v));
+	check_int(3, v);
+	pairmap_clear(&m);
 }
 
 /* ---- strmap ------------------------------------------------------- */
@@ -1365,6 +1401,7 @@ int main(int argc, char **argv)
 	test_glob_match();
 	test_sha256();
 	test_sha256_paths();
+	test_pairmap();
 	test_strmap();
 	test_input_plain_and_gzip();
 	test_input_small_cases();
