@@ -84,6 +84,7 @@ static const char *first_bad_number(char **tok, size_t n)
  * finite number when it holds one (at most 40 bytes of it quoted), else
  * what the row lacks (fmt).
  */
+__attribute__((format(printf, 6, 7)))
 static int skip_bad_row(struct lkp_table *t, long lineno, const char *text,
 			char **tok, size_t n, const char *fmt, ...)
 {
