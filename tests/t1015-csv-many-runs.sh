@@ -2,8 +2,8 @@
 # A CSV of one metric and no iteration column makes a run of every row
 # (the k-th row of a metric goes to the variant's k-th run): 160,000
 # rows are 160,000 runs.  They import whole, each run its own value, in
-# constant time and memory a run: under 64 MiB at its peak (the run map
-# of strings took 73 MiB; a memory bound is not a timing).
+# constant time and memory a run: under 64 MiB at its peak (a memory
+# bound is not a timing: it is deterministic enough for a test).
 . "$(dirname "$0")/lib.sh"
 
 need_python3 'the peak RSS of an import'

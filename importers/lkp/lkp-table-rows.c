@@ -47,21 +47,21 @@ static int number(const char *s, double *out)
  */
 static int bad_number(const char *s)
 {
-	static const char *const words[] = { "nan", "-nan", "inf", "-inf",
-					     "+inf", "infinity", "-infinity" };
 	const unsigned char *p = (const unsigned char *)s;
 	double v;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (!strcasecmp(s, words[i]))
-			return 1;
-	if (str_to_double(s, &v) == 0)
-		return !isfinite(v);
 	if (*p == '+' || *p == '-')
 		p++;
-	if (!isdigit(*p))
+	if (!strcasecmp((const char *)p, "nan") ||
+	    !strcasecmp((const char *)p, "inf") ||
+	    !strcasecmp((const char *)p, "infinity"))
+		return 1;
+	if (!isdigit(*p) || number(s, &v))
 		return 0;
+	/* a number with an exponent past the doubles' ("1e999") */
+	if (strpbrk((const char *)p, "eE") &&
+	    !p[strspn((const char *)p, "0123456789.eE+-")])
+		return 1;
 	for (; *p; p++)
 		if (*p >= 0x80)
 			return 1;

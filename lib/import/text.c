@@ -265,17 +265,13 @@ static int import_message(struct db *db, const struct import_opts *o,
 	res->format = feed_format(&f);
 	if (!ctx.nr_runs && !ctx.nr_aggregates && ctx.nr_skips) {
 		/* a table, but not a row of it read: not "no table" */
-		if (r->kind == MAIL_NONE)
-			error("%s: no row of its %s could be read (%ld "
-			      "skipped: the warnings above say why)", path,
-			      ctx.nr_tables > 1 ? "tables" : "table",
-			      ctx.nr_skips);
-		else
-			error("%s: message %d: no row of its %s could be "
-			      "read (%ld skipped: the warnings above say "
-			      "why)", path, msg->index,
-			      ctx.nr_tables > 1 ? "tables" : "table",
-			      ctx.nr_skips);
+		char *where = r->kind == MAIL_NONE ? xstrdup(path) :
+			      xstrfmt("%s: message %d", path, msg->index);
+
+		error("%s: no row of its %s could be read (%ld skipped: the "
+		      "warnings above say why)", where,
+		      ctx.nr_tables > 1 ? "tables" : "table", ctx.nr_skips);
+		free(where);
 		goto fail;
 	}
 	if (!ctx.nr_runs && !ctx.nr_aggregates) {

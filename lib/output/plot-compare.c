@@ -8,18 +8,6 @@
 #include "output/compare-rows.h"
 #include "output/plot.h"
 
-/* ", testcase T on M (params P)", from the parts that are known */
-static void add_group(struct sbuf *sb, const char *testcase,
-		      const char *machine, const char *params)
-{
-	if (*testcase)
-		sbuf_addf(sb, ", %s", testcase);
-	if (*machine)
-		sbuf_addf(sb, " on %s", machine);
-	if (*params)
-		sbuf_addf(sb, " (%s)", params);
-}
-
 /*
  * Panels of rows from several groups (testcases, machines, params): each
  * says under its metric what tells its group from the others, and the
@@ -126,8 +114,16 @@ void plot_compare_rows(const struct comparison *c, const size_t *rows,
 		group_panels(c, rows, nr, out);
 	for (v = 0; v < c->nvar; v++)
 		sbuf_addf(&sb, "%s%s", v ? " vs " : "", out->variants[v]);
-	if (one_group)
-		add_group(&sb, first->testcase, first->machine, first->params);
+	if (one_group) {
+		struct plot_group g = { first->testcase, first->machine,
+					first->params };
+		char *name = plot_group_name(&g);
+
+		/* ", T on M (P)", from the parts that are known */
+		if (*name)
+			sbuf_addf(&sb, "%s%s", *g.testcase ? ", " : " ", name);
+		free(name);
+	}
 	out->title = sbuf_detach(&sb, NULL);
 	sbuf_addf(&sb, "bars: mean ± sample standard deviation (n-1); "
 		  "points: runs; change against %s, * significant "

@@ -1090,31 +1090,46 @@ static void txt_line_data(struct sbuf *out, const struct plot *p, size_t i)
 	}
 }
 
+/* The passes of txt_lines_plot(), in the order they are drawn */
+enum txt_pass { TXT_REFERENCE, TXT_BARS, TXT_MEANS, TXT_BISECT };
+
+static int txt_in_pass(const struct plot_line *ln, enum txt_pass pass)
+{
+	switch (pass) {
+	case TXT_REFERENCE:
+		return ln->dash != 0;
+	case TXT_BARS:
+		return txt_has_bars(ln);
+	case TXT_MEANS:
+		return !ln->dash && !ln->bisect;
+	case TXT_BISECT:
+		return ln->bisect != 0;
+	}
+	return 0;
+}
+
 /* The plot command of lines panel i in text: see above. */
 static void txt_lines_plot(struct sbuf *out, const struct plot *p, size_t i)
 {
 	const struct plot_panel *pn = &p->panels[i];
 	size_t l;
-	int pass, first = 1;
+	enum txt_pass pass;
+	int first = 1;
 	char what[32];
 
-	/* reference lines, error bars, means, the bisection's marks */
-	for (pass = 0; pass < 4; pass++)
+	for (pass = TXT_REFERENCE; pass <= TXT_BISECT; pass++)
 		for (l = 0; l < pn->nr_lines; l++) {
 			const struct plot_line *ln = &pn->lines[l];
 
-			if (pass == 0 ? !ln->dash : pass == 1 ?
-			    !txt_has_bars(ln) : pass == 2 ?
-			    ln->dash || ln->bisect : !ln->bisect)
-				continue;
-			if (!ln->nr)
+			if (!txt_in_pass(ln, pass) || !ln->nr)
 				continue;
 			snprintf(what, sizeof(what), "%c%zu",
-				 pass == 0 ? 'T' : pass == 1 ? 'E' : 'L', l + 1);
+				 pass == TXT_REFERENCE ? 'T' :
+				 pass == TXT_BARS ? 'E' : 'L', l + 1);
 			sbuf_addstr(out, first ? "plot " : ", \\\n     ");
 			first = 0;
 			block_name(out, i, what);
-			if (pass == 1) {
+			if (pass == TXT_BARS) {
 				sbuf_addf(out, " using 1:2 with points pt "
 					  "\"%c\" notitle", TXT_BAR_GLYPH);
 				continue;
@@ -1122,9 +1137,9 @@ static void txt_lines_plot(struct sbuf *out, const struct plot *p, size_t i)
 			/* a trend's means stand alone: a line from one
 			 * commit to the next would look like a change */
 			sbuf_addf(out, " using 1:2 with %s",
-				  pass == 2 && p->kind != PLOT_TREND ?
+				  pass == TXT_MEANS && p->kind != PLOT_TREND ?
 				  "linespoints" : "points");
-			if (pass == 2 && p->kind != PLOT_TREND)
+			if (pass == TXT_MEANS && p->kind != PLOT_TREND)
 				sbuf_addf(out, " lt %d",
 					  ln->variant % PLOT_MAX_VARIANTS + 1);
 			sbuf_addch(out, ' ');
